@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxtrace_main.c - /dev/fxtrace: one tracing session, its ioctls and mmaps
+ *
+ * A session is an open file of /dev/fxtrace. Only one exists at a time. It
+ * owns one ring per possible CPU (fxtrace_ring.c), attaches the scheduler
+ * probes while started (fxtrace_probes.c) and lets userspace map each ring's
+ * control page read-write and its data area read-only. The ABI is described
+ * in uapi/linux/fxtrace.h.
+ *
+ * Locking: session->lock serializes ioctls, mmap and release. It nests inside
+ * mmap_lock (->mmap is called with it held), so no code holding
+ * session->lock may touch user memory: ioctl arguments are copied in before
+ * taking it and copied out after dropping it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/log2.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/fxtrace.h>
+
+#include "fxtrace_compat.h"
+#include "fxtrace_probes.h"
+#include "fxtrace_ring.h"
+
+/* mmap offsets: CPU n's region starts at n << 32; control page, then data. */
+#define FXTRACE_CPU_STRIDE_SHIFT	32
+#define FXTRACE_CPU_STRIDE		(1ULL << FXTRACE_CPU_STRIDE_SHIFT)
+
+/**
+ * struct fxtrace_session - the state of one open /dev/fxtrace
+ * @lock: serializes ioctls, mmap and release (see the top of this file)
+ * @rings: one ring per CPU number, NULL for CPUs that are not possible;
+ *	NULL until the buffers are allocated
+ * @buf_size: data bytes per ring, configured or the default
+ * @watermark: pending bytes per ring that make poll() readable
+ * @tracing: probes attached
+ * @nr_maps: live mappings of any ring; the buffers cannot be replaced while
+ *	this is non-zero
+ * @wq: poll() waiters, woken by the rings' irq_work and by STOP
+ */
+struct fxtrace_session {
+	struct mutex lock;
+	struct fxtrace_ring **rings;
+	u64 buf_size;
+	u64 watermark;
+	bool tracing;
+	atomic_t nr_maps;
+	wait_queue_head_t wq;
+};
+
+/* Bit 0 set while a session exists: one tracing session at a time. */
+static unsigned long fxtrace_busy;
+
+static void fxtrace_free_rings(struct fxtrace_session *s)
+{
+	unsigned int cpu;
+
+	if (!s->rings)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		fxtrace_ring_free(s->rings[cpu]);
+	kfree(s->rings);
+	s->rings = NULL;
+}
+
+static int fxtrace_alloc_rings(struct fxtrace_session *s)
+{
+	unsigned int cpu;
+
+	lockdep_assert_held(&s->lock);
+	s->rings = kcalloc(nr_cpu_ids, sizeof(*s->rings), GFP_KERNEL);
+	if (!s->rings)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		s->rings[cpu] = fxtrace_ring_alloc(cpu, s->buf_size,
+						   s->watermark, &s->wq);
+		if (!s->rings[cpu])
+			goto out_free_rings;
+	}
+	return 0;
+
+out_free_rings:
+	fxtrace_free_rings(s);
+	return -ENOMEM;
+}
+
+static int fxtrace_ensure_rings(struct fxtrace_session *s)
+{
+	return s->rings ? 0 : fxtrace_alloc_rings(s);
+}
+
+static void fxtrace_stop(struct fxtrace_session *s)
+{
+	lockdep_assert_held(&s->lock);
+	fxtrace_probes_detach(s->rings);
+	s->tracing = false;
+	/* Readers blocked in poll() now see whatever is left to drain. */
+	wake_up_interruptible(&s->wq);
+}
+
+static int fxtrace_open(struct inode *inode, struct file *file)
+{
+	struct fxtrace_session *s;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	if (test_and_set_bit_lock(0, &fxtrace_busy))
+		return -EBUSY;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		goto out_clear_busy;
+	mutex_init(&s->lock);
+	init_waitqueue_head(&s->wq);
+	atomic_set(&s->nr_maps, 0);
+	s->buf_size = FXTRACE_BUF_SIZE_DEFAULT;
+	s->watermark = s->buf_size / 4;
+	file->private_data = s;
+	return nonseekable_open(inode, file);
+
+out_clear_busy:
+	clear_bit_unlock(0, &fxtrace_busy);
+	return -ENOMEM;
+}
+
+/* Called once the last fd and the last mapping of the session are gone. */
+static int fxtrace_release(struct inode *inode, struct file *file)
+{
+	struct fxtrace_session *s = file->private_data;
+
+	mutex_lock(&s->lock);
+	if (s->tracing)
+		fxtrace_stop(s);
+	fxtrace_free_rings(s);
+	mutex_unlock(&s->lock);
+	mutex_destroy(&s->lock);
+	kfree(s);
+	clear_bit_unlock(0, &fxtrace_busy);
+	return 0;
+}
+
+static void fxtrace_fill_info(struct fxtrace_session *s,
+			      struct fxtrace_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->abi_version = FXTRACE_ABI_VERSION;
+	info->info_size = sizeof(*info);
+	info->nr_cpu_ids = nr_cpu_ids;
+	info->page_size = PAGE_SIZE;
+	info->buf_size = s->buf_size;
+	info->cpu_stride = FXTRACE_CPU_STRIDE;
+	info->ctrl_offset = 0;
+	info->data_offset = PAGE_SIZE;
+	info->ctrl_size = PAGE_SIZE;
+	info->clock_id = FXTRACE_CLOCK_ID;
+	if (s->tracing)
+		info->state = FXTRACE_STATE_TRACING;
+	else if (s->rings)
+		info->state = FXTRACE_STATE_READY;
+	else
+		info->state = FXTRACE_STATE_EMPTY;
+}
+
+static long fxtrace_ioctl_get_info(struct fxtrace_session *s,
+				   void __user *arg)
+{
+	struct fxtrace_info info;
+
+	mutex_lock(&s->lock);
+	fxtrace_fill_info(s, &info);
+	mutex_unlock(&s->lock);
+	if (copy_to_user(arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static int fxtrace_check_config(const struct fxtrace_config *cfg, u64 size)
+{
+	unsigned int i;
+
+	if (cfg->flags)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(cfg->__reserved); i++)
+		if (cfg->__reserved[i])
+			return -EINVAL;
+	if (size < FXTRACE_BUF_SIZE_MIN || size > FXTRACE_BUF_SIZE_MAX ||
+	    !is_power_of_2(size) || size < PAGE_SIZE)
+		return -EINVAL;
+	if (cfg->watermark >= size)
+		return -EINVAL;
+	return 0;
+}
+
+static long fxtrace_ioctl_configure(struct fxtrace_session *s,
+				    void __user *arg)
+{
+	struct fxtrace_config cfg;
+	u64 size;
+	int ret;
+
+	if (copy_from_user(&cfg, arg, sizeof(cfg)))
+		return -EFAULT;
+	size = cfg.buf_size ? cfg.buf_size : FXTRACE_BUF_SIZE_DEFAULT;
+	ret = fxtrace_check_config(&cfg, size);
+	if (ret)
+		return ret;
+
+	mutex_lock(&s->lock);
+	if (s->tracing || atomic_read(&s->nr_maps)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	fxtrace_free_rings(s);
+	s->buf_size = size;
+	s->watermark = cfg.watermark ? cfg.watermark : size / 4;
+	ret = fxtrace_alloc_rings(s);
+out_unlock:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static long fxtrace_ioctl_start(struct fxtrace_session *s)
+{
+	int ret;
+
+	mutex_lock(&s->lock);
+	if (s->tracing) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	ret = fxtrace_ensure_rings(s);
+	if (ret)
+		goto out_unlock;
+	ret = fxtrace_probes_attach(s->rings);
+	if (!ret)
+		s->tracing = true;
+out_unlock:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static long fxtrace_ioctl_stop(struct fxtrace_session *s)
+{
+	int ret = 0;
+
+	mutex_lock(&s->lock);
+	if (s->tracing)
+		fxtrace_stop(s);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static long fxtrace_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct fxtrace_session *s = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case FXTRACE_IOC_GET_INFO:
+		return fxtrace_ioctl_get_info(s, uarg);
+	case FXTRACE_IOC_CONFIGURE:
+		return fxtrace_ioctl_configure(s, uarg);
+	case FXTRACE_IOC_START:
+		return arg ? -EINVAL : fxtrace_ioctl_start(s);
+	case FXTRACE_IOC_STOP:
+		return arg ? -EINVAL : fxtrace_ioctl_stop(s);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
+{
+	struct fxtrace_session *s = file->private_data;
+	__poll_t mask = 0;
+	unsigned int cpu;
+
+	poll_wait(file, &s->wq, wait);
+	mutex_lock(&s->lock);
+	if (s->rings) {
+		for_each_possible_cpu(cpu) {
+			if (fxtrace_ring_readable(s->rings[cpu], s->tracing)) {
+				mask = EPOLLIN | EPOLLRDNORM;
+				break;
+			}
+		}
+	}
+	mutex_unlock(&s->lock);
+	return mask;
+}
+
+/* Fork and mremap() copy a mapping: keep nr_maps exact across both. */
+static void fxtrace_vma_open(struct vm_area_struct *vma)
+{
+	struct fxtrace_session *s = vma->vm_file->private_data;
+
+	atomic_inc(&s->nr_maps);
+}
+
+static void fxtrace_vma_close(struct vm_area_struct *vma)
+{
+	struct fxtrace_session *s = vma->vm_file->private_data;
+
+	WARN_ON_ONCE(atomic_dec_return(&s->nr_maps) < 0);
+}
+
+static const struct vm_operations_struct fxtrace_vm_ops = {
+	.open = fxtrace_vma_open,
+	.close = fxtrace_vma_close,
+};
+
+/*
+ * Map one CPU's control page (read-write) or part of its data area
+ * (read-only). Offsets: uapi header, "mmap layout".
+ */
+static int fxtrace_mmap_locked(struct fxtrace_session *s,
+			       struct vm_area_struct *vma)
+{
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 cpu = off >> FXTRACE_CPU_STRIDE_SHIFT;
+	unsigned long pgoff = (off & (FXTRACE_CPU_STRIDE - 1)) >> PAGE_SHIFT;
+	unsigned long len = vma->vm_end - vma->vm_start;
+	int ret;
+
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	if (!cpu_possible(cpu))
+		return -ENXIO;
+	if (pgoff == 0) {
+		/* The control page, on its own. */
+		if (len != PAGE_SIZE)
+			return -EINVAL;
+	} else {
+		/* Data pages: read-only now and forever (no mprotect). */
+		if ((u64)(pgoff - 1) * PAGE_SIZE + len > s->buf_size)
+			return -EINVAL;
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;
+		fxtrace_vm_flags_clear(vma, VM_MAYWRITE);
+	}
+
+	ret = fxtrace_ensure_rings(s);
+	if (ret)
+		return ret;
+	ret = remap_vmalloc_range(vma, s->rings[cpu]->area, pgoff);
+	if (ret)
+		return ret;
+	fxtrace_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &fxtrace_vm_ops;
+	atomic_inc(&s->nr_maps);
+	return 0;
+}
+
+static int fxtrace_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct fxtrace_session *s = file->private_data;
+	int ret;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	mutex_lock(&s->lock);
+	ret = fxtrace_mmap_locked(s, vma);
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+static const struct file_operations fxtrace_fops = {
+	.owner = THIS_MODULE,
+	.open = fxtrace_open,
+	.release = fxtrace_release,
+	.unlocked_ioctl = fxtrace_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = fxtrace_mmap,
+	.poll = fxtrace_poll,
+	.llseek = no_llseek,
+};
+
+static struct miscdevice fxtrace_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = FXTRACE_DEVICE_NAME,
+	.fops = &fxtrace_fops,
+	.mode = 0600,
+};
+
+/* The uapi layout is a contract: any change here must bump the version. */
+static void __init fxtrace_check_abi_layout(void)
+{
+	BUILD_BUG_ON(sizeof(struct fxtrace_info) != 96);
+	BUILD_BUG_ON(sizeof(struct fxtrace_config) != 64);
+	BUILD_BUG_ON(sizeof(struct fxtrace_ctrl) != 192);
+	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, producer_pos) != 64);
+	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, consumer_pos) != 128);
+	BUILD_BUG_ON(sizeof(struct fxtrace_ctrl) > PAGE_SIZE);
+	BUILD_BUG_ON(FXTRACE_BUF_SIZE_MAX + PAGE_SIZE > FXTRACE_CPU_STRIDE);
+	BUILD_BUG_ON(FXTRACE_BUF_SIZE_MIN < PAGE_SIZE);
+}
+
+static int __init fxtrace_init(void)
+{
+	int ret;
+
+	fxtrace_check_abi_layout();
+	ret = fxtrace_probes_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&fxtrace_miscdev);
+	if (ret) {
+		pr_err("cannot register /dev/%s: %d\n", FXTRACE_DEVICE_NAME, ret);
+		return ret;
+	}
+	pr_info("ready: /dev/%s, ABI %d\n", FXTRACE_DEVICE_NAME,
+		FXTRACE_ABI_VERSION);
+	return 0;
+}
+
+/*
+ * An open session pins the module (fops.owner), and its release detaches the
+ * probes and waits for them, so nothing of ours can still be running here.
+ */
+static void __exit fxtrace_exit(void)
+{
+	misc_deregister(&fxtrace_miscdev);
+	WARN_ON_ONCE(test_bit(0, &fxtrace_busy));
+}
+
+module_init(fxtrace_init);
+module_exit(fxtrace_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("System-wide scheduler tracing in the Fuchsia Trace Format");
+MODULE_AUTHOR("fxtrace developers");

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxtrace_probes.c - the scheduler tracepoint probes and the records they write
+ *
+ * sched_switch and sched_wakeup{,_new} are not exported to modules, so the
+ * tracepoints are found by name with for_each_kernel_tracepoint() and
+ * attached with tracepoint_probe_register() (design.md decision 2).
+ *
+ * Each probe builds its record on the stack and copies it into the current
+ * CPU's ring with interrupts disabled: a wakeup from an interrupt can arrive
+ * in the middle of another probe on the same CPU (design.md decision 3), and
+ * disabling interrupts across "read the clock, reserve, copy, publish" keeps
+ * every ring's records whole and in timestamp order.
+ */
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <trace/events/sched.h>
+
+#include "fxtrace_probes.h"
+#include "fxtrace_record.h"
+#include "fxtrace_ring.h"
+
+/*
+ * Who woke whom. sched_waking always runs in the waker's context, but for a
+ * remote wakeup (TTWU_QUEUE) sched_wakeup runs later on the target CPU, in
+ * the IPI or in the idle loop, where current is not the waker. sched_waking
+ * leaves (wakee tid << 32 | waker tid) in a slot chosen by the task pointer;
+ * sched_wakeup takes it back if the wakee matches. A slot overwritten by
+ * another wakee in between only costs the waker of that one wakeup: the
+ * fallback uses current, which is right whenever sched_wakeup runs in the
+ * waker's own context and is left out (never wrong) in interrupt or idle
+ * context. The table is shared by all CPUs, but a slot is only touched by
+ * the two CPUs already exchanging the woken task's cache lines.
+ */
+#define FXTRACE_WAKER_BITS	10
+static u64 fxtrace_wakers[1 << FXTRACE_WAKER_BITS];
+
+/* The rings of the session being traced; set before any probe is attached. */
+static struct fxtrace_ring **fxtrace_rings;
+
+/*
+ * One clock for all CPUs, readable from userspace as CLOCK_BOOTTIME, and safe
+ * in any context (the _fast_ accessor never waits on the timekeeping lock,
+ * which a wakeup from inside a timekeeping update would otherwise deadlock on).
+ */
+static __always_inline u64 fxtrace_clock(void)
+{
+	return ktime_get_boot_fast_ns();
+}
+
+/* The weight Perfetto reads as the priority; INT32_MIN marks an idle task. */
+static __always_inline u32 fxtrace_weight(const struct task_struct *p)
+{
+	return is_idle_task(p) ? (u32)S32_MIN : (u32)p->prio;
+}
+
+/* A wakeup's waker: none from interrupt context or from the idle task. */
+static __always_inline u32 fxtrace_current_waker(void)
+{
+	if (!in_task() || is_idle_task(current))
+		return 0;
+	return current->pid;
+}
+
+/*
+ * Linux's prev_state as an FXT thread state. FXT has no uninterruptible
+ * sleep, so S, D, I, parked and the PREEMPT_RT lock waits are all "blocked";
+ * the raw value travels in the linux_state argument for tools that care.
+ */
+static __always_inline u64 fxtrace_fxt_state(bool preempt,
+					     const struct task_struct *prev,
+					     unsigned int prev_state)
+{
+	if (preempt || prev_state == TASK_RUNNING)
+		return FXT_THREAD_STATE_RUNNING;
+	if (prev_state & TASK_DEAD)
+		return (READ_ONCE(prev->exit_state) & EXIT_ZOMBIE) ?
+			FXT_THREAD_STATE_DYING : FXT_THREAD_STATE_DEAD;
+	if (prev_state & (__TASK_STOPPED | __TASK_TRACED))
+		return FXT_THREAD_STATE_SUSPENDED;
+	return FXT_THREAD_STATE_BLOCKED;
+}
+
+static void fxtrace_probe_sched_switch(void *data, bool preempt,
+				       struct task_struct *prev,
+				       struct task_struct *next,
+				       unsigned int prev_state)
+{
+	u64 rec[FXTRACE_SWITCH_WORDS];
+	unsigned long flags;
+	int cpu;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH,
+				  FXTRACE_SWITCH_WORDS, 3, cpu) |
+		 (fxtrace_fxt_state(preempt, prev, prev_state) <<
+		  FXT_SCHED_STATE_SHIFT);
+	rec[1] = fxtrace_clock();
+	rec[2] = prev->pid;
+	rec[3] = next->pid;
+	rec[4] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_INCOMING_WEIGHT,
+			      fxtrace_weight(next));
+	rec[5] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_OUTGOING_WEIGHT,
+			      fxtrace_weight(prev));
+	rec[6] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
+			      prev_state);
+	fxtrace_ring_write(fxtrace_rings[cpu], rec, FXTRACE_SWITCH_WORDS,
+			   rec[1]);
+	local_irq_restore(flags);
+}
+
+static void fxtrace_write_wakeup(struct task_struct *p, u32 waker)
+{
+	u64 rec[FXTRACE_WAKEUP_WORDS];
+	unsigned int words = waker ? FXTRACE_WAKEUP_WORDS :
+				     FXTRACE_WAKEUP_NO_WAKER_WORDS;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rec[0] = fxt_sched_header(FXT_SCHED_KIND_WAKEUP, words,
+				  waker ? 2 : 1, task_cpu(p));
+	rec[1] = fxtrace_clock();
+	rec[2] = p->pid;
+	rec[3] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_WEIGHT,
+			      fxtrace_weight(p));
+	rec[4] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_WAKER);
+	rec[5] = waker;
+	fxtrace_ring_write(fxtrace_rings[smp_processor_id()], rec, words,
+			   rec[1]);
+	local_irq_restore(flags);
+}
+
+static void fxtrace_probe_sched_waking(void *data, struct task_struct *p)
+{
+	u64 slot = ((u64)(u32)p->pid << 32) | fxtrace_current_waker();
+
+	WRITE_ONCE(fxtrace_wakers[hash_ptr(p, FXTRACE_WAKER_BITS)], slot);
+}
+
+static void fxtrace_probe_sched_wakeup(void *data, struct task_struct *p)
+{
+	u64 slot = READ_ONCE(fxtrace_wakers[hash_ptr(p, FXTRACE_WAKER_BITS)]);
+	u32 waker;
+
+	if ((u32)(slot >> 32) == (u32)p->pid)
+		waker = (u32)slot;
+	else
+		waker = fxtrace_current_waker();
+	fxtrace_write_wakeup(p, waker);
+}
+
+/* wake_up_new_task() runs in the parent, which is the waker; no sched_waking. */
+static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
+{
+	fxtrace_write_wakeup(p, fxtrace_current_waker());
+}
+
+/*
+ * A prototype change in a future kernel must fail the build, not corrupt
+ * records at run time: compare each probe with the register_trace_<event>()
+ * that <trace/events/sched.h> declares for that tracepoint.
+ */
+#define FXTRACE_CHECK_PROBE(event, probe)					\
+	static_assert(__same_type(&register_trace_##event,			\
+				  int (*)(typeof(&(probe)), void *)),		\
+		      #probe " does not match the tracepoint " #event)
+
+FXTRACE_CHECK_PROBE(sched_switch, fxtrace_probe_sched_switch);
+FXTRACE_CHECK_PROBE(sched_waking, fxtrace_probe_sched_waking);
+FXTRACE_CHECK_PROBE(sched_wakeup, fxtrace_probe_sched_wakeup);
+FXTRACE_CHECK_PROBE(sched_wakeup_new, fxtrace_probe_sched_wakeup_new);
+
+struct fxtrace_probe {
+	const char *name;
+	void *func;
+	struct tracepoint *tp;
+};
+
+/* sched_waking comes before sched_wakeup so the waker table is filled first. */
+static struct fxtrace_probe fxtrace_probes[] = {
+	{ "sched_waking", fxtrace_probe_sched_waking },
+	{ "sched_wakeup", fxtrace_probe_sched_wakeup },
+	{ "sched_wakeup_new", fxtrace_probe_sched_wakeup_new },
+	{ "sched_switch", fxtrace_probe_sched_switch },
+};
+
+static void fxtrace_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++)
+		if (!strcmp(tp->name, fxtrace_probes[i].name))
+			fxtrace_probes[i].tp = tp;
+}
+
+/**
+ * fxtrace_probes_init() - find the scheduler tracepoints by name
+ *
+ * Return: 0, or -ENOENT (logged) if the kernel lacks one of them.
+ */
+int fxtrace_probes_init(void)
+{
+	unsigned int i;
+
+	for_each_kernel_tracepoint(fxtrace_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++) {
+		if (!fxtrace_probes[i].tp) {
+			pr_err("tracepoint %s not found; this kernel cannot be traced\n",
+			       fxtrace_probes[i].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/**
+ * fxtrace_probes_attach() - start writing records into @rings
+ * @rings: one ring per possible CPU, indexed by CPU number
+ *
+ * Context: process context, not attached. Sleeps.
+ * Return: 0, or the error of the tracepoint that could not be attached
+ * (everything attached before it is detached again).
+ */
+int fxtrace_probes_attach(struct fxtrace_ring **rings)
+{
+	unsigned int i;
+	int ret;
+
+	/*
+	 * tracepoint_probe_register() publishes the probe with
+	 * rcu_assign_pointer(), which orders this store before any probe call.
+	 */
+	fxtrace_rings = rings;
+	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++) {
+		ret = tracepoint_probe_register(fxtrace_probes[i].tp,
+						fxtrace_probes[i].func, NULL);
+		if (WARN_ON_ONCE(ret))
+			goto out_unregister;
+	}
+	return 0;
+
+out_unregister:
+	while (i--)
+		tracepoint_probe_unregister(fxtrace_probes[i].tp,
+					    fxtrace_probes[i].func, NULL);
+	tracepoint_synchronize_unregister();
+	fxtrace_rings = NULL;
+	return ret;
+}
+
+/**
+ * fxtrace_probes_detach() - stop writing and wait for running probes to end
+ * @rings: the rings passed to fxtrace_probes_attach()
+ *
+ * Context: process context, attached. Sleeps. On return no probe is running
+ * or will run, so @rings may be freed.
+ */
+void fxtrace_probes_detach(struct fxtrace_ring **rings)
+{
+	unsigned int i = ARRAY_SIZE(fxtrace_probes);
+
+	WARN_ON_ONCE(rings != fxtrace_rings);
+	while (i--)
+		WARN_ON_ONCE(tracepoint_probe_unregister(fxtrace_probes[i].tp,
+							 fxtrace_probes[i].func,
+							 NULL));
+	tracepoint_synchronize_unregister();
+	fxtrace_rings = NULL;
+}

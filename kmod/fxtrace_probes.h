@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fxtrace_probes.h - attaching the scheduler probes
+ */
+#ifndef FXTRACE_PROBES_H
+#define FXTRACE_PROBES_H
+
+struct fxtrace_ring;
+
+int fxtrace_probes_init(void);
+int fxtrace_probes_attach(struct fxtrace_ring **rings);
+void fxtrace_probes_detach(struct fxtrace_ring **rings);
+
+#endif /* FXTRACE_PROBES_H */

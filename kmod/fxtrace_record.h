@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fxtrace_record.h - build the 64-bit words of the FXT records the probes write
+ *
+ * Pure functions of their arguments, inlined into the probes. Field positions
+ * come from the uapi header; docs: fxt-format.md "Scheduling records".
+ */
+#ifndef FXTRACE_RECORD_H
+#define FXTRACE_RECORD_H
+
+#include <linux/types.h>
+#include <linux/fxtrace.h>
+
+/* Record sizes in 64-bit words, header included. */
+#define FXTRACE_SWITCH_WORDS		7	/* hdr ts out in 3 x arg */
+#define FXTRACE_WAKEUP_WORDS		6	/* hdr ts tid weight waker(2) */
+#define FXTRACE_WAKEUP_NO_WAKER_WORDS	4	/* hdr ts tid weight */
+
+static __always_inline u64 fxt_sched_header(u64 kind, u64 words, u64 argc,
+					    u64 cpu)
+{
+	return ((u64)FXT_RECORD_SCHEDULING << FXT_HDR_TYPE_SHIFT) |
+	       (words << FXT_HDR_SIZE_SHIFT) |
+	       (argc << FXT_SCHED_ARGC_SHIFT) |
+	       ((cpu & FXT_SCHED_CPU_MASK) << FXT_SCHED_CPU_SHIFT) |
+	       (kind << FXT_SCHED_KIND_SHIFT);
+}
+
+/* A one-word argument (int32, uint32) named by a string-table index. */
+static __always_inline u64 fxt_arg_word(u64 type, u64 name, u32 value)
+{
+	return (type << FXT_ARG_TYPE_SHIFT) | (1ULL << FXT_ARG_SIZE_SHIFT) |
+	       (name << FXT_ARG_NAME_SHIFT) | ((u64)value << FXT_ARG_VALUE_SHIFT);
+}
+
+/* The header of a two-word argument (koid, uint64, ...); the value follows. */
+static __always_inline u64 fxt_arg_header2(u64 type, u64 name)
+{
+	return (type << FXT_ARG_TYPE_SHIFT) | (2ULL << FXT_ARG_SIZE_SHIFT) |
+	       (name << FXT_ARG_NAME_SHIFT);
+}
+
+#endif /* FXTRACE_RECORD_H */

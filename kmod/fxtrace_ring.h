@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fxtrace_ring.h - one CPU's ring: a control page and a data area, shared with
+ * userspace through mmap, written only by the probes running on that CPU
+ *
+ * The publication protocol and its barriers (A)-(D) are described once, in
+ * uapi/linux/fxtrace.h; the comments here cite those labels.
+ */
+#ifndef FXTRACE_RING_H
+#define FXTRACE_RING_H
+
+#include <linux/irq_work.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/fxtrace.h>
+
+/**
+ * struct fxtrace_ring - one CPU's ring buffer
+ * @head: private producer position; the kernel trusts only this copy
+ * @written: records committed (published as ctrl->records_written)
+ * @dropped: records lost to a full ring (ctrl->records_dropped)
+ * @hits: probe calls that tried to write a record (ctrl->tracepoint_hits)
+ * @consumer_errors: times ctrl->consumer_pos was out of range
+ * @mask: data area size - 1 (the size is a power of two)
+ * @watermark: pending bytes at which poll() readers are woken
+ * @data: the data area, mapped read-only into userspace
+ * @ctrl: the control page, mapped read-write into userspace
+ * @area: the vmalloc_user() area holding @ctrl then @data
+ * @wakeup: wakes @wq from outside the probe (design.md decision 4)
+ * @wq: the session's poll() wait queue
+ * @cpu: the CPU that owns this ring
+ *
+ * Every field above @wakeup is written only by the owning CPU with
+ * interrupts disabled, so there is exactly one writer at any time.
+ */
+struct fxtrace_ring {
+	u64 head;
+	u64 written;
+	u64 dropped;
+	u64 hits;
+	u64 consumer_errors;
+	u64 mask;
+	u64 watermark;
+	u8 *data;
+	struct fxtrace_ctrl *ctrl;
+	void *area;
+	struct irq_work wakeup;
+	wait_queue_head_t *wq;
+	int cpu;
+} ____cacheline_aligned;
+
+struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
+					wait_queue_head_t *wq);
+void fxtrace_ring_free(struct fxtrace_ring *ring);
+bool fxtrace_ring_readable(struct fxtrace_ring *ring, bool tracing);
+
+static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
+{
+	ring->dropped++;
+	WRITE_ONCE(ring->ctrl->records_dropped, ring->dropped);
+	WRITE_ONCE(ring->ctrl->last_drop_ns, ts);
+}
+
+/**
+ * fxtrace_ring_write() - append one whole record, or count it as dropped
+ * @ring: the current CPU's ring
+ * @rec: the record's words, header first
+ * @words: number of words in @rec
+ * @ts: the record's timestamp, kept as the time of the drop if it is dropped
+ *
+ * Context: interrupts disabled, so nothing else writes to @ring meanwhile.
+ * Cost: one acquire load of the consumer line (shared with the reader, but
+ * with no other CPU), @words stores, and stores to this CPU's control line.
+ * No division, no allocation, no lock.
+ */
+static __always_inline void fxtrace_ring_write(struct fxtrace_ring *ring,
+					       const u64 *rec,
+					       unsigned int words, u64 ts)
+{
+	u64 size = ring->mask + 1;
+	u64 len = (u64)words * sizeof(u64);
+	u64 head = ring->head;
+	u64 used, cons;
+	unsigned int i;
+
+	ring->hits++;
+	WRITE_ONCE(ring->ctrl->tracepoint_hits, ring->hits);
+
+	/* (B): pairs with the reader's (D); its copy is done before we reuse. */
+	cons = smp_load_acquire(&ring->ctrl->consumer_pos);
+	used = head - cons;
+	if (unlikely(used > size)) {
+		/* consumer_pos ahead of us or too far behind: never trust it */
+		ring->consumer_errors++;
+		WRITE_ONCE(ring->ctrl->consumer_errors, ring->consumer_errors);
+		fxtrace_ring_drop(ring, ts);
+		return;
+	}
+	if (unlikely(size - used < len)) {
+		fxtrace_ring_drop(ring, ts);
+		return;
+	}
+
+	/* Words never straddle the end: positions and size are multiples of 8. */
+	for (i = 0; i < words; i++)
+		*(u64 *)(ring->data + ((head + i * sizeof(u64)) & ring->mask)) = rec[i];
+
+	ring->head = head + len;
+	ring->written++;
+	WRITE_ONCE(ring->ctrl->records_written, ring->written);
+	/* (A): pairs with the reader's (C); the bytes are visible first. */
+	smp_store_release(&ring->ctrl->producer_pos, ring->head);
+
+	if (unlikely(used < ring->watermark && used + len >= ring->watermark))
+		irq_work_queue(&ring->wakeup);
+}
+
+#endif /* FXTRACE_RING_H */

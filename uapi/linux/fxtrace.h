@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * fxtrace: system-wide scheduler tracing in the Fuchsia Trace Format (FXT).
+ *
+ * This is the only file shared by the kernel module (kmod/) and userspace
+ * (collector/). It is an ABI contract: every structure is made of fixed-size
+ * fields with explicit padding, reserved fields must be zero, and any
+ * incompatible change bumps FXTRACE_ABI_VERSION.
+ *
+ * == Session lifecycle ==
+ *
+ *   fd = open("/dev/fxtrace", O_RDWR);       root + CAP_PERFMON/CAP_SYS_ADMIN;
+ *                                           one session at a time (EBUSY)
+ *   ioctl(fd, FXTRACE_IOC_GET_INFO, &info);  ABI version, CPUs, mmap layout
+ *   ioctl(fd, FXTRACE_IOC_CONFIGURE, &cfg);  optional; per-CPU buffer size
+ *   mmap() each possible CPU's control page (read-write, shared) and data
+ *          area (read-only, shared) at the offsets given in info
+ *   ioctl(fd, FXTRACE_IOC_START);            attach to the tracepoints
+ *   loop { poll(fd, POLLIN, timeout); drain every ring; }
+ *   ioctl(fd, FXTRACE_IOC_STOP);             detach; every record is committed
+ *   drain every ring one last time; close(fd);
+ *
+ * The buffers are allocated (zeroed) by CONFIGURE, or with the default size by
+ * the first mmap or START if CONFIGURE was never called. CONFIGURE fails with
+ * EBUSY while tracing or while any part of the buffers is mapped.
+ *
+ * == mmap layout ==
+ *
+ * Userspace is told the layout, it does not compute it: for CPU n,
+ *   control page at  info.ctrl_offset + n * info.cpu_stride, info.ctrl_size bytes
+ *   data area at     info.data_offset + n * info.cpu_stride, info.buf_size bytes
+ * Data areas can only be mapped read-only (PROT_WRITE gives EPERM, and
+ * mprotect() cannot add it later). A CPU that is not possible on this machine
+ * gives ENXIO. Offsets or lengths outside one region give EINVAL.
+ *
+ * == Ring protocol (one producer: the CPU's probes; one consumer) ==
+ *
+ * Positions are free-running 64-bit byte counts. The byte at position p lives
+ * at data[p & (buf_size - 1)]. A record may wrap around the end of the data
+ * area; records are whole multiples of 8 bytes and the area size is a power of
+ * two, so no 8-byte word is ever split. Positions are compared by subtraction
+ * (pos_a - pos_b), never with '<', so the 64-bit wrap is harmless.
+ *
+ *   kernel (producer)                     userspace (consumer)
+ *   -----------------                     --------------------
+ *   cons = load_acquire(consumer_pos) (B) head = load_acquire(producer_pos) (C)
+ *   if (head + len - cons > size) drop    tail = consumer_pos
+ *   write record bytes at head            copy bytes [tail, head) (<= 2 chunks)
+ *   store_release(producer_pos,           store_release(consumer_pos, head) (D)
+ *                 head + len)       (A)
+ *
+ *   (A) pairs with (C): the consumer never sees a position before the bytes
+ *       of the records below it.
+ *   (D) pairs with (B): the producer never overwrites bytes the consumer is
+ *       still copying.
+ *
+ * Every byte in [consumer_pos, producer_pos) is a sequence of whole FXT
+ * records ready to be copied verbatim into a trace file. The kernel never
+ * trusts consumer_pos: a value behind producer_pos by more than buf_size, or
+ * ahead of it, is treated as "ring full" (records are dropped and counted in
+ * records_dropped) and counted in consumer_errors.
+ *
+ * When a ring is full the new record is dropped, never an old one, and
+ * records_dropped counts it. Every probe hit ends up in exactly one of
+ * records_written and records_dropped.
+ *
+ * == Clock ==
+ *
+ * Timestamps are CLOCK_BOOTTIME nanoseconds (1 tick = 1 ns), the same on all
+ * CPUs and readable from userspace with clock_gettime(CLOCK_BOOTTIME).
+ *
+ * == Records ==
+ *
+ * The kernel writes two FXT scheduling records (see the FXT_* constants
+ * below and docs/fxt-format.md):
+ *
+ * Context switch (scheduling kind 1), 7 words (56 bytes):
+ *   header: type 8, size 7, 3 args, CPU, outgoing FXT thread state, kind 1
+ *   timestamp; outgoing tid; incoming tid
+ *   int32  FXTRACE_STR_INCOMING_WEIGHT = next->prio (INT32_MIN for idle)
+ *   int32  FXTRACE_STR_OUTGOING_WEIGHT = prev->prio (INT32_MIN for idle)
+ *   uint32 FXTRACE_STR_LINUX_STATE     = raw prev_state from the tracepoint
+ *
+ * Wakeup (scheduling kind 2), 6 words (48 bytes), 4 without a waker:
+ *   header: type 8, size, 1 or 2 args, target CPU, kind 2
+ *   timestamp; woken tid
+ *   int32  FXTRACE_STR_WEIGHT = p->prio
+ *   koid   FXTRACE_STR_WAKER  = tid of the waking task; omitted when the
+ *                               wakeup came from interrupt context or idle
+ *
+ * Argument names are indices into the string table that the collector
+ * defines with String records before any ring data (FXTRACE_STRINGS below).
+ */
+#ifndef _UAPI_LINUX_FXTRACE_H
+#define _UAPI_LINUX_FXTRACE_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define FXTRACE_ABI_VERSION		1
+#define FXTRACE_DEVICE_NAME		"fxtrace"	/* /dev/fxtrace */
+
+/* Per-CPU data area size: a power of two in [MIN, MAX]. */
+#define FXTRACE_BUF_SIZE_MIN		(64ULL << 10)	/* 64 KiB */
+#define FXTRACE_BUF_SIZE_MAX		(256ULL << 20)	/* 256 MiB */
+#define FXTRACE_BUF_SIZE_DEFAULT	(4ULL << 20)	/* 4 MiB */
+
+/* The clock of every timestamp (CLOCK_BOOTTIME in <linux/time.h>). */
+#define FXTRACE_CLOCK_ID		7
+
+/* Values of fxtrace_info.state. */
+#define FXTRACE_STATE_EMPTY		0	/* no buffers allocated yet */
+#define FXTRACE_STATE_READY		1	/* buffers allocated, not tracing */
+#define FXTRACE_STATE_TRACING		2	/* probes attached */
+
+/**
+ * struct fxtrace_info - FXTRACE_IOC_GET_INFO result (kernel writes all of it)
+ */
+struct fxtrace_info {
+	__u32 abi_version;	/* FXTRACE_ABI_VERSION of the module */
+	__u32 info_size;	/* sizeof(struct fxtrace_info) in the module */
+	__u32 nr_cpu_ids;	/* CPU numbers are < this; some may be absent */
+	__u32 page_size;	/* the kernel's PAGE_SIZE */
+	__u64 buf_size;		/* per-CPU data area bytes (configured or default) */
+	__u64 cpu_stride;	/* mmap offset distance from one CPU to the next */
+	__u64 ctrl_offset;	/* mmap offset of CPU 0's control page */
+	__u64 data_offset;	/* mmap offset of CPU 0's data area */
+	__u32 ctrl_size;	/* bytes to map for one control page */
+	__u32 clock_id;		/* FXTRACE_CLOCK_ID */
+	__u32 state;		/* FXTRACE_STATE_* */
+	__u32 __pad;		/* zero */
+	__u64 __reserved[4];	/* zero */
+};
+
+/**
+ * struct fxtrace_config - FXTRACE_IOC_CONFIGURE argument (userspace writes)
+ */
+struct fxtrace_config {
+	__u64 buf_size;		/* per-CPU bytes; 0 = FXTRACE_BUF_SIZE_DEFAULT */
+	__u32 watermark;	/* wake poll() at this many pending bytes per */
+				/* CPU; 0 = buf_size / 4; must be < buf_size */
+	__u32 flags;		/* must be 0 */
+	__u64 __reserved[6];	/* must be 0, else EINVAL */
+};
+
+#define FXTRACE_CTRL_VERSION		1
+
+/**
+ * struct fxtrace_ctrl - the per-CPU control page
+ *
+ * Mapped read-write, but the kernel only ever reads consumer_pos from it (and
+ * validates it); everything else it writes from private copies, so userspace
+ * scribbling here can only confuse itself. The producer and consumer fields
+ * are on separate cache lines.
+ */
+struct fxtrace_ctrl {
+	/* Constant for the life of the buffers. */
+	__u32 version;		/* FXTRACE_CTRL_VERSION */
+	__u32 size;		/* sizeof(struct fxtrace_ctrl) in the module */
+	__u32 cpu;		/* the CPU this ring belongs to */
+	__u32 __pad;		/* zero */
+	__u64 buf_size;		/* bytes in the data area, a power of two */
+	__u64 __reserved0[5];	/* zero */
+
+	/* Producer cache line (offset 64): kernel writes, userspace reads. */
+	__u64 producer_pos;	/* end of the last committed record; (A) */
+	__u64 records_written;	/* records committed to the ring */
+	__u64 records_dropped;	/* records lost because the ring was full */
+	__u64 tracepoint_hits;	/* record-writing probe calls, always */
+				/* records_written + records_dropped */
+	__u64 last_drop_ns;	/* timestamp of the most recent drop, 0 = none */
+	__u64 consumer_errors;	/* times consumer_pos was found out of range */
+	__u64 __reserved1[2];	/* zero */
+
+	/* Consumer cache line (offset 128): userspace writes, kernel reads. */
+	__u64 consumer_pos;	/* end of what userspace has copied; (D) */
+	__u64 __reserved2[7];	/* zero */
+};
+
+#define FXTRACE_IOC_MAGIC		0xF7
+#define FXTRACE_IOC_GET_INFO		_IOR(FXTRACE_IOC_MAGIC, 0x00, struct fxtrace_info)
+#define FXTRACE_IOC_CONFIGURE		_IOW(FXTRACE_IOC_MAGIC, 0x01, struct fxtrace_config)
+#define FXTRACE_IOC_START		_IO(FXTRACE_IOC_MAGIC, 0x02)
+#define FXTRACE_IOC_STOP		_IO(FXTRACE_IOC_MAGIC, 0x03)
+
+/*
+ * String-table indices used by kernel records. The collector writes one FXT
+ * String record for each before any ring data. Index 0 means "empty string"
+ * in FXT and is never used.
+ */
+#define FXTRACE_STR_INCOMING_WEIGHT	1	/* "incoming_weight" */
+#define FXTRACE_STR_OUTGOING_WEIGHT	2	/* "outgoing_weight" */
+#define FXTRACE_STR_WEIGHT		3	/* "weight" */
+#define FXTRACE_STR_WAKER		4	/* "waker" */
+#define FXTRACE_STR_LINUX_STATE		5	/* "linux_state" */
+#define FXTRACE_STR_PROCESS		6	/* "process" */
+#define FXTRACE_STR_COUNT		7	/* first index free for the collector */
+
+/*
+ * The text of every index above, in index order: piece i of this string,
+ * split at NUL bytes, is the text of index i (piece 0 is the empty string).
+ */
+#define FXTRACE_STRING_TABLE						\
+	"\0incoming_weight\0outgoing_weight\0weight\0waker\0linux_state\0process"
+
+/*
+ * FXT format constants (docs: fxt-format.md). Bit ranges are [lsb, msb].
+ */
+#define FXT_MAGIC_RECORD		0x0016547846040010ULL
+
+#define FXT_RECORD_METADATA		0
+#define FXT_RECORD_INITIALIZATION	1
+#define FXT_RECORD_STRING		2
+#define FXT_RECORD_THREAD		3
+#define FXT_RECORD_EVENT		4
+#define FXT_RECORD_BLOB			5
+#define FXT_RECORD_USERSPACE_OBJECT	6
+#define FXT_RECORD_KERNEL_OBJECT	7
+#define FXT_RECORD_SCHEDULING		8
+#define FXT_RECORD_LOG			9
+#define FXT_RECORD_LARGE		15
+
+#define FXT_MAX_RECORD_WORDS		4095
+
+/* Header fields common to every record. */
+#define FXT_HDR_TYPE_SHIFT		0	/* [0..3] */
+#define FXT_HDR_SIZE_SHIFT		4	/* [4..15], words incl. header */
+#define FXT_HDR_SIZE_MASK		0xfffULL
+
+/* Scheduling record (type 8) fields. */
+#define FXT_SCHED_ARGC_SHIFT		16	/* [16..19] */
+#define FXT_SCHED_CPU_SHIFT		20	/* [20..35] */
+#define FXT_SCHED_CPU_MASK		0xffffULL
+#define FXT_SCHED_STATE_SHIFT		36	/* [36..39], context switch only */
+#define FXT_SCHED_KIND_SHIFT		60	/* [60..63] */
+#define FXT_SCHED_KIND_LEGACY_SWITCH	0
+#define FXT_SCHED_KIND_CONTEXT_SWITCH	1
+#define FXT_SCHED_KIND_WAKEUP		2
+
+/* FXT thread states (the outgoing state of a context switch). */
+#define FXT_THREAD_STATE_NEW		0
+#define FXT_THREAD_STATE_RUNNING	1	/* preempted, still runnable */
+#define FXT_THREAD_STATE_SUSPENDED	2	/* stopped or traced */
+#define FXT_THREAD_STATE_BLOCKED	3	/* sleeping, incl. D, I, parked */
+#define FXT_THREAD_STATE_DYING		4	/* zombie */
+#define FXT_THREAD_STATE_DEAD		5
+
+/* Argument header fields. */
+#define FXT_ARG_TYPE_SHIFT		0	/* [0..3] */
+#define FXT_ARG_SIZE_SHIFT		4	/* [4..15], words incl. header */
+#define FXT_ARG_NAME_SHIFT		16	/* [16..31] */
+#define FXT_ARG_VALUE_SHIFT		32	/* [32..63] */
+
+#define FXT_ARG_NULL			0
+#define FXT_ARG_INT32			1
+#define FXT_ARG_UINT32			2
+#define FXT_ARG_INT64			3
+#define FXT_ARG_UINT64			4
+#define FXT_ARG_DOUBLE			5
+#define FXT_ARG_STRING			6
+#define FXT_ARG_POINTER			7
+#define FXT_ARG_KOID			8
+#define FXT_ARG_BOOL			9
+#define FXT_ARG_BLOB			10
+
+/* Kernel object (type 7) object types (ZX_OBJ_TYPE_*). */
+#define FXT_OBJ_TYPE_PROCESS		1
+#define FXT_OBJ_TYPE_THREAD		2
+
+#endif /* _UAPI_LINUX_FXTRACE_H */
