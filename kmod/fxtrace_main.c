@@ -36,7 +36,7 @@
 
 /* mmap offsets: CPU n's region starts at n << 32; control page, then data. */
 #define FXTRACE_CPU_STRIDE_SHIFT	32
-#define FXTRACE_CPU_STRIDE		(1ULL << FXTRACE_CPU_STRIDE_SHIFT)
+#define FXTRACE_CPU_STRIDE		BIT_ULL(FXTRACE_CPU_STRIDE_SHIFT)
 
 /**
  * struct fxtrace_session - the state of one open /dev/fxtrace
@@ -51,7 +51,7 @@
  * @wq: poll() waiters, woken by the rings' irq_work and by STOP
  */
 struct fxtrace_session {
-	struct mutex lock;
+	struct mutex lock;	/* see "Locking" at the top of this file */
 	struct fxtrace_ring **rings;
 	u64 buf_size;
 	u64 watermark;

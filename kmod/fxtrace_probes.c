@@ -167,7 +167,7 @@ static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
  */
 #define FXTRACE_CHECK_PROBE(event, probe)					\
 	static_assert(__same_type(&register_trace_##event,			\
-				  int (*)(typeof(&(probe)), void *)),		\
+				  int (*)(typeof(probe) *, void *)),		\
 		      #probe " does not match the tracepoint " #event)
 
 FXTRACE_CHECK_PROBE(sched_switch, fxtrace_probe_sched_switch);
