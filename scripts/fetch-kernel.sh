@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# fetch-kernel.sh FLAVOUR -- download and unpack a Debian kernel for VM tests.
+#
+# Finds the newest Debian 12 kernel of FLAVOUR that apt can download,
+# fetches the image, its headers, the common headers and the kbuild tools
+# with `apt-get download`, unpacks them with `dpkg -x` (no maintainer
+# scripts, no DKMS, no initramfs hooks) into
+#   ${FXTRACE_CACHE:-<repo>/.cache}/kernels/<release>/
+# and fixes the paths so that `make -C $KDIR M=<dir> modules` works.
+set -euo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${FXTRACE_CACHE:-$REPO/.cache}
+
+usage() {
+	cat <<EOF
+Usage: $prog [-h|--help] FLAVOUR
+
+Download (once) and unpack a Debian kernel image + headers for VM tests.
+
+FLAVOUR:
+  6.1       newest linux-image-6.1.0-N-amd64             (bookworm)
+  6.12      newest linux-image-6.12.N+deb12-amd64        (bookworm-backports/security)
+  6.12-rt   newest linux-image-6.12.N+deb12-rt-amd64     (PREEMPT_RT)
+
+Prints on stdout (shell-quoted, safe for eval):
+  RELEASE=<uname -r of the kernel>
+  KDIR=<headers dir: make -C \$KDIR M=\$PWD modules>
+  VMLINUZ=<kernel image for qemu -kernel>
+  MODULES=<lib/modules/<release> dir, for vm-run.sh --modules-dir>
+Progress messages go to stderr. A cached kernel is reused without any
+download. Runs 'apt-get update' once if apt knows no matching kernel or a
+download fails (needs root for that).
+
+Environment:
+  FXTRACE_CACHE            cache root (default: <repo>/.cache)
+  FXTRACE_KERNEL_RELEASE   use this exact release (e.g. 6.1.0-56-amd64)
+                           instead of the newest one
+  FXTRACE_OFFLINE=1        do not touch apt; use the newest cached release
+EOF
+}
+
+die() { echo "$prog: error: $*" >&2; exit 1; }
+log() { echo "$prog: $*" >&2; }
+
+case ${1:-} in
+-h | --help) usage; exit 0 ;;
+'') usage >&2; exit 2 ;;
+esac
+[[ $# -eq 1 ]] || { usage >&2; exit 2; }
+FLAVOUR=$1
+
+case $FLAVOUR in
+6.1) release_re='6\.1\.0-[0-9]+-amd64' ;;
+6.12) release_re='6\.12\.[0-9]+\+deb12-amd64' ;;
+6.12-rt) release_re='6\.12\.[0-9]+\+deb12-rt-amd64' ;;
+*) die "unknown FLAVOUR '$FLAVOUR' (expected 6.1, 6.12 or 6.12-rt; see --help)" ;;
+esac
+
+if [[ -n ${FXTRACE_KERNEL_RELEASE:-} ]]; then
+	[[ $FXTRACE_KERNEL_RELEASE =~ ^${release_re}$ ]] ||
+		die "FXTRACE_KERNEL_RELEASE=$FXTRACE_KERNEL_RELEASE does not match flavour $FLAVOUR"
+fi
+
+KROOT=$CACHE/kernels
+mkdir -p "$KROOT" || die "cannot create cache dir $KROOT (set FXTRACE_CACHE to a writable dir)"
+
+# Paths inside one unpacked release.
+kpaths() { # $1 = release
+	rel_dir=$KROOT/$1
+	KDIR=$rel_dir/usr/src/linux-headers-$1
+	VMLINUZ=$rel_dir/boot/vmlinuz-$1
+	MODULES=$rel_dir/lib/modules/$1
+}
+
+print_result() { # $1 = release
+	kpaths "$1"
+	printf 'RELEASE=%q\nKDIR=%q\nVMLINUZ=%q\nMODULES=%q\n' "$1" "$KDIR" "$VMLINUZ" "$MODULES"
+}
+
+is_cached() { [[ -f $KROOT/$1/.fxtrace-complete ]]; }
+
+newest_cached() {
+	local d best=''
+	for d in "$KROOT"/*/.fxtrace-complete; do
+		[[ -e $d ]] || continue
+		d=${d%/.fxtrace-complete}
+		d=${d##*/}
+		[[ $d =~ ^${release_re}$ ]] && best+="$d"$'\n'
+	done
+	printf '%s' "$best" | sort -V | tail -n 1
+}
+
+# --- apt helpers -----------------------------------------------------------
+updated=0
+apt_update_once() {
+	((updated)) && return 1
+	updated=1
+	log "running 'apt-get update' (package lists missing or stale)"
+	[[ $(id -u) -eq 0 ]] || die "apt-get update needs root; run 'sudo apt-get update' and retry"
+	apt-get update -qq >&2 || die "'apt-get update' failed; check network access to the Debian mirror"
+}
+
+has_candidate() { # $1 = package; true if apt can download some version of it
+	local c
+	c=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && !n++ {print $2}')
+	[[ -n $c && $c != '(none)' ]]
+}
+
+# Newest release of this flavour that apt can download (empty if none).
+newest_apt_release() {
+	apt-cache pkgnames linux-image- 2>/dev/null |
+		sed -nE "s/^linux-image-(${release_re})$/\\1/p" | sort -Vr |
+		while read -r rel; do
+			if has_candidate "linux-headers-$rel" &&
+				{ has_candidate "linux-image-$rel" || has_candidate "linux-image-$rel-unsigned"; }; then
+				echo "$rel"
+				break
+			fi
+		done
+}
+
+# Dependencies of linux-headers-REL that we need: *-common* headers + kbuild.
+header_deps() { # $1 = release
+	apt-cache show --no-all-versions "linux-headers-$1" |
+		awk -F': ' '/^Depends:/ && !n++ {print $2}' | tr ',' '\n' |
+		sed -E 's/^ +//; s/ *\(.*//; s/ *\|.*//' |
+		grep -E '^(linux-headers-.*-common(-rt)?|linux-kbuild-.*)$' || true
+}
+
+# --- pick the release --------------------------------------------------------
+if [[ -n ${FXTRACE_KERNEL_RELEASE:-} ]]; then
+	RELEASE=$FXTRACE_KERNEL_RELEASE
+elif [[ ${FXTRACE_OFFLINE:-0} == 1 ]]; then
+	RELEASE=$(newest_cached)
+	[[ -n $RELEASE ]] || die "FXTRACE_OFFLINE=1 but no $FLAVOUR kernel is cached in $KROOT"
+else
+	RELEASE=$(newest_apt_release)
+	if [[ -z $RELEASE ]]; then
+		apt_update_once || true
+		RELEASE=$(newest_apt_release)
+	fi
+	if [[ -z $RELEASE ]]; then
+		RELEASE=$(newest_cached)
+		[[ -n $RELEASE ]] || die "apt knows no downloadable linux-image matching '$release_re'. Is bookworm (+ bookworm-security/updates) in /etc/apt/sources.list?"
+		log "warning: apt has no $FLAVOUR kernel; using cached $RELEASE"
+	fi
+fi
+
+if is_cached "$RELEASE"; then
+	print_result "$RELEASE"
+	exit 0
+fi
+
+# --- download + unpack (serialised by a lock; another run may be doing it) ---
+exec 9>"$KROOT/.lock"
+flock 9
+if is_cached "$RELEASE"; then
+	print_result "$RELEASE"
+	exit 0
+fi
+
+work=$(mktemp -d "$KROOT/.tmp-$RELEASE.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+image_pkg=linux-image-$RELEASE
+if ! has_candidate "$image_pkg"; then
+	image_pkg=linux-image-$RELEASE-unsigned
+	has_candidate "$image_pkg" || apt_update_once || true
+fi
+mapfile -t deps < <(header_deps "$RELEASE")
+[[ ${#deps[@]} -ge 2 ]] || die "could not find the -common headers and linux-kbuild packages in the Depends of linux-headers-$RELEASE (got: ${deps[*]:-nothing})"
+pkgs=("$image_pkg" "linux-headers-$RELEASE" "${deps[@]}")
+
+log "downloading ${pkgs[*]}"
+download() {
+	(cd "$work" && apt-get -q -o APT::Sandbox::User=root download "${pkgs[@]}" >&2)
+}
+if ! download; then
+	apt_update_once || die "apt-get download failed for: ${pkgs[*]}"
+	download || die "apt-get download failed for: ${pkgs[*]} (even after apt-get update)"
+fi
+
+dest=$work/root
+mkdir -p "$dest"
+for deb in "$work"/*.deb; do
+	log "unpacking ${deb##*/}"
+	dpkg -x "$deb" "$dest" || die "dpkg -x $deb failed (disk full?)"
+done
+
+# --- fix up paths for an unpacked (not installed) tree ------------------------
+kh=$dest/usr/src/linux-headers-$RELEASE
+[[ -f $kh/Makefile ]] || die "headers missing after unpacking: $kh/Makefile"
+[[ -f $dest/boot/vmlinuz-$RELEASE ]] || die "kernel image missing after unpacking: boot/vmlinuz-$RELEASE"
+moddir=$dest/lib/modules/$RELEASE
+[[ -d $moddir/kernel ]] || die "module tree missing after unpacking: lib/modules/$RELEASE/kernel"
+
+# The arch headers' Makefile includes the common headers by absolute path
+# (/usr/src/linux-headers-*-common/Makefile); point it at the sibling dir in
+# this tree instead, relative to the Makefile itself so the cache can move.
+common_name=$(sed -nE 's|^include /usr/src/([^/]+)/Makefile$|\1|p' "$kh/Makefile")
+[[ -n $common_name && -d $dest/usr/src/$common_name ]] ||
+	die "unexpected $kh/Makefile (cannot find the common headers it includes): $(cat "$kh/Makefile")"
+cat >"$kh/Makefile" <<EOF
+# Rewritten by fxtrace scripts/fetch-kernel.sh: was include /usr/src/$common_name/Makefile
+include \$(dir \$(realpath \$(lastword \$(MAKEFILE_LIST))))../$common_name/Makefile
+EOF
+# scripts/ and tools/ are already relative (../../lib/linux-kbuild-X/...).
+for l in "$kh/scripts" "$dest/usr/src/$common_name/scripts"; do
+	[[ -e $l/basic/fixdep || -e $l/Makefile.build ]] || die "broken kbuild link $l -> $(readlink "$l")"
+done
+ln -sfn "../../../usr/src/linux-headers-$RELEASE" "$moddir/build"
+ln -sfn "../../../usr/src/$common_name" "$moddir/source"
+
+# Debian generates modules.dep in postinst; dpkg -x does not run it.
+if [[ ! -f $moddir/modules.dep ]]; then
+	command -v depmod >/dev/null || die "depmod not found; run scripts/install-deps.sh (package kmod)"
+	depmod -b "$dest" "$RELEASE" || die "depmod -b $dest $RELEASE failed"
+fi
+
+# The kbuild helpers are binaries built for Debian; make sure they run here.
+# fixdep without arguments prints its usage and exits 1; 126/127 or a crash
+# means the binary cannot run here.
+rc=0
+"$kh/scripts/basic/fixdep" </dev/null >/dev/null 2>&1 || rc=$?
+[[ $rc -eq 1 || $rc -eq 0 ]] ||
+	die "$kh/scripts/basic/fixdep cannot run on this host (rc=$rc); the linux-kbuild package needs a Debian 12 compatible userland"
+
+touch "$dest/.fxtrace-complete"
+rm -rf "${KROOT:?}/$RELEASE"
+mv "$dest" "$KROOT/$RELEASE"
+log "cached $RELEASE in $KROOT/$RELEASE"
+print_result "$RELEASE"

