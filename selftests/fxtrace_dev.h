@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fxtrace_dev.h - small helpers the device tests share: open the session,
+ * read its info, map one CPU's control page or data area
+ */
+#ifndef FXTRACE_DEV_H
+#define FXTRACE_DEV_H
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/fxtrace.h>
+
+#include "harness.h"
+
+#define FXTRACE_DEV_PATH "/dev/fxtrace"
+
+/* Skip the test when the module is not loaded. */
+static inline void require_device(void)
+{
+	if (access(FXTRACE_DEV_PATH, F_OK) && errno == ENOENT)
+		SKIP("%s missing: load fxtrace.ko first", FXTRACE_DEV_PATH);
+}
+
+/* Open the device, or skip the test when the module is not loaded. */
+static inline int dev_open(void)
+{
+	int fd = open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		SKIP("%s missing: load fxtrace.ko first", FXTRACE_DEV_PATH);
+	ASSERT_TRUE(fd >= 0);
+	return fd;
+}
+
+static inline struct fxtrace_info dev_info(int fd)
+{
+	struct fxtrace_info info;
+
+	memset(&info, 0xff, sizeof(info));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_GET_INFO, &info));
+	ASSERT_EQ(FXTRACE_ABI_VERSION, info.abi_version);
+	return info;
+}
+
+static inline int dev_configure(int fd, __u64 buf_size, __u32 watermark)
+{
+	struct fxtrace_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.buf_size = buf_size;
+	cfg.watermark = watermark;
+	return ioctl(fd, FXTRACE_IOC_CONFIGURE, &cfg);
+}
+
+static inline __u64 ctrl_offset(const struct fxtrace_info *info, int cpu)
+{
+	return info->ctrl_offset + (__u64)cpu * info->cpu_stride;
+}
+
+static inline __u64 data_offset(const struct fxtrace_info *info, int cpu)
+{
+	return info->data_offset + (__u64)cpu * info->cpu_stride;
+}
+
+static inline struct fxtrace_ctrl *map_ctrl(int fd,
+					    const struct fxtrace_info *info,
+					    int cpu)
+{
+	void *p = mmap(NULL, info->ctrl_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, (off_t)ctrl_offset(info, cpu));
+
+	ASSERT_TRUE(p != MAP_FAILED);
+	return p;
+}
+
+static inline const unsigned char *map_data(int fd,
+					    const struct fxtrace_info *info,
+					    int cpu)
+{
+	void *p = mmap(NULL, info->buf_size, PROT_READ, MAP_SHARED, fd,
+		       (off_t)data_offset(info, cpu));
+
+	ASSERT_TRUE(p != MAP_FAILED);
+	return p;
+}
+
+#endif /* FXTRACE_DEV_H */

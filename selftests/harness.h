@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * harness.h - a small test harness in the style of kselftest_harness.h
+ *
+ *	TEST(name) { ASSERT_EQ(0, f()); EXPECT_EQ(1, g()); }
+ *	TEST_MAIN()
+ *
+ * Every test runs in its own child process, so a failed ASSERT_* ends only
+ * that test and every file descriptor (our one /dev/fxtrace session) is
+ * closed before the next test starts. ASSERT_* stops the test, EXPECT_*
+ * records the failure and goes on, SKIP() ends it as skipped with a reason.
+ * Output is TAP 13; the exit status follows kselftest: 0 pass, 1 fail, 4 skip.
+ */
+#ifndef FXTRACE_HARNESS_H
+#define FXTRACE_HARNESS_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KSFT_PASS	0
+#define KSFT_FAIL	1
+#define KSFT_SKIP	4
+
+struct harness_test {
+	const char *name;
+	void (*fn)(void);
+	struct harness_test *next;
+};
+
+extern struct harness_test *harness_tests;
+extern int harness_failed;
+
+#define TEST(test_name)							\
+	static void test_name(void);					\
+	static struct harness_test harness_##test_name = {		\
+		.name = #test_name, .fn = test_name,			\
+	};								\
+	__attribute__((constructor))					\
+	static void harness_register_##test_name(void)			\
+	{								\
+		struct harness_test **p = &harness_tests;		\
+		while (*p)						\
+			p = &(*p)->next;				\
+		*p = &harness_##test_name;				\
+	}								\
+	static void test_name(void)
+
+#define HARNESS_CHECK(cond, fatal, fmt, ...) do {			\
+	if (!(cond)) {							\
+		printf("#   %s:%d: " fmt "\n", __FILE__, __LINE__,	\
+		       ##__VA_ARGS__);					\
+		fflush(stdout);						\
+		harness_failed = 1;					\
+		if (fatal)						\
+			_exit(KSFT_FAIL);				\
+	}								\
+} while (0)
+
+#define HARNESS_CMP(exp, got, op, fatal) do {				\
+	long long _e = (long long)(exp), _g = (long long)(got);	\
+	HARNESS_CHECK(_e op _g, fatal, "expected %s (%lld) " #op	\
+		      " %s (%lld)", #exp, _e, #got, _g);		\
+} while (0)
+
+#define ASSERT_EQ(exp, got)	HARNESS_CMP(exp, got, ==, 1)
+#define ASSERT_NE(exp, got)	HARNESS_CMP(exp, got, !=, 1)
+#define ASSERT_LE(exp, got)	HARNESS_CMP(exp, got, <=, 1)
+#define ASSERT_GE(exp, got)	HARNESS_CMP(exp, got, >=, 1)
+#define ASSERT_TRUE(c)		HARNESS_CHECK(c, 1, "%s is false", #c)
+#define EXPECT_EQ(exp, got)	HARNESS_CMP(exp, got, ==, 0)
+#define EXPECT_NE(exp, got)	HARNESS_CMP(exp, got, !=, 0)
+#define EXPECT_LE(exp, got)	HARNESS_CMP(exp, got, <=, 0)
+#define EXPECT_GE(exp, got)	HARNESS_CMP(exp, got, >=, 0)
+#define EXPECT_TRUE(c)		HARNESS_CHECK(c, 0, "%s is false", #c)
+
+/* A call that must fail with a given errno. */
+#define ASSERT_ERRNO(err, call) do {					\
+	errno = 0;							\
+	long _r = (long)(call);						\
+	HARNESS_CHECK(_r == -1 && errno == (err), 1,			\
+		      "%s returned %ld errno %d (%s), expected errno %d (%s)", \
+		      #call, _r, errno, strerror(errno), err, strerror(err)); \
+} while (0)
+
+#define SKIP(fmt, ...) do {						\
+	printf("#   SKIP: " fmt "\n", ##__VA_ARGS__);			\
+	fflush(stdout);							\
+	_exit(KSFT_SKIP);						\
+} while (0)
+
+#define TEST_MAIN()							\
+	struct harness_test *harness_tests;				\
+	int harness_failed;						\
+	int main(void) { return harness_run(); }
+
+static inline int harness_run_one(struct harness_test *t)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		printf("#   fork: %s\n", strerror(errno));
+		return KSFT_FAIL;
+	}
+	if (pid == 0) {
+		t->fn();
+		_exit(harness_failed ? KSFT_FAIL : KSFT_PASS);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return KSFT_FAIL;
+	if (WIFSIGNALED(status)) {
+		printf("#   killed by signal %d\n", WTERMSIG(status));
+		return KSFT_FAIL;
+	}
+	return WEXITSTATUS(status);
+}
+
+static inline int harness_run(void)
+{
+	int n = 0, i = 0, pass = 0, fail = 0, skip = 0;
+	struct harness_test *t;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (t = harness_tests; t; t = t->next)
+		n++;
+	printf("TAP version 13\n1..%d\n", n);
+	for (t = harness_tests; t; t = t->next) {
+		int r = harness_run_one(t);
+
+		i++;
+		if (r == KSFT_PASS) {
+			pass++;
+			printf("ok %d %s\n", i, t->name);
+		} else if (r == KSFT_SKIP) {
+			skip++;
+			printf("ok %d %s # SKIP\n", i, t->name);
+		} else {
+			fail++;
+			printf("not ok %d %s\n", i, t->name);
+		}
+	}
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
+	       pass, fail, skip);
+	if (fail)
+		return KSFT_FAIL;
+	return pass ? KSFT_PASS : KSFT_SKIP;
+}
+
+#endif /* FXTRACE_HARNESS_H */

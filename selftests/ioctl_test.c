@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl_test - the session rules and every ioctl error path of /dev/fxtrace:
+ * one test per documented errno.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+
+#include "fxtrace_dev.h"
+
+TEST(get_info_describes_the_abi)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+	unsigned int i;
+
+	EXPECT_EQ(sizeof(info), info.info_size);
+	EXPECT_GE(sysconf(_SC_NPROCESSORS_CONF), 1);
+	EXPECT_LE(sysconf(_SC_NPROCESSORS_CONF), info.nr_cpu_ids);
+	EXPECT_EQ(sysconf(_SC_PAGESIZE), info.page_size);
+	EXPECT_EQ(FXTRACE_BUF_SIZE_DEFAULT, info.buf_size);
+	EXPECT_EQ(FXTRACE_CLOCK_ID, info.clock_id);
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, info.state);
+	EXPECT_EQ(info.page_size, info.ctrl_size);
+	EXPECT_GE(info.cpu_stride, info.data_offset + FXTRACE_BUF_SIZE_MAX);
+	EXPECT_EQ(0, info.__pad);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, info.__reserved[i]);
+	close(fd);
+}
+
+TEST(second_open_is_ebusy)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EBUSY, open(FXTRACE_DEV_PATH, O_RDWR));
+	close(fd);
+	/* The session ends with its fd: a new one can start. */
+	fd = dev_open();
+	close(fd);
+}
+
+TEST(device_is_root_only)
+{
+	struct stat st;
+
+	require_device();
+	ASSERT_EQ(0, stat(FXTRACE_DEV_PATH, &st));
+	EXPECT_EQ(0600, st.st_mode & 07777);
+	EXPECT_EQ(0, st.st_uid);
+}
+
+TEST(unprivileged_open_is_eacces)
+{
+	require_device();
+	ASSERT_EQ(0, setresgid(65534, 65534, 65534));
+	ASSERT_EQ(0, setresuid(65534, 65534, 65534));
+	ASSERT_ERRNO(EACCES, open(FXTRACE_DEV_PATH, O_RDWR));
+}
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+
+/* Root that lost CAP_PERFMON and CAP_SYS_ADMIN passes the file mode only. */
+TEST(open_without_perfmon_or_sys_admin_is_eperm)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	int caps[] = { CAP_SYS_ADMIN, CAP_PERFMON };
+	unsigned int i;
+
+	require_device();
+	ASSERT_EQ(0, syscall(SYS_capget, &hdr, data));
+	for (i = 0; i < 2; i++) {
+		data[caps[i] / 32].effective &= ~(1u << (caps[i] % 32));
+		data[caps[i] / 32].permitted &= ~(1u << (caps[i] % 32));
+	}
+	ASSERT_EQ(0, syscall(SYS_capset, &hdr, data));
+	ASSERT_ERRNO(EPERM, open(FXTRACE_DEV_PATH, O_RDWR));
+}
+
+TEST(unknown_ioctl_is_enotty)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(ENOTTY, ioctl(fd, _IO(FXTRACE_IOC_MAGIC, 0x7f)));
+	ASSERT_ERRNO(ENOTTY, ioctl(fd, _IOR('T', 0x00, struct fxtrace_info),
+				   NULL));
+	close(fd);
+}
+
+TEST(get_info_bad_pointer_is_efault)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EFAULT, ioctl(fd, FXTRACE_IOC_GET_INFO, (void *)8));
+	close(fd);
+}
+
+TEST(configure_bad_pointer_is_efault)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EFAULT, ioctl(fd, FXTRACE_IOC_CONFIGURE, (void *)8));
+	close(fd);
+}
+
+TEST(configure_nonzero_reserved_is_einval)
+{
+	int fd = dev_open();
+	struct fxtrace_config cfg;
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.__reserved[i] = 1;
+		ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_CONFIGURE, &cfg));
+	}
+	close(fd);
+}
+
+TEST(configure_nonzero_flags_is_einval)
+{
+	int fd = dev_open();
+	struct fxtrace_config cfg = { .flags = 1 };
+
+	ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_CONFIGURE, &cfg));
+	close(fd);
+}
+
+TEST(configure_size_not_power_of_two_is_einval)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EINVAL, dev_configure(fd, 96 << 10, 0));
+	close(fd);
+}
+
+TEST(configure_size_below_minimum_is_einval)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EINVAL, dev_configure(fd, FXTRACE_BUF_SIZE_MIN / 2, 0));
+	close(fd);
+}
+
+TEST(configure_size_above_maximum_is_einval)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EINVAL, dev_configure(fd, FXTRACE_BUF_SIZE_MAX * 2, 0));
+	close(fd);
+}
+
+TEST(configure_watermark_not_below_size_is_einval)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EINVAL, dev_configure(fd, FXTRACE_BUF_SIZE_MIN,
+					   FXTRACE_BUF_SIZE_MIN));
+	close(fd);
+}
+
+TEST(configure_minimum_size_is_applied)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	EXPECT_EQ(FXTRACE_BUF_SIZE_MIN, info.buf_size);
+	EXPECT_EQ(FXTRACE_STATE_READY, info.state);
+	close(fd);
+}
+
+TEST(start_twice_is_ebusy)
+{
+	int fd = dev_open();
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	EXPECT_EQ(FXTRACE_STATE_TRACING, dev_info(fd).state);
+	ASSERT_ERRNO(EBUSY, ioctl(fd, FXTRACE_IOC_START));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	EXPECT_EQ(FXTRACE_STATE_READY, dev_info(fd).state);
+	close(fd);
+}
+
+TEST(start_with_argument_is_einval)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_START, 1UL));
+	close(fd);
+}
+
+TEST(stop_when_not_tracing_is_einval)
+{
+	int fd = dev_open();
+
+	ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_STOP));
+	close(fd);
+}
+
+TEST(configure_while_tracing_is_ebusy)
+{
+	int fd = dev_open();
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	close(fd);
+}
+
+TEST(configure_while_mapped_is_ebusy)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	ctrl = map_ctrl(fd, &info, 0);
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
+	ASSERT_EQ(0, munmap(ctrl, info.ctrl_size));
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
+	close(fd);
+}
+
+TEST(start_without_configure_uses_default_size)
+{
+	int fd = dev_open();
+
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	EXPECT_EQ(FXTRACE_BUF_SIZE_DEFAULT, dev_info(fd).buf_size);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	close(fd);
+}
+
+TEST(close_while_tracing_detaches)
+{
+	int fd = dev_open();
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	close(fd);
+	/* Release detached and freed everything: a new session works. */
+	fd = dev_open();
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	close(fd);
+}
+
+TEST_MAIN()

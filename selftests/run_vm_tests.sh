@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run_vm_tests.sh - the fxtrace selftests, run as root inside the test VM
+#
+# Layout (the payload scripts/vm-test.sh builds): ./fxtrace.ko, ./bin/ (static
+# fxt-collect, fxt-dump, test programs), ./selftests/ (this script). Results
+# and artifacts go to /out, which the harness copies back to the host.
+#
+# Output is TAP 13: one top-level test per step; a test program's own TAP is
+# nested with a "# " prefix. After every step the new dmesg lines are scanned
+# and a kernel WARNING, BUG, Oops, lockdep report or RCU stall fails that step
+# even when the program itself passed.
+# Exit status: 0 all passed, 1 something failed.
+
+cd "$(dirname "$0")/.." || exit 1
+PATH="$PWD/bin:$PATH"
+OUT=${OUT:-/out}
+mkdir -p "$OUT"
+
+KERNEL_BAD='WARNING:|BUG:|Oops|general protection|lockdep|possible circular|possible recursive|INFO: rcu|rcu_.* stall|soft lockup|hard LOCKUP|Call Trace'
+
+n=0
+passed=0
+failed=0
+skipped=0
+dmesg_mark=0
+
+dmesg_begin() {
+	dmesg_mark=$(dmesg | wc -l)
+}
+
+# Print new kernel messages that show a kernel bug; true if there were any.
+dmesg_has_bugs() {
+	dmesg | tail -n +"$((dmesg_mark + 1))" > "$OUT/dmesg.step"
+	if grep -Eq "$KERNEL_BAD" "$OUT/dmesg.step"; then
+		echo "# dmesg after this step:"
+		sed 's/^/#   /' "$OUT/dmesg.step" | head -60
+		return 0
+	fi
+	return 1
+}
+
+# step NAME COMMAND...: run one top-level test, nest its output.
+step() {
+	name=$1
+	shift
+	n=$((n + 1))
+	dmesg_begin
+	"$@" > "$OUT/step.log" 2>&1
+	rc=$?
+	sed 's/^/# /' "$OUT/step.log"
+	if dmesg_has_bugs; then
+		rc=1
+	fi
+	case $rc in
+	0)
+		passed=$((passed + 1))
+		echo "ok $n $name"
+		;;
+	4)
+		skipped=$((skipped + 1))
+		echo "ok $n $name # SKIP"
+		;;
+	*)
+		failed=$((failed + 1))
+		echo "not ok $n $name (exit $rc)"
+		;;
+	esac
+}
+
+load_module() {
+	insmod ./fxtrace.ko || return 1
+	[ -c /dev/fxtrace ] || { echo "no /dev/fxtrace after insmod"; return 1; }
+	dmesg | grep -q 'fxtrace: ready' || { echo "no 'ready' in dmesg"; return 1; }
+}
+
+unload_and_reload() {
+	rmmod fxtrace || return 1
+	[ ! -e /dev/fxtrace ] || { echo "/dev/fxtrace still there"; return 1; }
+	insmod ./fxtrace.ko || return 1
+	rmmod fxtrace || return 1
+	insmod ./fxtrace.ko
+}
+
+# The end-to-end run: collect while the known workload runs, then check it.
+pingpong_trace() {
+	fxt-collect -o "$OUT/sched.fxt" -- \
+		fxt-pingpong --rounds 2000 --expect "$OUT/expect.json" || return 1
+	echo "trace: $(wc -c < "$OUT/sched.fxt") bytes"
+	fxt-dump --check "$OUT/sched.fxt" || return 1
+	check-pingpong "$OUT/sched.fxt" "$OUT/expect.json"
+}
+
+unload_while_open_is_refused() {
+	exec 3<>/dev/fxtrace || return 1
+	if rmmod fxtrace 2>/dev/null; then
+		echo "rmmod succeeded with a session open"
+		return 1
+	fi
+	exec 3>&-
+	# The fd is closed: unloading works again.
+	rmmod fxtrace && insmod ./fxtrace.ko
+}
+
+echo "TAP version 13"
+echo "1..7"
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+step load_module load_module
+step ioctl_test ioctl_test
+step mmap_test mmap_test
+step pingpong_trace pingpong_trace
+step unload_while_open_is_refused unload_while_open_is_refused
+step unload_and_reload unload_and_reload
+step final_unload rmmod fxtrace
+dmesg > "$OUT/dmesg.txt"
+echo "# Totals: pass:$passed fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
+[ "$failed" -eq 0 ]
