@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# checkpatch.sh -- run the kernel's checkpatch.pl --strict on the module and
+# the uapi header.
+#
+# Debian's kernel headers packages lack checkpatch.pl; the linux-source-6.1
+# package has it. This fetches that package once (apt-get download, no
+# install), keeps only checkpatch.pl and its two data files in the cache, and
+# runs it on every kernel file of the tree. Exit status: checkpatch's.
+set -euo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${FXTRACE_CACHE:-$REPO/.cache}/checkpatch
+
+case ${1:-} in
+-h | --help)
+	echo "Usage: $prog    (checks kmod/*.[ch] and uapi/linux/fxtrace.h)"
+	exit 0
+	;;
+esac
+
+if [ ! -x "$CACHE/scripts/checkpatch.pl" ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	echo "$prog: fetching checkpatch.pl from Debian's linux-source-6.1" >&2
+	(cd "$tmp" && apt-get download linux-source-6.1 >/dev/null 2>&1) || {
+		apt-get update >/dev/null
+		(cd "$tmp" && apt-get download linux-source-6.1 >/dev/null)
+	} || { echo "$prog: cannot download linux-source-6.1 with apt-get" >&2; exit 1; }
+	dpkg -x "$tmp"/linux-source-6.1_*.deb "$tmp/x"
+	mkdir -p "$CACHE"
+	tar -C "$CACHE" --strip-components=1 -xf "$tmp"/x/usr/src/linux-source-6.1.tar.xz \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+fi
+
+cd "$REPO"
+status=0
+for f in kmod/*.c kmod/*.h uapi/linux/fxtrace.h; do
+	case $f in *.mod.c) continue ;; esac
+	"$CACHE/scripts/checkpatch.pl" --no-tree --strict --quiet --show-types -f "$f" || status=1
+done
+if [ $status -eq 0 ]; then
+	echo "checkpatch --strict: kmod/ and uapi/ clean"
+fi
+exit $status
