@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# run-tests.sh -- every fxtrace test, in the order a failure is cheapest:
+#
+#   1. host: collector unit tests (+ ASan/UBSan, valgrind) via make -C collector check
+#   2. checkpatch --strict on kmod/ and uapi/
+#   3. for each kernel: the module builds with W=1 and no warning; the VM
+#      selftests (scripts/vm-test.sh) pass; Perfetto's trace_processor
+#      accepts the ping-pong trace from that VM run (scripts/perfetto/)
+#
+# Prints TAP for each top-level step, the steps' own output nested with "# ",
+# and ends with the line "N passed, N failed". Exit status 0 only if all passed.
+set -uo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO" || exit 1
+
+usage() {
+	cat <<EOF
+Usage: $prog [--host-only | --vm-only] [--kernels "6.1 6.12 6.12-rt"] [--no-deps]
+
+Runs every fxtrace test and prints a TAP summary ending in "N passed, N failed".
+  --host-only     only the host-side tests (no kernel download, no VM)
+  --vm-only       only the kernel build, VM selftests and Perfetto checks
+  --kernels LIST  Debian kernel flavours to test (default: \$FXTRACE_KERNELS or "6.1")
+  --no-deps       do not run scripts/install-deps.sh first
+Artifacts: build/vm-out/<flavour>/ (console.log, dmesg.txt, out/sched.fxt ...)
+EOF
+}
+
+host=1 vm=1 deps=1
+kernels=${FXTRACE_KERNELS:-6.1}
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--host-only) vm=0; shift ;;
+	--vm-only) host=0; shift ;;
+	--kernels) kernels=${2:?--kernels needs a list}; shift 2 ;;
+	--no-deps) deps=0; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+n=0 passed=0 failed=0
+mkdir -p build
+# step NAME COMMAND...: one top-level test; its output is nested.
+step() {
+	local name=$1 rc
+	shift
+	n=$((n + 1))
+	echo "# --- $name"
+	"$@" 2>&1 | sed -u 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	if [[ $rc -eq 0 ]]; then
+		passed=$((passed + 1))
+		echo "ok $n - $name"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $name (exit $rc)"
+	fi
+	return "$rc"
+}
+
+# The module must build without a single warning at W=1.
+build_module_w1() {
+	local kdir=$1 log=build/kbuild-$2.log
+	make -C "$REPO" modules KDIR="$kdir" W=1 >"$log" 2>&1 || { cat "$log"; return 1; }
+	if grep -E 'warning:' "$log"; then
+		echo "the module has build warnings (full log: $log)"
+		return 1
+	fi
+	echo "built kmod/fxtrace.ko for $2 with W=1: no warnings"
+}
+
+perfetto_check() {
+	local out=build/vm-out/$1/out
+	[[ -s $out/sched.fxt && -s $out/expect.json ]] || {
+		echo "no trace from the VM run in $out (did the VM step fail?)"
+		return 1
+	}
+	scripts/perfetto/fetch-trace-processor.sh >/dev/null || return 1
+	node scripts/perfetto/check-trace.mjs "$out/sched.fxt" "$out/expect.json"
+}
+
+echo "TAP version 13"
+if [[ $deps -eq 1 ]]; then
+	step "install dependencies" scripts/install-deps.sh || true
+fi
+if [[ $host -eq 1 ]]; then
+	step "host unit tests (collector, fxt-dump, ring drain)" make -C collector check || true
+	step "checkpatch --strict (kmod, uapi)" scripts/checkpatch.sh || true
+fi
+if [[ $vm -eq 1 ]]; then
+	for k in $kernels; do
+		if ! kenv=$(scripts/fetch-kernel.sh "$k"); then
+			step "fetch Debian kernel $k" false || true
+			continue
+		fi
+		kdir=$(sed -n "s/^KDIR=//p" <<<"$kenv")
+		kdir=$(eval "echo $kdir")  # the value is shell-quoted
+		step "module builds with W=1 for $k" build_module_w1 "$kdir" "$k" || continue
+		step "VM selftests on $k" scripts/vm-test.sh "$k" || true
+		step "Perfetto trace_processor accepts the $k ping-pong trace" perfetto_check "$k" || true
+	done
+fi
+echo "1..$n"
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
