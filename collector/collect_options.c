@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * collect_options.c - fxt-collect's command line (see collect_options.h).
+ * One flat switch into one struct, as libbpf-tools do.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "collect_options.h"
+
+#define MAX_DURATION_MS	(366ULL * 24 * 3600 * 1000)
+
+void collect_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: fxt-collect [OPTION...] [--] [COMMAND [ARG...]]\n"
+"Record every context switch and wakeup on every CPU into a Fuchsia Trace\n"
+"Format (.fxt) file, for Perfetto (https://ui.perfetto.dev) or fxt-dump.\n"
+"\n"
+"Tracing starts once the rings are set up and stops at Ctrl-C (SIGINT) or\n"
+"SIGTERM, after -d SECONDS, or, when a COMMAND is given, when it exits (it is\n"
+"started after tracing is on). Needs root (CAP_PERFMON or CAP_SYS_ADMIN) and\n"
+"the fxtrace module (sudo insmod kmod/fxtrace.ko).\n"
+"\n"
+"  -o, --output=FILE       write the trace to FILE; '-' is stdout\n"
+"                          (default: " COLLECT_DEFAULT_OUTPUT " in the current directory,\n"
+"                          replaced if it exists)\n"
+"  -d, --duration=SECONDS  stop after SECONDS (fractions allowed, e.g. 0.5)\n"
+"  -b, --buffer-size=SIZE  per-CPU ring size: a power of two from 64K to 256M,\n"
+"                          with K or M suffix (default: the module's, normally 4M)\n"
+"  -q, --quiet             print nothing but errors (no summary)\n"
+"  -D, --device=PATH       device node to open (default: " COLLECT_DEFAULT_DEVICE ")\n"
+"  -h, --help              show this help and exit\n"
+"  -V, --version           show the version and ABI version and exit\n"
+"\n"
+"With COMMAND: a SIGTERM sent to fxt-collect is passed on to COMMAND (Ctrl-C\n"
+"reaches it from the terminal anyway) and tracing goes on until it exits; a\n"
+"second signal stops tracing at once. With -o -, COMMAND's stdout goes to\n"
+"stderr so it cannot mix with the trace. -d stops tracing early, but\n"
+"fxt-collect still waits for COMMAND.\n"
+"\n"
+"A summary goes to stderr at the end: duration, records by kind, bytes,\n"
+"and records dropped per CPU (a ring was full: use a larger -b).\n"
+"\n"
+"Exit status:\n"
+"  0    trace written, no records lost\n"
+"  1    tracing failed; the message names the step and what to do\n"
+"       (on a write error the file is cut back to its last whole record)\n"
+"  2    bad command line\n"
+"  3    trace written, but records were dropped or invalid ring data skipped\n"
+"  With COMMAND, its own exit status if that was not 0 (128+N if a signal N\n"
+"  killed it; 127 if it was not found, 126 if it could not be executed),\n"
+"  else one of the above.\n"
+"\n"
+"EXAMPLES:\n"
+"    fxt-collect                      # trace until Ctrl-C into ./sched.fxt\n"
+"    fxt-collect -d 10 -o idle.fxt    # trace 10 seconds into idle.fxt\n"
+"    fxt-collect -b 32M -- make -j2   # trace a build, 32 MiB ring per CPU\n"
+"    fxt-collect -q -o - -d 1 | fxt-dump --summary -   # trace to a pipe\n"
+"    fxt-collect -o run.fxt -- ./bench; echo $?   # the benchmark's status\n"
+"    fxt-dump --check sched.fxt       # then validate the trace\n");
+}
+
+static void print_version(void)
+{
+	printf("fxt-collect (fxtrace ABI version %d)\n", FXTRACE_ABI_VERSION);
+}
+
+/* Multiplier for a size suffix, 0 if @s is not one. */
+static uint64_t size_suffix(const char *s)
+{
+	static const struct {
+		char letter;
+		uint64_t mult;
+	} units[] = { { 'k', 1ULL << 10 }, { 'm', 1ULL << 20 }, { 'g', 1ULL << 30 } };
+	size_t i;
+
+	if (!*s)
+		return 1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if ((s[0] | 0x20) != units[i].letter)
+			continue;
+		if (!s[1] || !strcasecmp(s + 1, "b") || !strcasecmp(s + 1, "ib"))
+			return units[i].mult;
+	}
+	if (!strcasecmp(s, "b"))
+		return 1;
+	return 0;
+}
+
+int parse_buffer_size(const char *text, uint64_t *bytes, char *why,
+		      size_t why_size)
+{
+	unsigned long long v;
+	uint64_t mult;
+	char *end;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	mult = end != text ? size_suffix(end) : 0;
+	if (*text == '-' || errno || !mult) {
+		snprintf(why, why_size,
+			 "'%s' is not a size: give a number with an optional K or M suffix, e.g. 4M",
+			 text);
+		return -EINVAL;
+	}
+	if (v > FXTRACE_BUF_SIZE_MAX / mult || v * mult < FXTRACE_BUF_SIZE_MIN ||
+	    v * mult > FXTRACE_BUF_SIZE_MAX || ((v * mult) & (v * mult - 1))) {
+		snprintf(why, why_size,
+			 "'%s': the per-CPU buffer size must be a power of two from 64K to 256M (64K, 128K, ..., 4M, ..., 256M)",
+			 text);
+		return -EINVAL;
+	}
+	*bytes = v * mult;
+	return 0;
+}
+
+int parse_duration(const char *text, uint64_t *ms, char *why, size_t why_size)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(s) || s <= 0 ||
+	    s * 1000 > (double)MAX_DURATION_MS) {
+		snprintf(why, why_size,
+			 "'%s' is not a duration: give seconds > 0, e.g. 5 or 0.5",
+			 text);
+		return -EINVAL;
+	}
+	*ms = (uint64_t)(s * 1000 + 0.5);
+	if (!*ms)
+		*ms = 1;
+	return 0;
+}
+
+enum collect_parse_result collect_parse_args(int argc, char **argv,
+					     struct collect_options *opts)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "device", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char why[256];
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->output = COLLECT_DEFAULT_OUTPUT;
+	opts->device = COLLECT_DEFAULT_DEVICE;
+	/* '+': stop at COMMAND, so its own options are left alone. */
+	while ((c = getopt_long(argc, argv, "+o:d:b:qD:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			opts->output = optarg;
+			break;
+		case 'd':
+			if (parse_duration(optarg, &opts->duration_ms, why, sizeof(why)))
+				goto usage;
+			break;
+		case 'b':
+			if (parse_buffer_size(optarg, &opts->buf_size, why, sizeof(why)))
+				goto usage;
+			break;
+		case 'q':
+			opts->quiet = true;
+			break;
+		case 'D':
+			opts->device = optarg;
+			break;
+		case 'h':
+			collect_usage(stdout);
+			return COLLECT_PARSE_EXIT_OK;
+		case 'V':
+			print_version();
+			return COLLECT_PARSE_EXIT_OK;
+		default:	/* getopt_long already said what was wrong */
+			fprintf(stderr, "Try 'fxt-collect --help' for more information.\n");
+			return COLLECT_PARSE_USAGE;
+		}
+	}
+	if (optind < argc)
+		opts->command = argv + optind;
+	if (!*opts->output) {
+		snprintf(why, sizeof(why), "-o needs a file name (or - for stdout)");
+		goto usage;
+	}
+	return COLLECT_PARSE_OK;
+usage:
+	fprintf(stderr, "fxt-collect: %s\nTry 'fxt-collect --help' for more information.\n",
+		why);
+	return COLLECT_PARSE_USAGE;
+}

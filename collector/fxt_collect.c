@@ -1,0 +1,970 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * fxt_collect.c - fxt-collect: record scheduler activity from /dev/fxtrace
+ * into a Fuchsia Trace Format file.
+ *
+ * main() is the whole lifecycle, one step per line:
+ *   parse -> open device -> GET_INFO (ABI check) -> CONFIGURE -> mmap rings
+ *   -> open output -> preamble -> START -> [COMMAND] -> poll/drain loop
+ *   -> STOP -> final drain -> trailing thread names -> summary
+ * Every step prints its own error, naming the step and what to do, and
+ * marks the session failed; session_cleanup() is the single way out.
+ *
+ * The ring bytes are copied to the file verbatim (ring_drain.c); this file
+ * only adds the metadata around them (archive_meta.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/fxtrace.h>
+
+#include "archive_meta.h"
+#include "collect_options.h"
+#include "fxt_write.h"
+#include "ring_drain.h"
+#include "tid_set.h"
+#include "trace_output.h"
+
+#define PROC_ROOT		"/proc"
+#define POLL_INTERVAL_MS	100
+#define IDLE_BACKOFF_NS		(10 * 1000 * 1000)
+
+/* Set by signal handlers; read by the loop. */
+static volatile sig_atomic_t stop_signals;	/* SIGINT/SIGTERM received */
+static volatile sig_atomic_t last_stop_signal;
+static volatile sig_atomic_t signal_to_forward;	/* sent by kill(), not a tty */
+static volatile sig_atomic_t child_changed;
+
+/**
+ * struct cpu_ring - one CPU's mapped ring
+ * @cpu:          the CPU number
+ * @ctrl:         the control page mapping
+ * @data:         the data area mapping (read-only)
+ * @ring:         the consumer state (ring_drain.h)
+ * @dropped_seen: ctrl->records_dropped when we last emitted a drop marker
+ * @warned:       we already warned about invalid data on this ring
+ */
+struct cpu_ring {
+	unsigned int cpu;
+	struct fxtrace_ctrl *ctrl;
+	void *data;
+	struct ring ring;
+	uint64_t dropped_seen;
+	bool warned;
+};
+
+struct session {
+	struct collect_options opts;
+	int fd;
+	struct fxtrace_info info;
+	struct cpu_ring *rings;
+	unsigned int nrings;
+	struct trace_output out;
+	bool out_open;
+	struct fxt_writer meta;		/* scratch for collector records */
+	struct tid_set tids;		/* every tid seen in ring data */
+	struct tid_set named_threads;	/* tids with a thread object */
+	struct tid_set named_processes;	/* pids with a process object */
+	uint64_t *new_tids;		/* seen in this drain, not named yet */
+	size_t nnew, new_cap;
+	bool tids_incomplete;		/* out of memory while adding */
+	bool tracing;
+	bool traced;			/* START succeeded at some point */
+	bool failed;			/* a step failed: exit status 1 */
+	bool write_failed;		/* the output is broken: write no more */
+	struct timespec started, stopped;
+	uint64_t threads_gone;		/* seen, but exited before naming */
+	sigset_t saved_mask;
+
+	pid_t child;			/* COMMAND, or 0 */
+	bool child_running;
+	int child_status;		/* waitpid() status once it exited */
+	int exec_errno;			/* COMMAND could not be started */
+	bool child_abandoned;		/* stopped by a second signal */
+};
+
+__attribute__((format(printf, 1, 2)))
+static void msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fxt-collect: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* "<step> failed: <errno text>" and, if there is one, what to do. */
+static int step_failed(struct session *s, const char *step, int err,
+		       const char *hint)
+{
+	msg("%s failed: %s", step, strerror(err));
+	if (hint)
+		msg("%s", hint);
+	s->failed = true;
+	return -1;
+}
+
+static double seconds_between(const struct timespec *a,
+			      const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* ---- signals ---------------------------------------------------------- */
+
+static void on_stop_signal(int sig, siginfo_t *si, void *unused)
+{
+	(void)unused;
+	stop_signals++;
+	last_stop_signal = sig;
+	/*
+	 * Ctrl-C from a terminal reaches the whole foreground process group,
+	 * COMMAND included (si_code SI_KERNEL); a signal someone kill()ed us
+	 * with reached only us, so it has to be passed on.
+	 */
+	if (si->si_code != SI_KERNEL)
+		signal_to_forward = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	child_changed = 1;
+}
+
+/*
+ * Block the signals we wait for, so they are only delivered inside ppoll()
+ * (no lost wake-ups between checking the flags and sleeping).
+ */
+static void setup_signals(struct session *s)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_stop_signal;
+	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: interrupt waits */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	/* A closed pipe on -o - must be an EPIPE error we can report. */
+	signal(SIGPIPE, SIG_IGN);
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &s->saved_mask);
+}
+
+/* The mask to wait with: what we started with, minus our signals. */
+static sigset_t wait_mask(const struct session *s)
+{
+	sigset_t mask = s->saved_mask;
+
+	sigdelset(&mask, SIGINT);
+	sigdelset(&mask, SIGTERM);
+	sigdelset(&mask, SIGCHLD);
+	return mask;
+}
+
+/* ---- device setup ----------------------------------------------------- */
+
+static int open_device(struct session *s)
+{
+	const char *hint = NULL;
+	char step[300];
+
+	s->fd = open(s->opts.device, O_RDWR | O_CLOEXEC);
+	if (s->fd >= 0)
+		return 0;
+	switch (errno) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		hint = "the fxtrace module is not loaded; load the module: sudo insmod kmod/fxtrace.ko";
+		break;
+	case EACCES:
+	case EPERM:
+		hint = "tracing needs root with CAP_PERFMON or CAP_SYS_ADMIN: run fxt-collect with sudo";
+		break;
+	case EBUSY:
+		hint = "another tracing session is running (one at a time): stop the other fxt-collect first";
+		break;
+	}
+	snprintf(step, sizeof(step), "opening %s", s->opts.device);
+	return step_failed(s, step, errno, hint);
+}
+
+/* The module must describe a layout we can use; never trust it blindly. */
+static const char *bad_info(const struct fxtrace_info *info)
+{
+	uint64_t last;
+
+	if (info->buf_size < FXTRACE_BUF_SIZE_MIN ||
+	    info->buf_size > FXTRACE_BUF_SIZE_MAX ||
+	    (info->buf_size & (info->buf_size - 1)))
+		return "buffer size is not a power of two from 64K to 256M";
+	if (info->ctrl_size < sizeof(struct fxtrace_ctrl))
+		return "control page is smaller than struct fxtrace_ctrl";
+	if (info->nr_cpu_ids == 0 || info->nr_cpu_ids > FXT_SCHED_CPU_MASK + 1)
+		return "number of CPUs is 0 or above 65536";
+	if (info->clock_id != FXTRACE_CLOCK_ID)
+		return "clock is not CLOCK_BOOTTIME";
+	last = (uint64_t)(info->nr_cpu_ids - 1);
+	if (info->cpu_stride == 0 ||
+	    info->cpu_stride > (uint64_t)INT64_MAX / (last + 1) ||
+	    info->ctrl_offset > (uint64_t)INT64_MAX - last * info->cpu_stride ||
+	    info->data_offset > (uint64_t)INT64_MAX - last * info->cpu_stride)
+		return "mmap offsets overflow";
+	return NULL;
+}
+
+static int get_info(struct session *s)
+{
+	const char *why;
+
+	memset(&s->info, 0, sizeof(s->info));
+	if (ioctl(s->fd, FXTRACE_IOC_GET_INFO, &s->info) < 0)
+		return step_failed(s, "FXTRACE_IOC_GET_INFO", errno,
+				   errno == ENOTTY ?
+				   "the device is not an fxtrace device (check -D)" : NULL);
+	if (s->info.abi_version != FXTRACE_ABI_VERSION) {
+		msg("ABI version mismatch: the loaded module speaks version %u, this fxt-collect speaks version %u",
+		    s->info.abi_version, FXTRACE_ABI_VERSION);
+		msg("build and load the module and the collector from the same source tree");
+		s->failed = true;
+		return -1;
+	}
+	why = bad_info(&s->info);
+	if (why) {
+		msg("FXTRACE_IOC_GET_INFO returned an unusable layout: %s", why);
+		msg("this is a module bug; please report it with the dmesg output");
+		s->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+static int configure(struct session *s)
+{
+	struct fxtrace_config cfg;
+	const char *hint = NULL;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.buf_size = s->opts.buf_size;	/* 0: the module's default */
+	if (ioctl(s->fd, FXTRACE_IOC_CONFIGURE, &cfg) < 0) {
+		switch (errno) {
+		case EINVAL:
+			hint = "the module rejected the buffer size: use -b with a power of two from 64K to 256M";
+			break;
+		case ENOMEM:
+			hint = "not enough kernel memory for one ring per CPU: use a smaller -b";
+			break;
+		case EBUSY:
+			hint = "the buffers are in use (tracing, or still mapped elsewhere): stop the other session";
+			break;
+		}
+		return step_failed(s, "FXTRACE_IOC_CONFIGURE", errno, hint);
+	}
+	/* Learn the size actually in effect. */
+	return get_info(s);
+}
+
+static int check_ctrl(struct session *s, const struct cpu_ring *r)
+{
+	const struct fxtrace_ctrl *c = r->ctrl;
+
+	if (c->version == FXTRACE_CTRL_VERSION && c->cpu == r->cpu &&
+	    c->size >= sizeof(struct fxtrace_ctrl) &&
+	    c->buf_size == s->info.buf_size)
+		return 0;
+	msg("CPU %u's control page is unusable (version %u, cpu %u, size %u, buf_size %llu)",
+	    r->cpu, c->version, c->cpu, c->size, (unsigned long long)c->buf_size);
+	msg("this is a module bug; please report it with the dmesg output");
+	s->failed = true;
+	return -1;
+}
+
+/* Map one CPU's control page and data area. 1: mapped, 0: no such CPU. */
+static int map_cpu(struct session *s, unsigned int cpu)
+{
+	struct cpu_ring *r = &s->rings[s->nrings];
+	uint64_t shift = (uint64_t)cpu * s->info.cpu_stride;
+	char step[96];
+	void *p;
+
+	p = mmap(NULL, s->info.ctrl_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 s->fd, (off_t)(s->info.ctrl_offset + shift));
+	if (p == MAP_FAILED && errno == ENXIO)
+		return 0;	/* not a possible CPU on this machine */
+	snprintf(step, sizeof(step), "mapping CPU %u's control page", cpu);
+	if (p == MAP_FAILED)
+		return step_failed(s, step, errno, NULL);
+	r->cpu = cpu;
+	r->ctrl = p;
+	s->nrings++;	/* from here on cleanup unmaps it */
+	p = mmap(NULL, s->info.buf_size, PROT_READ, MAP_SHARED, s->fd,
+		 (off_t)(s->info.data_offset + shift));
+	snprintf(step, sizeof(step), "mapping CPU %u's ring (%llu bytes)", cpu,
+		 (unsigned long long)s->info.buf_size);
+	if (p == MAP_FAILED)
+		return step_failed(s, step, errno, errno == ENOMEM ?
+				   "not enough address space or memory: use a smaller -b" : NULL);
+	r->data = p;
+	if (check_ctrl(s, r))
+		return -1;
+	ring_init(&r->ring, r->ctrl, r->data, s->info.buf_size);
+	r->dropped_seen = __atomic_load_n(&r->ctrl->records_dropped,
+					  __ATOMIC_RELAXED);
+	return 1;
+}
+
+static int map_rings(struct session *s)
+{
+	unsigned int cpu;
+	int ret;
+
+	s->rings = calloc(s->info.nr_cpu_ids, sizeof(*s->rings));
+	if (!s->rings)
+		return step_failed(s, "allocating ring state", ENOMEM, NULL);
+	for (cpu = 0; cpu < s->info.nr_cpu_ids; cpu++) {
+		ret = map_cpu(s, cpu);
+		if (ret < 0)
+			return -1;
+	}
+	if (s->nrings == 0) {
+		msg("mapping the rings failed: the module offers no CPU (every mmap gave ENXIO)");
+		msg("this is a module bug; please report it with the dmesg output");
+		s->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static int open_output(struct session *s)
+{
+	char step[300];
+	int err = trace_output_open(&s->out, s->opts.output);
+
+	if (!err) {
+		s->out_open = true;
+		return 0;
+	}
+	snprintf(step, sizeof(step), "creating the trace file %s", s->opts.output);
+	return step_failed(s, step, -err,
+			   "choose a writable location with -o FILE (or -o - for stdout)");
+}
+
+/*
+ * A write failed: cut the file back to its last whole record, say so, and
+ * write nothing more.
+ */
+static int output_failed(struct session *s, int err, const char *what)
+{
+	char step[300];
+	int rb;
+
+	s->write_failed = true;
+	snprintf(step, sizeof(step), "writing %s to %s", what, s->out.path);
+	step_failed(s, step, -err,
+		    err == -ENOSPC || err == -EDQUOT ?
+		    "the disk is full: free space or write elsewhere with -o" :
+		    err == -EPIPE ? "the reader of the output went away" : NULL);
+	rb = trace_output_rollback(&s->out);
+	if (rb == 0)
+		msg("%s was cut back to its last whole record (%llu bytes); it is still a valid trace",
+		    s->out.path, (unsigned long long)s->out.committed);
+	else if (rb != -ESPIPE)
+		msg("cutting %s back to its last whole record failed: %s",
+		    s->out.path, strerror(-rb));
+	return -1;
+}
+
+/* Write out and forget the records collected in s->meta. */
+static int flush_meta(struct session *s, const char *what)
+{
+	int err;
+
+	if (s->write_failed)
+		return -1;
+	err = trace_output_write(&s->out, fxt_writer_data(&s->meta),
+				 fxt_writer_bytes(&s->meta));
+	fxt_writer_reset(&s->meta);
+	if (err)
+		return output_failed(s, err, what);
+	trace_output_commit(&s->out);
+	return 0;
+}
+
+static int write_preamble(struct session *s)
+{
+	int err = archive_write_preamble(&s->meta);
+
+	if (err)
+		return step_failed(s, "building the trace preamble", -err, NULL);
+	err = archive_write_all_tasks(&s->meta, PROC_ROOT, &s->named_threads,
+				      &s->named_processes);
+	if (err == -ENOMEM)
+		return step_failed(s, "naming the running threads", ENOMEM, NULL);
+	if (err)
+		msg("warning: listing %s failed (%s): threads will be named only at the end",
+		    PROC_ROOT, strerror(-err));
+	return flush_meta(s, "the trace preamble");
+}
+
+/* ---- tracing ---------------------------------------------------------- */
+
+static int start_tracing(struct session *s)
+{
+	if (ioctl(s->fd, FXTRACE_IOC_START) < 0)
+		return step_failed(s, "FXTRACE_IOC_START", errno,
+				   errno == EBUSY ? "tracing is already running in another session" :
+				   "see dmesg for why the module could not attach to the scheduler tracepoints");
+	s->tracing = true;
+	s->traced = true;
+	clock_gettime(CLOCK_MONOTONIC, &s->started);
+	return 0;
+}
+
+static void stop_tracing(struct session *s)
+{
+	if (!s->tracing)
+		return;
+	if (ioctl(s->fd, FXTRACE_IOC_STOP) < 0)
+		step_failed(s, "FXTRACE_IOC_STOP", errno,
+			    "closing the device stops tracing too; see dmesg");
+	s->tracing = false;
+	clock_gettime(CLOCK_MONOTONIC, &s->stopped);
+}
+
+static int sink_write(void *ctx, const void *buf, size_t len)
+{
+	struct session *s = ctx;
+
+	return trace_output_write(&s->out, buf, len);
+}
+
+/* Remember a tid from the ring data; queue it for naming if it is new. */
+static void sink_tid(void *ctx, uint64_t tid)
+{
+	struct session *s = ctx;
+	uint64_t *grown;
+	int added;
+
+	if (tid == 0)		/* the idle tasks */
+		return;
+	added = tid_set_add(&s->tids, tid);
+	if (added < 0)
+		s->tids_incomplete = true;
+	if (added <= 0 || tid_set_contains(&s->named_threads, tid))
+		return;
+	if (s->nnew == s->new_cap) {
+		grown = realloc(s->new_tids, (s->new_cap * 2 + 64) * sizeof(*grown));
+		if (!grown) {
+			s->tids_incomplete = true;
+			return;
+		}
+		s->new_tids = grown;
+		s->new_cap = s->new_cap * 2 + 64;
+	}
+	s->new_tids[s->nnew++] = tid;
+}
+
+/*
+ * Name the threads that appeared for the first time in this drain, now,
+ * while they still exist: a short-lived thread (or a COMMAND's worker) is
+ * gone by the time the trace ends.
+ */
+static int name_new_threads(struct session *s)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->nnew && ret >= 0; i++)
+		ret = archive_write_new_task(&s->meta, PROC_ROOT, s->new_tids[i],
+					     &s->named_threads,
+					     &s->named_processes);
+	s->nnew = 0;
+	if (ret < 0) {
+		fxt_writer_reset(&s->meta);
+		return step_failed(s, "naming new threads", -ret, NULL);
+	}
+	return fxt_writer_bytes(&s->meta) ? flush_meta(s, "thread names") : 0;
+}
+
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* New drops on this ring since the last look: leave a marker in the trace. */
+static int mark_drops(struct session *s, struct cpu_ring *r)
+{
+	uint64_t dropped = __atomic_load_n(&r->ctrl->records_dropped,
+					   __ATOMIC_RELAXED);
+	uint64_t when = __atomic_load_n(&r->ctrl->last_drop_ns,
+					__ATOMIC_RELAXED);
+	int err;
+
+	if ((int64_t)(dropped - r->dropped_seen) <= 0)
+		return 0;
+	r->dropped_seen = dropped;
+	err = archive_write_drop_marker(&s->meta, r->cpu, dropped,
+					when ? when : boottime_ns());
+	if (err)
+		return step_failed(s, "building a records-dropped marker", -err, NULL);
+	return flush_meta(s, "a records-dropped marker");
+}
+
+static void warn_invalid_data(struct session *s, struct cpu_ring *r,
+			      enum ring_drain_status status)
+{
+	if (r->warned || s->opts.quiet)
+		return;
+	r->warned = true;
+	msg("warning: CPU %u's ring %s; skipped it (a module bug? counted in the summary)",
+	    r->cpu, status == RING_DRAIN_BAD_PRODUCER ?
+	    "published an impossible producer position" :
+	    "held bytes that are not whole FXT records");
+}
+
+/* Copy every ring's new records to the output. Return bytes, or -1. */
+static long long drain_all(struct session *s)
+{
+	const struct ring_sink sink = { sink_write, sink_tid, s };
+	struct ring_drain_result res;
+	long long total = 0;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < s->nrings && !s->write_failed; i++) {
+		struct cpu_ring *r = &s->rings[i];
+
+		err = ring_drain(&r->ring, &sink, &res);
+		if (err)
+			return output_failed(s, err, "ring data");
+		trace_output_commit(&s->out);
+		total += (long long)res.bytes;
+		if (res.status != RING_DRAIN_OK)
+			warn_invalid_data(s, r, res.status);
+		if (mark_drops(s, r))
+			return -1;
+	}
+	if (!s->write_failed && name_new_threads(s))
+		return -1;
+	return s->write_failed ? -1 : total;
+}
+
+/* ---- COMMAND ---------------------------------------------------------- */
+
+/* In the child: become COMMAND, or report errno through @report_fd. */
+static void exec_command(struct session *s, int report_fd)
+{
+	int err;
+
+	signal(SIGPIPE, SIG_DFL);	/* ignored dispositions survive exec */
+	sigprocmask(SIG_SETMASK, &s->saved_mask, NULL);
+	if (!strcmp(s->opts.output, "-"))
+		dup2(STDERR_FILENO, STDOUT_FILENO);	/* keep the trace clean */
+	execvp(s->opts.command[0], s->opts.command);
+	err = errno;
+	if (write(report_fd, &err, sizeof(err)) < 0)
+		_exit(EXIT_CMD_NOT_EXEC);
+	_exit(err == ENOENT ? EXIT_CMD_NOT_FOUND : EXIT_CMD_NOT_EXEC);
+}
+
+/*
+ * Fork and exec COMMAND now that tracing is on. A close-on-exec pipe tells
+ * us whether exec worked: EOF means it did, an errno means it did not.
+ */
+static int start_command(struct session *s)
+{
+	int pipefd[2], err = 0;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return step_failed(s, "starting COMMAND (pipe)", errno, NULL);
+	s->child = fork();
+	if (s->child < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		s->child = 0;
+		return step_failed(s, "starting COMMAND (fork)", errno, NULL);
+	}
+	if (s->child == 0)
+		exec_command(s, pipefd[1]);
+	close(pipefd[1]);
+	do {
+		n = read(pipefd[0], &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	s->child_running = true;
+	if (n != sizeof(err))
+		return 0;
+	s->exec_errno = err;
+	waitpid(s->child, &s->child_status, 0);
+	s->child_running = false;
+	msg("running %s failed: %s", s->opts.command[0], strerror(err));
+	msg("%s", err == ENOENT ? "check the command name and PATH" :
+		  "check that the command is executable");
+	return -1;
+}
+
+static void reap_child(struct session *s)
+{
+	int status;
+
+	if (!s->child_running)
+		return;
+	if (waitpid(s->child, &status, WNOHANG) == s->child) {
+		s->child_running = false;
+		s->child_status = status;
+	}
+}
+
+/* ---- the loop --------------------------------------------------------- */
+
+/* Should the loop end? Also passes signals on to COMMAND. */
+static bool should_stop(struct session *s, const struct timespec *deadline)
+{
+	struct timespec now;
+
+	if (child_changed) {
+		child_changed = 0;
+		reap_child(s);
+	}
+	if (s->child && !s->child_running)
+		return true;		/* COMMAND exited */
+	if (signal_to_forward && s->child_running) {
+		kill(s->child, signal_to_forward);
+		signal_to_forward = 0;
+	}
+	if (stop_signals >= (s->child_running ? 2 : 1)) {
+		s->child_abandoned = s->child_running;
+		return true;
+	}
+	if (!s->opts.duration_ms)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return seconds_between(&now, deadline) <= 0;
+}
+
+static struct timespec poll_timeout(const struct session *s,
+				    const struct timespec *deadline)
+{
+	struct timespec now, ts = { 0, POLL_INTERVAL_MS * 1000000L };
+	double left;
+
+	if (!s->opts.duration_ms)
+		return ts;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left = seconds_between(&now, deadline);
+	if (left < POLL_INTERVAL_MS / 1000.0) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = left > 0 ? (long)(left * 1e9) : 0;
+	}
+	return ts;
+}
+
+static void trace_loop(struct session *s)
+{
+	const struct timespec backoff = { 0, IDLE_BACKOFF_NS };
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+	sigset_t mask = wait_mask(s);
+	struct timespec deadline = s->started, timeout;
+	long long drained;
+	int n;
+
+	deadline.tv_sec += (time_t)(s->opts.duration_ms / 1000);
+	deadline.tv_nsec += (long)(s->opts.duration_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	while (!should_stop(s, &deadline)) {
+		timeout = poll_timeout(s, &deadline);
+		n = ppoll(&pfd, 1, &timeout, &mask);
+		if (n < 0 && errno != EINTR) {
+			step_failed(s, "waiting for trace data (ppoll)", errno, NULL);
+			return;
+		}
+		if (n > 0 && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))) {
+			msg("waiting for trace data failed: the device reported %s",
+			    pfd.revents & POLLNVAL ? "POLLNVAL" :
+			    pfd.revents & POLLERR ? "POLLERR" : "POLLHUP");
+			msg("see dmesg; the trace so far is kept");
+			s->failed = true;
+			return;
+		}
+		drained = drain_all(s);
+		if (drained < 0)
+			return;
+		/* Readable but nothing to read: do not spin on a stuck poll. */
+		if (n > 0 && drained == 0)
+			nanosleep(&backoff, NULL);
+	}
+}
+
+/* ---- the end ---------------------------------------------------------- */
+
+static void write_trailer(struct session *s)
+{
+	int err;
+
+	if (s->write_failed)
+		return;
+	err = archive_write_seen_tasks(&s->meta, PROC_ROOT, &s->tids,
+				       &s->named_threads, &s->threads_gone);
+	if (err) {
+		step_failed(s, "naming the traced threads", -err, NULL);
+		fxt_writer_reset(&s->meta);
+		return;
+	}
+	flush_meta(s, "the thread names");
+}
+
+static void close_output(struct session *s)
+{
+	int err;
+
+	if (!s->out_open)
+		return;
+	s->out_open = false;
+	err = trace_output_close(&s->out);
+	if (err)
+		step_failed(s, "closing the trace file", -err,
+			    "the trace may be incomplete: check the disk and rerun");
+}
+
+static void human_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes >= (1ULL << 20))
+		snprintf(buf, size, "%.1f MiB", (double)bytes / (1 << 20));
+	else if (bytes >= (1ULL << 10))
+		snprintf(buf, size, "%.1f KiB", (double)bytes / (1 << 10));
+	else
+		snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
+}
+
+/* Per-CPU list "cpu0 12, cpu3 4" of a counter, only CPUs where it is > 0. */
+static uint64_t per_cpu_list(const struct session *s, char *buf, size_t size,
+			     uint64_t (*get)(const struct cpu_ring *))
+{
+	uint64_t total = 0, v;
+	size_t len = 0;
+	unsigned int i;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->nrings; i++) {
+		v = get(&s->rings[i]);
+		if (!v)
+			continue;
+		total += v;
+		if (len + 1 >= size)
+			continue;
+		n = snprintf(buf + len, size - len, "%scpu%u %llu", len ? ", " : "",
+			     s->rings[i].cpu, (unsigned long long)v);
+		if (n > 0)
+			len += (size_t)n < size - len ? (size_t)n : size - len - 1;
+	}
+	return total;
+}
+
+static uint64_t get_dropped(const struct cpu_ring *r)
+{
+	return __atomic_load_n(&r->ctrl->records_dropped, __ATOMIC_RELAXED);
+}
+
+static uint64_t get_consumer_errors(const struct cpu_ring *r)
+{
+	return __atomic_load_n(&r->ctrl->consumer_errors, __ATOMIC_RELAXED);
+}
+
+static uint64_t get_invalid(const struct cpu_ring *r)
+{
+	return r->ring.bad_producer + r->ring.corrupt;
+}
+
+static uint64_t sum_per_cpu(const struct session *s,
+			    uint64_t (*get)(const struct cpu_ring *))
+{
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->nrings; i++)
+		total += get(&s->rings[i]);
+	return total;
+}
+
+static void print_summary(struct session *s)
+{
+	uint64_t switches = 0, wakeups = 0, other = 0, total, skipped = 0;
+	char list[1024], size[32];
+	unsigned int i;
+
+	for (i = 0; i < s->nrings; i++) {
+		switches += s->rings[i].ring.switches;
+		wakeups += s->rings[i].ring.wakeups;
+		other += s->rings[i].ring.other_records;
+		skipped += s->rings[i].ring.bytes_skipped;
+	}
+	if (!s->opts.quiet && s->traced) {
+		human_bytes(s->out.offset, size, sizeof(size));
+		msg("traced %u CPUs for %.3f s: %llu records (%llu context switches, %llu wakeups%s), %s written to %s",
+		    s->nrings, seconds_between(&s->started, &s->stopped),
+		    (unsigned long long)(switches + wakeups + other),
+		    (unsigned long long)switches, (unsigned long long)wakeups,
+		    other ? ", some of other kinds" : "", size, s->out.path);
+	}
+	total = per_cpu_list(s, list, sizeof(list), get_dropped);
+	if (total)
+		msg("records dropped: %s (%llu in total): the rings were full; use a larger -b (now %lluK)",
+		    list, (unsigned long long)total,
+		    (unsigned long long)(s->info.buf_size >> 10));
+	else if (!s->opts.quiet)
+		msg("no records dropped");
+	if (per_cpu_list(s, list, sizeof(list), get_consumer_errors))
+		msg("consumer_errors (the module found our read position out of range): %s", list);
+	if (per_cpu_list(s, list, sizeof(list), get_invalid))
+		msg("invalid ring data skipped (%llu bytes, module bug?): %s",
+		    (unsigned long long)skipped, list);
+	if (!s->opts.quiet && s->threads_gone)
+		msg("%llu traced threads exited before fxt-collect could read their names",
+		    (unsigned long long)s->threads_gone);
+	if (s->tids_incomplete)
+		msg("warning: out of memory while tracking thread ids; some threads are unnamed");
+}
+
+/* After -d: tracing is over but COMMAND is not. Wait for it. */
+static void wait_for_command(struct session *s)
+{
+	sigset_t mask = wait_mask(s);
+	int status, handled = stop_signals;
+
+	if (!s->child_running || s->child_abandoned)
+		return;
+	if (!s->opts.quiet)
+		msg("tracing stopped; waiting for %s (pid %d) to exit",
+		    s->opts.command[0], (int)s->child);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	while (waitpid(s->child, &status, 0) < 0) {
+		if (errno != EINTR)
+			return;
+		if (signal_to_forward) {
+			kill(s->child, signal_to_forward);
+			signal_to_forward = 0;
+		}
+		if (stop_signals - handled >= 2) {
+			s->child_abandoned = true;
+			return;
+		}
+	}
+	s->child_running = false;
+	s->child_status = status;
+}
+
+static int exit_status(const struct session *s)
+{
+	int status;
+
+	if (s->exec_errno)
+		return s->exec_errno == ENOENT ? EXIT_CMD_NOT_FOUND : EXIT_CMD_NOT_EXEC;
+	if (s->child_abandoned)
+		return 128 + last_stop_signal;
+	if (s->child && !s->child_running) {
+		status = s->child_status;
+		if (WIFEXITED(status) && WEXITSTATUS(status))
+			return WEXITSTATUS(status);
+		if (WIFSIGNALED(status))
+			return 128 + WTERMSIG(status);
+	}
+	if (s->failed)
+		return EXIT_TRACE_FAILED;
+	if (sum_per_cpu(s, get_dropped) || sum_per_cpu(s, get_invalid))
+		return EXIT_DATA_LOST;
+	return EXIT_TRACE_OK;
+}
+
+static void session_cleanup(struct session *s)
+{
+	unsigned int i;
+
+	stop_tracing(s);
+	for (i = 0; i < s->nrings; i++) {
+		if (s->rings[i].data)
+			munmap(s->rings[i].data, s->info.buf_size);
+		munmap(s->rings[i].ctrl, s->info.ctrl_size);
+	}
+	free(s->rings);
+	if (s->fd >= 0)
+		close(s->fd);
+	close_output(s);
+	fxt_writer_free(&s->meta);
+	tid_set_free(&s->tids);
+	tid_set_free(&s->named_threads);
+	tid_set_free(&s->named_processes);
+	free(s->new_tids);
+}
+
+int main(int argc, char **argv)
+{
+	struct session s;
+	int status;
+
+	memset(&s, 0, sizeof(s));
+	s.fd = -1;
+	fxt_writer_init_dynamic(&s.meta);
+	tid_set_init(&s.tids);
+	tid_set_init(&s.named_threads);
+	tid_set_init(&s.named_processes);
+	switch (collect_parse_args(argc, argv, &s.opts)) {
+	case COLLECT_PARSE_EXIT_OK:
+		return EXIT_TRACE_OK;
+	case COLLECT_PARSE_USAGE:
+		return EXIT_USAGE;
+	case COLLECT_PARSE_OK:
+		break;
+	}
+	setup_signals(&s);
+
+	if (open_device(&s) || get_info(&s) || configure(&s) ||
+	    map_rings(&s) || open_output(&s) || write_preamble(&s) ||
+	    start_tracing(&s))
+		goto out;
+	if (!s.opts.command || start_command(&s) == 0)
+		trace_loop(&s);
+	stop_tracing(&s);
+	if (!s.write_failed && drain_all(&s) >= 0)
+		write_trailer(&s);
+	close_output(&s);
+	print_summary(&s);
+	wait_for_command(&s);
+out:
+	status = exit_status(&s);
+	session_cleanup(&s);
+	return status;
+}

@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * fxt_dump.c - fxt-dump: print, validate or summarize an FXT trace.
+ *
+ * All decoding is fxt_read.c's; this file only chooses the reader's mode
+ * and prints. The whole input is read into memory (mmap for files), which
+ * is what the reader wants and is fine for traces of a few GiB.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fxt_read.h"
+#include "tid_set.h"
+
+#define EXIT_MALFORMED	1
+#define EXIT_USAGE	2
+
+#define MAX_SHOWN_BYTES	16	/* blob bytes printed in hex */
+
+struct dump_options {
+	bool check;
+	bool summary;
+	const char *path;
+};
+
+/* The input, either mmap()ed or malloc()ed. */
+struct input {
+	const uint8_t *data;
+	size_t len;
+	bool mapped;
+};
+
+/* Named counter values seen in "records_dropped" markers. */
+struct drop_counter {
+	char name[32];
+	uint64_t value;
+};
+
+struct stats {
+	uint64_t records;
+	uint64_t by_type[16];
+	uint64_t meta_by_kind[16];
+	uint64_t sched_by_kind[16];
+	uint64_t events_by_kind[16];
+	uint64_t magic;			/* trace info records of type magic */
+	uint64_t first_ts, last_ts;
+	bool have_ts;
+	uint64_t *cpu_switches, *cpu_wakeups;	/* indexed by CPU */
+	unsigned int ncpus;
+	struct tid_set seen_tids, named_tids;
+	uint64_t processes;
+	uint64_t buffer_full_events;
+	struct drop_counter drops[64];
+	unsigned int ndrops;
+	bool oom;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: fxt-dump [--check] [--summary] FILE\n"
+"Print every record of a Fuchsia Trace Format (.fxt) file, one per line, or\n"
+"validate it, or summarize it. FILE '-' reads standard input.\n"
+"\n"
+"  -c, --check     validate instead of printing: magic record first, record\n"
+"                  sizes non-zero and inside the file, whole 8-byte words,\n"
+"                  reserved bits and padding zero, string and thread refs\n"
+"                  defined before use. Stops at the first problem and names\n"
+"                  its byte offset; otherwise prints one OK line with the\n"
+"                  records counted by type\n"
+"  -s, --summary   print totals instead of records: records by type, context\n"
+"                  switches and wakeups per CPU, time span, threads seen and\n"
+"                  named, records-dropped markers\n"
+"  -h, --help      show this help and exit\n"
+"\n"
+"Each printed line is: byte offset, record kind, decoded fields, then the\n"
+"arguments as name:type=value with string refs resolved. Without --check,\n"
+"undefined refs print as <undefined #N> instead of failing.\n"
+"\n"
+"Exit status: 0 well formed; 1 malformed (the message names the offset and\n"
+"what is wrong; records before it were printed); 2 bad usage or unreadable\n"
+"input.\n"
+"\n"
+"EXAMPLES:\n"
+"    fxt-dump sched.fxt | less              # every record\n"
+"    fxt-dump sched.fxt | grep wakeup       # just the wakeups\n"
+"    fxt-dump --check sched.fxt && echo ok  # validate (CI, selftests)\n"
+"    fxt-dump --summary sched.fxt           # what is in it\n"
+"    fxt-collect -q -o - -d 1 | fxt-dump --check -   # validate a stream\n");
+}
+
+static int parse_args(int argc, char **argv, struct dump_options *opts)
+{
+	static const struct option longopts[] = {
+		{ "check", no_argument, NULL, 'c' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	while ((c = getopt_long(argc, argv, "csh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			opts->check = true;
+			break;
+		case 's':
+			opts->summary = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			fprintf(stderr, "Try 'fxt-dump --help' for more information.\n");
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "fxt-dump: %s\nTry 'fxt-dump --help' for more information.\n",
+			optind == argc ? "missing FILE (use - for stdin)" :
+					 "only one FILE, please");
+		return -1;
+	}
+	opts->path = argv[optind];
+	return 0;
+}
+
+/* ---- input ------------------------------------------------------------ */
+
+static int read_all(int fd, struct input *in)
+{
+	size_t cap = 1 << 16, len = 0;
+	uint8_t *buf = malloc(cap), *bigger;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (len == cap) {
+			bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+			if (!bigger) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			free(buf);
+			return (int)n;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	in->data = buf;
+	in->len = len;
+	in->mapped = false;
+	return 0;
+}
+
+static int load_input(const char *path, struct input *in)
+{
+	struct stat st;
+	void *p;
+	int fd, err;
+
+	if (!strcmp(path, "-"))
+		return read_all(STDIN_FILENO, in);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= SIZE_MAX) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			in->data = p;
+			in->len = (size_t)st.st_size;
+			in->mapped = true;
+			return 0;
+		}
+	}
+	err = read_all(fd, in);
+	close(fd);
+	return err;
+}
+
+static void free_input(struct input *in)
+{
+	if (in->mapped)
+		munmap((void *)in->data, in->len);
+	else
+		free((void *)in->data);
+}
+
+/* ---- printing --------------------------------------------------------- */
+
+static void print_text(const char *text, size_t len)
+{
+	size_t i;
+	unsigned char ch;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		ch = (unsigned char)text[i];
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", stdout);
+		else if (ch < 0x20 || ch == 0x7f)
+			printf("\\x%02x", ch);
+		else
+			putchar(ch);	/* printable ASCII and UTF-8 bytes */
+	}
+	putchar('"');
+}
+
+static void print_str(const struct fxt_str *s)
+{
+	if (!s->text)
+		printf("<undefined #%u>", s->index);
+	else
+		print_text(s->text, s->len);
+}
+
+/* An argument name without quotes when it is a plain identifier. */
+static void print_name(const struct fxt_str *s)
+{
+	size_t i;
+
+	if (!s->text || !s->len) {
+		print_str(s);
+		return;
+	}
+	for (i = 0; i < s->len; i++)
+		if (!(s->text[i] == '_' || (s->text[i] >= 'a' && s->text[i] <= 'z') ||
+		      (s->text[i] >= 'A' && s->text[i] <= 'Z') ||
+		      (s->text[i] >= '0' && s->text[i] <= '9')))
+			break;
+	if (i == s->len)
+		fwrite(s->text, 1, s->len, stdout);
+	else
+		print_str(s);
+}
+
+static void print_bytes(const void *data, size_t size)
+{
+	const uint8_t *p = data;
+	size_t i;
+
+	for (i = 0; i < size && i < MAX_SHOWN_BYTES; i++)
+		printf("%02x", p[i]);
+	if (size > MAX_SHOWN_BYTES)
+		fputs("...", stdout);
+}
+
+static void print_arg(const struct fxt_arg *a)
+{
+	putchar(' ');
+	print_name(&a->name);
+	printf(":%s", fxt_arg_type_name(a->type));
+	switch (a->type) {
+	case FXT_ARG_NULL:
+		return;
+	case FXT_ARG_INT32:
+		printf("=%" PRId32, a->v.i32);
+		return;
+	case FXT_ARG_UINT32:
+		printf("=%" PRIu32, a->v.u32);
+		return;
+	case FXT_ARG_INT64:
+		printf("=%" PRId64, a->v.i64);
+		return;
+	case FXT_ARG_UINT64:
+		printf("=%" PRIu64, a->v.u64);
+		return;
+	case FXT_ARG_DOUBLE:
+		printf("=%.17g", a->v.f64);
+		return;
+	case FXT_ARG_STRING:
+		putchar('=');
+		print_str(&a->v.string);
+		return;
+	case FXT_ARG_POINTER:
+		printf("=0x%" PRIx64, a->v.pointer);
+		return;
+	case FXT_ARG_KOID:
+		printf("=%" PRIu64, a->v.koid);
+		return;
+	case FXT_ARG_BOOL:
+		fputs(a->v.boolean ? "=true" : "=false", stdout);
+		return;
+	case FXT_ARG_BLOB:
+		printf("[%" PRIu32 "]=", a->v.blob.size);
+		print_bytes(a->v.blob.data, a->v.blob.size);
+		return;
+	default:
+		printf("(%u)", a->type);	/* unknown type: no value */
+		return;
+	}
+}
+
+static void print_args(const struct fxt_record *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs; i++)
+		print_arg(&rec->args[i]);
+}
+
+static void print_thread(const char *label, const struct fxt_thread_ref *t)
+{
+	printf(" %s=%" PRIu64 "/%" PRIu64, label, t->pid, t->tid);
+	if (t->index)
+		printf("(#%u)", t->index);
+}
+
+static void print_metadata(const struct fxt_record *rec)
+{
+	switch (rec->kind) {
+	case FXT_META_PROVIDER_INFO:
+		printf("provider_info id=%" PRIu32 " name=", rec->meta.provider_id);
+		print_str(&rec->meta.name);
+		break;
+	case FXT_META_PROVIDER_SECTION:
+		printf("provider_section id=%" PRIu32, rec->meta.provider_id);
+		break;
+	case FXT_META_PROVIDER_EVENT:
+		printf("provider_event id=%" PRIu32 " event=%u%s",
+		       rec->meta.provider_id, rec->meta.event_id,
+		       rec->meta.event_id == FXT_PROVIDER_EVENT_BUFFER_FULL ?
+		       " (buffer filled up, records likely dropped)" : "");
+		break;
+	case FXT_META_TRACE_INFO:
+		if (rec->meta.trace_info_type == FXT_TRACE_INFO_MAGIC)
+			fputs("magic", stdout);
+		else
+			printf("trace_info type=%u", rec->meta.trace_info_type);
+		break;
+	}
+}
+
+static void print_event(const struct fxt_record *rec)
+{
+	const struct fxt_event *ev = &rec->event;
+
+	printf("event %s ts=%" PRIu64, fxt_event_type_name(ev->type),
+	       ev->timestamp);
+	print_thread("thread", &ev->thread);
+	fputs(" category=", stdout);
+	print_str(&ev->category);
+	fputs(" name=", stdout);
+	print_str(&ev->name);
+	if (fxt_event_has_data_word(ev->type))
+		printf(" %s=%" PRIu64,
+		       ev->type == FXT_EVENT_COUNTER ? "counter_id" :
+		       ev->type == FXT_EVENT_DURATION_COMPLETE ? "end_ts" :
+		       ev->type <= FXT_EVENT_ASYNC_END ? "correlation_id" : "flow_id",
+		       ev->data);
+	print_args(rec);
+}
+
+static void print_scheduling(const struct fxt_record *rec)
+{
+	const struct fxt_context_switch *cs = &rec->context_switch;
+	const struct fxt_wakeup *wk = &rec->wakeup;
+	const struct fxt_legacy_switch *ls = &rec->legacy_switch;
+
+	switch (rec->kind) {
+	case FXT_SCHED_KIND_CONTEXT_SWITCH:
+		printf("context_switch ts=%" PRIu64 " cpu=%u out=%" PRIu64 " (%s) in=%" PRIu64,
+		       cs->timestamp, cs->cpu, cs->outgoing_tid,
+		       fxt_thread_state_name(cs->outgoing_state), cs->incoming_tid);
+		break;
+	case FXT_SCHED_KIND_WAKEUP:
+		printf("wakeup ts=%" PRIu64 " cpu=%u woken=%" PRIu64,
+		       wk->timestamp, wk->cpu, wk->woken_tid);
+		break;
+	case FXT_SCHED_KIND_LEGACY_SWITCH:
+		printf("legacy_context_switch ts=%" PRIu64 " cpu=%u", ls->timestamp, ls->cpu);
+		print_thread("out", &ls->outgoing);
+		printf(" (%s) out_prio=%u", fxt_thread_state_name(ls->outgoing_state),
+		       ls->outgoing_priority);
+		print_thread("in", &ls->incoming);
+		printf(" in_prio=%u", ls->incoming_priority);
+		break;
+	}
+	print_args(rec);
+}
+
+static void print_record(const struct fxt_record *rec)
+{
+	printf("0x%08zx ", rec->offset);
+	if (!rec->decoded) {
+		printf("%s(type %u, kind %u) size=%zu words, not decoded\n",
+		       fxt_record_type_name(rec->type), rec->type, rec->kind,
+		       rec->size / 8);
+		return;
+	}
+	switch (rec->type) {
+	case FXT_RECORD_METADATA:
+		print_metadata(rec);
+		break;
+	case FXT_RECORD_INITIALIZATION:
+		printf("initialization ticks_per_second=%" PRIu64, rec->ticks_per_second);
+		break;
+	case FXT_RECORD_STRING:
+		printf("string index=%u ", rec->string.index);
+		print_str(&rec->string.value);
+		break;
+	case FXT_RECORD_THREAD:
+		printf("thread index=%u pid=%" PRIu64 " tid=%" PRIu64,
+		       rec->thread.index, rec->thread.pid, rec->thread.tid);
+		break;
+	case FXT_RECORD_EVENT:
+		print_event(rec);
+		break;
+	case FXT_RECORD_BLOB:
+		fputs("blob name=", stdout);
+		print_str(&rec->blob.name);
+		printf(" type=%u size=%zu data=", rec->blob.blob_type, rec->blob.size);
+		print_bytes(rec->blob.data, rec->blob.size);
+		break;
+	case FXT_RECORD_USERSPACE_OBJECT:
+		printf("userspace_object pointer=0x%" PRIx64 " pid=%" PRIu64 " name=",
+		       rec->uobj.pointer, rec->uobj.process.pid);
+		print_str(&rec->uobj.name);
+		print_args(rec);
+		break;
+	case FXT_RECORD_KERNEL_OBJECT:
+		printf("kernel_object %s koid=%" PRIu64 " name=",
+		       fxt_obj_type_name(rec->kobj.obj_type), rec->kobj.koid);
+		print_str(&rec->kobj.name);
+		print_args(rec);
+		break;
+	case FXT_RECORD_SCHEDULING:
+		print_scheduling(rec);
+		break;
+	case FXT_RECORD_LOG:
+		printf("log ts=%" PRIu64, rec->log.timestamp);
+		print_thread("thread", &rec->log.thread);
+		putchar(' ');
+		print_text(rec->log.message, rec->log.len);
+		break;
+	case FXT_RECORD_LARGE:
+		printf("large_blob format=%u category=", rec->large_blob.format);
+		print_str(&rec->large_blob.category);
+		fputs(" name=", stdout);
+		print_str(&rec->large_blob.name);
+		if (rec->large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
+			printf(" ts=%" PRIu64, rec->large_blob.timestamp);
+			print_thread("thread", &rec->large_blob.thread);
+		}
+		printf(" size=%" PRIu64 " data=", rec->large_blob.size);
+		print_bytes(rec->large_blob.data, (size_t)rec->large_blob.size);
+		print_args(rec);
+		break;
+	}
+	putchar('\n');
+}
+
+/* ---- statistics ------------------------------------------------------- */
+
+static void note_ts(struct stats *st, uint64_t ts)
+{
+	if (!st->have_ts || ts < st->first_ts)
+		st->first_ts = ts;
+	if (!st->have_ts || ts > st->last_ts)
+		st->last_ts = ts;
+	st->have_ts = true;
+}
+
+static void note_tid(struct stats *st, struct tid_set *set, uint64_t tid)
+{
+	if (tid_set_add(set, tid) < 0)
+		st->oom = true;
+}
+
+/* Count one scheduling record on its CPU. */
+static void note_cpu(struct stats *st, unsigned int cpu, bool is_switch)
+{
+	uint64_t *sw, *wk;
+	unsigned int n;
+
+	if (cpu >= st->ncpus) {
+		n = cpu + 1;
+		sw = realloc(st->cpu_switches, n * sizeof(*sw));
+		if (sw)
+			st->cpu_switches = sw;
+		wk = realloc(st->cpu_wakeups, n * sizeof(*wk));
+		if (wk)
+			st->cpu_wakeups = wk;
+		if (!sw || !wk) {
+			st->oom = true;
+			return;
+		}
+		memset(sw + st->ncpus, 0, (n - st->ncpus) * sizeof(*sw));
+		memset(wk + st->ncpus, 0, (n - st->ncpus) * sizeof(*wk));
+		st->ncpus = n;
+	}
+	if (is_switch)
+		st->cpu_switches[cpu]++;
+	else
+		st->cpu_wakeups[cpu]++;
+}
+
+/* Remember the latest value of each "records_dropped" counter argument. */
+static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
+{
+	const struct fxt_arg *a;
+	unsigned int i, j;
+	size_t len;
+
+	if (rec->event.type != FXT_EVENT_COUNTER ||
+	    !fxt_str_eq(&rec->event.name, "records_dropped"))
+		return;
+	for (i = 0; i < rec->nargs; i++) {
+		a = &rec->args[i];
+		if (a->type != FXT_ARG_UINT64 && a->type != FXT_ARG_INT64)
+			continue;
+		len = a->name.text ? a->name.len : 0;
+		if (len >= sizeof(st->drops[0].name))
+			len = sizeof(st->drops[0].name) - 1;
+		for (j = 0; j < st->ndrops; j++)
+			if (strlen(st->drops[j].name) == len &&
+			    !memcmp(st->drops[j].name, a->name.text, len))
+				break;
+		if (j == st->ndrops) {
+			if (j == sizeof(st->drops) / sizeof(st->drops[0]))
+				continue;
+			memcpy(st->drops[j].name, a->name.text, len);
+			st->drops[j].name[len] = '\0';
+			st->ndrops++;
+		}
+		if (a->v.u64 > st->drops[j].value)
+			st->drops[j].value = a->v.u64;
+	}
+}
+
+static void note_record(struct stats *st, const struct fxt_record *rec)
+{
+	const struct fxt_arg *waker;
+
+	st->records++;
+	st->by_type[rec->type]++;
+	if (!rec->decoded)
+		return;
+	switch (rec->type) {
+	case FXT_RECORD_METADATA:
+		st->meta_by_kind[rec->kind]++;
+		if (rec->kind == FXT_META_TRACE_INFO &&
+		    rec->meta.trace_info_type == FXT_TRACE_INFO_MAGIC)
+			st->magic++;
+		if (rec->kind == FXT_META_PROVIDER_EVENT &&
+		    rec->meta.event_id == FXT_PROVIDER_EVENT_BUFFER_FULL)
+			st->buffer_full_events++;
+		break;
+	case FXT_RECORD_EVENT:
+		st->events_by_kind[rec->kind]++;
+		note_ts(st, rec->event.timestamp);
+		note_drop_counter(st, rec);
+		break;
+	case FXT_RECORD_KERNEL_OBJECT:
+		if (rec->kobj.obj_type == FXT_OBJ_TYPE_THREAD)
+			note_tid(st, &st->named_tids, rec->kobj.koid);
+		else if (rec->kobj.obj_type == FXT_OBJ_TYPE_PROCESS)
+			st->processes++;
+		break;
+	case FXT_RECORD_SCHEDULING:
+		st->sched_by_kind[rec->kind]++;
+		if (rec->kind == FXT_SCHED_KIND_CONTEXT_SWITCH) {
+			note_ts(st, rec->context_switch.timestamp);
+			note_cpu(st, rec->context_switch.cpu, true);
+			note_tid(st, &st->seen_tids, rec->context_switch.outgoing_tid);
+			note_tid(st, &st->seen_tids, rec->context_switch.incoming_tid);
+		} else if (rec->kind == FXT_SCHED_KIND_WAKEUP) {
+			note_ts(st, rec->wakeup.timestamp);
+			note_cpu(st, rec->wakeup.cpu, false);
+			note_tid(st, &st->seen_tids, rec->wakeup.woken_tid);
+			waker = fxt_record_find_arg(rec, "waker");
+			if (waker && waker->type == FXT_ARG_KOID)
+				note_tid(st, &st->seen_tids, waker->v.koid);
+		}
+		break;
+	}
+}
+
+/* "magic 1, provider_info 1, ..., context_switch 10, wakeup 4" */
+static void print_counts(FILE *f, const struct stats *st)
+{
+	const char *sep = "";
+	unsigned int t, k;
+
+	for (t = 0; t < 16; t++) {
+		if (!st->by_type[t])
+			continue;
+		if (t == FXT_RECORD_METADATA || t == FXT_RECORD_SCHEDULING) {
+			const uint64_t *kinds = t == FXT_RECORD_METADATA ?
+						st->meta_by_kind : st->sched_by_kind;
+			uint64_t known = 0;
+
+			if (t == FXT_RECORD_METADATA && st->magic) {
+				fprintf(f, "%smagic %" PRIu64, sep, st->magic);
+				sep = ", ";
+			}
+			for (k = 0; k < 16; k++) {
+				uint64_t count = kinds[k];
+
+				known += count;
+				if (t == FXT_RECORD_METADATA && k == FXT_META_TRACE_INFO)
+					count -= st->magic;
+				if (!count)
+					continue;
+				fprintf(f, "%s%s %" PRIu64, sep,
+					t == FXT_RECORD_SCHEDULING ? fxt_sched_kind_name(k) :
+					fxt_metadata_type_name(k), count);
+				sep = ", ";
+			}
+			if (st->by_type[t] > known) {
+				fprintf(f, "%s%s(other) %" PRIu64, sep,
+					fxt_record_type_name(t), st->by_type[t] - known);
+				sep = ", ";
+			}
+			continue;
+		}
+		if (!strcmp(fxt_record_type_name(t), "unknown"))
+			fprintf(f, "%stype%u %" PRIu64, sep, t, st->by_type[t]);
+		else
+			fprintf(f, "%s%s %" PRIu64, sep, fxt_record_type_name(t),
+				st->by_type[t]);
+		sep = ", ";
+	}
+}
+
+static void print_summary(const struct stats *st, const char *path, size_t len)
+{
+	uint64_t unnamed = 0, *tids;
+	long n, i;
+	unsigned int cpu;
+
+	printf("%s: %zu bytes, %" PRIu64 " records\n", path, len, st->records);
+	fputs("  records: ", stdout);
+	print_counts(stdout, st);
+	putchar('\n');
+	if (st->have_ts)
+		printf("  time span: %.9f s (timestamps %" PRIu64 " .. %" PRIu64 ")\n",
+		       (double)(st->last_ts - st->first_ts) / 1e9,
+		       st->first_ts, st->last_ts);
+	for (cpu = 0; cpu < st->ncpus; cpu++)
+		if (st->cpu_switches[cpu] || st->cpu_wakeups[cpu])
+			printf("  cpu%u: %" PRIu64 " context switches, %" PRIu64 " wakeups\n",
+			       cpu, st->cpu_switches[cpu], st->cpu_wakeups[cpu]);
+	n = tid_set_sorted(&st->seen_tids, &tids);
+	for (i = 0; i < n; i++)
+		if (tids[i] && !tid_set_contains(&st->named_tids, tids[i]))
+			unnamed++;
+	free(tids);
+	printf("  threads: %zu seen in scheduling records (tid 0 = idle included), %zu named, %" PRIu64 " seen but unnamed; %" PRIu64 " process objects\n",
+	       st->seen_tids.count, st->named_tids.count, unnamed, st->processes);
+	if (st->ndrops || st->buffer_full_events) {
+		printf("  records dropped: %" PRIu64 " buffer-full events;", st->buffer_full_events);
+		for (i = 0; i < (long)st->ndrops; i++)
+			printf(" %s %" PRIu64, st->drops[i].name, st->drops[i].value);
+		putchar('\n');
+	} else {
+		puts("  records dropped: none reported");
+	}
+	if (st->oom)
+		puts("  (out of memory: some totals are incomplete)");
+}
+
+static void free_stats(struct stats *st)
+{
+	free(st->cpu_switches);
+	free(st->cpu_wakeups);
+	tid_set_free(&st->seen_tids);
+	tid_set_free(&st->named_tids);
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+static int run(const struct dump_options *opts, const struct input *in,
+	       struct stats *st)
+{
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	const struct fxt_error *e;
+	int ret;
+
+	r = fxt_reader_new(in->data, in->len, opts->check ? FXT_READ_STRICT : 0);
+	if (!r) {
+		fprintf(stderr, "fxt-dump: out of memory\n");
+		return EXIT_USAGE;
+	}
+	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		note_record(st, &rec);
+		if (!opts->check && !opts->summary)
+			print_record(&rec);
+	}
+	fflush(stdout);
+	if (ret < 0) {
+		e = fxt_reader_error(r);
+		fprintf(stderr, "fxt-dump: %s: offset %zu (0x%zx): %s\n",
+			opts->path, e->offset, e->offset, e->message);
+	}
+	fxt_reader_free(r);
+	return ret < 0 ? EXIT_MALFORMED : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct dump_options opts;
+	struct input in;
+	struct stats st;
+	int status, err;
+
+	if (parse_args(argc, argv, &opts))
+		return EXIT_USAGE;
+	err = load_input(opts.path, &in);
+	if (err) {
+		fprintf(stderr, "fxt-dump: reading %s failed: %s\n",
+			opts.path, strerror(-err));
+		return EXIT_USAGE;
+	}
+	memset(&st, 0, sizeof(st));
+	tid_set_init(&st.seen_tids);
+	tid_set_init(&st.named_tids);
+	status = run(&opts, &in, &st);
+	if (opts.summary)
+		print_summary(&st, opts.path, in.len);
+	if (opts.check && status == 0) {
+		printf("%s: OK: %" PRIu64 " records (", opts.path, st.records);
+		print_counts(stdout, &st);
+		puts(")");
+	}
+	free_stats(&st);
+	free_input(&in);
+	return status;
+}

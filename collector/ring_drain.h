@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ring_drain.h - the consumer side of one fxtrace per-CPU ring.
+ *
+ * ring_drain() implements the userspace half of the protocol described in
+ * <linux/fxtrace.h>: load-acquire producer_pos (C), copy the bytes
+ * [consumer, producer) to a sink in at most two chunks (before and after the
+ * end of the data area), store-release consumer_pos (D).
+ *
+ * It works on plain memory: a struct fxtrace_ctrl and a data area, which is
+ * what the mmap()ed device gives, and what the unit tests fake with malloc.
+ *
+ * It does not trust the kernel: the bytes it copies are first walked as FXT
+ * records (which is also how it finds the thread ids the collector must
+ * name later), and every position it reads is masked into the data area.
+ *   - producer_pos ahead of the consumer by more than the area size, behind
+ *     it, or not a multiple of 8: nothing is copied, the consumer jumps to
+ *     producer_pos (RING_DRAIN_BAD_PRODUCER).
+ *   - a record of size 0, of metadata or large type, or one that runs past
+ *     producer_pos: the whole records before it are copied, the rest of the
+ *     window is skipped (RING_DRAIN_CORRUPT).
+ * Either way the ring keeps working and the loss is counted.
+ */
+#ifndef RING_DRAIN_H
+#define RING_DRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/fxtrace.h>
+
+/**
+ * struct ring_sink - where drained bytes go
+ * @write: copy @len bytes; return 0 or a negative errno (the drain then
+ *         stops without publishing consumer_pos)
+ * @tid:   called for every thread id found in the copied records (context
+ *         switch outgoing/incoming, wakeup woken, wakeup "waker" argument);
+ *         may be NULL. Duplicates and tid 0 are passed on as found.
+ * @ctx:   passed to both
+ */
+struct ring_sink {
+	int (*write)(void *ctx, const void *buf, size_t len);
+	void (*tid)(void *ctx, uint64_t tid);
+	void *ctx;
+};
+
+enum ring_drain_status {
+	RING_DRAIN_OK = 0,
+	RING_DRAIN_BAD_PRODUCER,	/* impossible producer_pos, skipped */
+	RING_DRAIN_CORRUPT,		/* malformed records, rest skipped */
+};
+
+/**
+ * struct ring - one ring and what has been drained from it
+ * @ctrl:     the shared control page
+ * @data:     the shared data area (read-only)
+ * @size:     bytes in the data area, a power of two >= 8
+ * @tail:     our private copy of consumer_pos (what we have consumed)
+ *
+ * Cumulative counters, updated by ring_drain():
+ * @bytes:          bytes handed to the sink
+ * @switches:       context switch records copied
+ * @wakeups:        wakeup records copied
+ * @other_records:  other records copied
+ * @bad_producer:   drains that found an impossible producer_pos
+ * @corrupt:        drains that found malformed records
+ * @bytes_skipped:  bytes skipped because they were not whole records
+ */
+struct ring {
+	struct fxtrace_ctrl *ctrl;
+	const uint8_t *data;
+	uint64_t size;
+	uint64_t tail;
+
+	uint64_t bytes;
+	uint64_t switches;
+	uint64_t wakeups;
+	uint64_t other_records;
+	uint64_t bad_producer;
+	uint64_t corrupt;
+	uint64_t bytes_skipped;
+};
+
+/**
+ * struct ring_drain_result - what one ring_drain() call did
+ * @status: enum ring_drain_status
+ * @bytes:  bytes handed to the sink
+ * @chunks: sink->write() calls (0, 1 or 2)
+ */
+struct ring_drain_result {
+	enum ring_drain_status status;
+	uint64_t bytes;
+	unsigned int chunks;
+};
+
+/**
+ * ring_init() - attach to a ring; the consumer starts at ctrl->consumer_pos
+ * Return: 0, or -EINVAL if @size is not a power of two >= 8.
+ */
+int ring_init(struct ring *ring, struct fxtrace_ctrl *ctrl, const void *data,
+	      uint64_t size);
+
+/**
+ * ring_drain() - copy everything committed so far to @sink
+ * @res: may be NULL
+ *
+ * Return: 0, or the sink's negative errno (consumer_pos is then unchanged).
+ */
+int ring_drain(struct ring *ring, const struct ring_sink *sink,
+	       struct ring_drain_result *res);
+
+/* Bytes committed by the producer and not yet drained (as published). */
+uint64_t ring_pending(const struct ring *ring);
+
+#endif /* RING_DRAIN_H */
