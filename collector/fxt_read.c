@@ -436,7 +436,7 @@ static bool decode_string(struct cursor *c, struct fxt_record *rec)
 	c->what = "string record";
 	rec->string.index = h >> 16 & 0x7fff;
 	if (!check_reserved(c, h, BITS(31, 31) | BITS(47, 63), "header") ||
-	    !cur_stream(c, "string", len, &text))
+	    !cur_stream(c, "text", len, &text))
 		return false;
 	rec->string.value.index = rec->string.index;
 	rec->string.value.text = (const char *)text;

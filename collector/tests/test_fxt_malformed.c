@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_fxt_malformed.c - malformed traces are refused cleanly.
+ *
+ *	test_fxt_malformed [FXT_DUMP [CORPUS_DIR]]
+ *
+ * Builds a corpus of broken traces (size 0, truncated, trailing bytes,
+ * reserved bits, undefined refs, missing magic, oversized fields, ...) and
+ * one valid trace with every record kind. Each broken trace must be refused
+ * by the strict reader at the right byte offset with the right reason, and,
+ * when FXT_DUMP is given, `fxt-dump --check` must exit 1 (not crash) naming
+ * that offset; `fxt-dump` without --check must not crash either. Random
+ * mutations of the valid trace then hammer the reader in both modes.
+ * CORPUS_DIR keeps the files (the valgrind test reuses them).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fxt_read.h"
+#include "fxt_write.h"
+#include "tap.h"
+
+#define MAX_WORDS	4096
+
+static const char *fxt_dump;	/* path of the fxt-dump binary, or NULL */
+static char corpus_dir[4096];
+
+struct trace {
+	uint64_t words[MAX_WORDS];
+	struct fxt_writer w;
+	size_t extra;		/* bytes appended after the last word */
+	uint8_t extra_bytes[8];
+};
+
+/* Magic, provider 1, initialization, strings 1..2: a valid start. */
+static void start(struct trace *t)
+{
+	fxt_writer_init(&t->w, t->words, MAX_WORDS);
+	t->extra = 0;
+	fxt_write_magic(&t->w);
+	fxt_write_provider_info(&t->w, 1, "fxtrace", 7);
+	fxt_write_provider_section(&t->w, 1);
+	fxt_write_initialization(&t->w, 1000000000);
+	fxt_write_string(&t->w, 1, "incoming_weight", 15);
+	fxt_write_string(&t->w, 2, "cat", 3);
+}
+
+static size_t here(const struct trace *t)
+{
+	return fxt_writer_bytes(&t->w);
+}
+
+static void raw(struct trace *t, uint64_t word)
+{
+	t->words[t->w.len++] = word;
+}
+
+static size_t bytes_of(const struct trace *t)
+{
+	return here(t) + t->extra;
+}
+
+/* The file image: the words, then any extra (unaligned) bytes. */
+static uint8_t *image(const struct trace *t)
+{
+	uint8_t *buf = malloc(bytes_of(t) + 1);
+
+	memcpy(buf, t->words, here(t));
+	memcpy(buf + here(t), t->extra_bytes, t->extra);
+	return buf;
+}
+
+static int write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n = -1;
+
+	if (fd < 0)
+		return -1;
+	if (len)
+		n = write(fd, data, len);
+	close(fd);
+	return len && n != (ssize_t)len ? -1 : 0;
+}
+
+/* Run fxt-dump with @args on @path; capture stderr. Return wait status. */
+static int run_dump(const char *opt, const char *path, char *err, size_t size)
+{
+	int pipefd[2], status = -1;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		dup2(devnull, STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		close(pipefd[0]);
+		if (opt)
+			execl(fxt_dump, fxt_dump, opt, path, (char *)NULL);
+		else
+			execl(fxt_dump, fxt_dump, path, (char *)NULL);
+		_exit(126);
+	}
+	close(pipefd[1]);
+	while (len + 1 < size &&
+	       (n = read(pipefd[0], err + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	err[len] = '\0';
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+/*
+ * The trace in @t must be refused at @offset with a message containing
+ * @reason: by the strict reader in-process, and by fxt-dump --check.
+ */
+static void expect_refused(const char *name, const struct trace *t,
+			   size_t offset, const char *reason)
+{
+	uint8_t *buf = image(t);
+	struct fxt_reader *r = fxt_reader_new(buf, bytes_of(t), FXT_READ_STRICT);
+	struct fxt_record rec;
+	char path[4200], err[2048], want[64];
+	int ret, status;
+
+	ASSERT(r);
+	while ((ret = fxt_reader_next(r, &rec)) > 0)
+		;
+	EXPECT_EQ(ret, (uint64_t)-1);
+	if (ret < 0) {
+		EXPECT_EQ(fxt_reader_error(r)->offset, offset);
+		EXPECT_CONTAINS(fxt_reader_error(r)->message, reason);
+		printf("#   %s: offset %zu: %s\n", name, fxt_reader_error(r)->offset,
+		       fxt_reader_error(r)->message);
+	}
+	fxt_reader_free(r);
+	if (fxt_dump) {
+		snprintf(path, sizeof(path), "%s/%s.fxt", corpus_dir, name);
+		EXPECT(write_file(path, buf, bytes_of(t)) == 0);
+		status = run_dump("--check", path, err, sizeof(err));
+		EXPECT(WIFEXITED(status));
+		EXPECT_EQ(WEXITSTATUS(status), 1);
+		snprintf(want, sizeof(want), "offset %zu ", offset);
+		EXPECT_CONTAINS(err, want);
+		EXPECT_CONTAINS(err, reason);
+		status = run_dump(NULL, path, err, sizeof(err));
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) <= 1);
+	}
+	free(buf);
+}
+
+TEST(empty_file)
+{
+	static struct trace t;
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	t.extra = 0;
+	expect_refused("empty", &t, 0, "missing magic record");
+}
+
+TEST(missing_magic)
+{
+	static struct trace t;
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	t.extra = 0;
+	fxt_write_initialization(&t.w, 1000);
+	expect_refused("missing_magic", &t, 0, "missing magic record");
+}
+
+TEST(big_endian_magic)
+{
+	static struct trace t;
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	t.extra = 0;
+	raw(&t, __builtin_bswap64(FXT_MAGIC_RECORD));
+	expect_refused("big_endian", &t, 0, "big-endian");
+}
+
+TEST(record_size_zero)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_SCHEDULING | 1ULL << 60);	/* size field 0 */
+	raw(&t, 0);
+	expect_refused("size_zero", &t, at, "size 0");
+}
+
+TEST(record_past_end_of_file)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_SCHEDULING | 7ULL << 4 | 1ULL << 60);
+	raw(&t, 123);		/* 2 of 7 words: the file was cut */
+	expect_refused("truncated", &t, at, "truncated");
+}
+
+TEST(oversized_record_claims_4095_words)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_EVENT | 0xfffULL << 4);
+	expect_refused("oversized_4095", &t, at, "4095 words");
+}
+
+TEST(large_record_claims_4g_words)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_LARGE | 0xffffffffULL << 4);
+	expect_refused("oversized_large", &t, at, "runs past the end of the data");
+}
+
+TEST(length_not_a_multiple_of_8)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	t.extra = 5;
+	memcpy(t.extra_bytes, "\x10\x00\x04\x46\x78", 5);
+	expect_refused("misaligned_length", &t, at, "not a whole 8-byte word");
+}
+
+TEST(reserved_bits_in_initialization)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_INITIALIZATION | 2 << 4 | 1ULL << 40);
+	raw(&t, 1000);
+	expect_refused("reserved_init", &t, at, "reserved bits");
+}
+
+TEST(reserved_bits_in_context_switch)
+{
+	static struct trace t;
+	struct fxt_context_switch cs = { .cpu = 0, .timestamp = 1 };
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_context_switch(&t.w, &cs, NULL, 0);
+	t.words[at / 8] |= 1ULL << 45;	/* in [40..59] */
+	expect_refused("reserved_switch", &t, at, "reserved bits");
+}
+
+TEST(reserved_bits_in_argument)
+{
+	static struct trace t;
+	struct fxt_arg arg = fxt_arg_koid(fxt_str_index(1), 5);
+	struct fxt_wakeup wk = { .timestamp = 1, .woken_tid = 2 };
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_wakeup(&t.w, &wk, &arg, 1);
+	t.words[at / 8 + 3] |= 1ULL << 40;	/* koid header [32..63] */
+	expect_refused("reserved_arg", &t, at, "reserved bits");
+}
+
+TEST(string_padding_not_zero)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_string(&t.w, 3, "abc", 3);
+	t.words[at / 8 + 1] |= 0xffULL << 56;
+	expect_refused("bad_padding", &t, at, "padding");
+}
+
+TEST(undefined_string_ref)
+{
+	static struct trace t;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.category = fxt_str_index(9),
+		.name = fxt_str_index(2),
+	};
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_event(&t.w, &ev, NULL, 0);
+	expect_refused("undefined_string", &t, at, "string ref 9");
+}
+
+TEST(undefined_thread_ref)
+{
+	static struct trace t;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.thread = { .index = 3 },
+		.category = fxt_str_index(2),
+		.name = fxt_str_index(2),
+	};
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_event(&t.w, &ev, NULL, 0);
+	expect_refused("undefined_thread", &t, at, "thread ref 3");
+}
+
+TEST(argument_runs_past_its_record)
+{
+	static struct trace t;
+	struct fxt_arg arg = fxt_arg_int32(fxt_str_index(1), 120);
+	struct fxt_context_switch cs = { .timestamp = 1 };
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_context_switch(&t.w, &cs, &arg, 1);
+	t.words[at / 8 + 4] |= 9ULL << 4;	/* arg size 1 -> 9 words */
+	raw(&t, 0);			/* more file after it, so not EOF */
+	raw(&t, 0);
+	expect_refused("oversized_arg", &t, at, "runs past the end of the record");
+}
+
+TEST(argument_size_zero)
+{
+	static struct trace t;
+	struct fxt_arg arg = fxt_arg_int32(fxt_str_index(1), 120);
+	struct fxt_context_switch cs = { .timestamp = 1 };
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_context_switch(&t.w, &cs, &arg, 1);
+	t.words[at / 8 + 4] &= ~(0xfffULL << 4);
+	expect_refused("arg_size_zero", &t, at, "size 0");
+}
+
+TEST(inline_string_longer_than_its_record)
+{
+	static struct trace t;
+	struct fxt_kernel_object ko = {
+		.obj_type = FXT_OBJ_TYPE_PROCESS,
+		.name = fxt_str_c("init"),
+		.koid = 1,
+	};
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_kernel_object(&t.w, &ko, NULL, 0);
+	t.words[at / 8] |= 0x7000ULL << 24;	/* inline length 4 -> 0x7004 */
+	expect_refused("inline_too_long", &t, at, "runs past the end of the record");
+}
+
+TEST(record_too_short_for_its_fields)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_SCHEDULING | 3ULL << 4 | 1ULL << 60);
+	raw(&t, 1);
+	raw(&t, 2);
+	expect_refused("short_switch", &t, at, "incoming thread koid");
+}
+
+TEST(section_for_unannounced_provider)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_provider_section(&t.w, 5);
+	expect_refused("unknown_provider", &t, at, "provider 5");
+}
+
+TEST(zero_tick_rate)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_initialization(&t.w, 0);
+	expect_refused("zero_ticks", &t, at, "ticks per second is 0");
+}
+
+TEST(corrupted_magic_word)
+{
+	static struct trace t;
+
+	start(&t);
+	t.words[0] |= 1ULL << 58;	/* still metadata/trace info type 0 */
+	expect_refused("bad_magic", &t, 0, "missing magic record");
+}
+
+/* One record of every kind, all refs defined: --check must say OK. */
+static void build_valid(struct trace *t)
+{
+	static const uint8_t blob[3] = { 1, 2, 3 };
+	struct fxt_arg args[3] = {
+		fxt_arg_int32(fxt_str_index(1), 120),
+		fxt_arg_string(fxt_str_c("s"), fxt_str_index(2)),
+		fxt_arg_blob(fxt_str_c("b"), blob, 3),
+	};
+	struct fxt_event ev = { .type = FXT_EVENT_COUNTER, .thread = { .index = 1 },
+				.category = fxt_str_index(2), .name = fxt_str_c("n"),
+				.timestamp = 5, .data = 1 };
+	struct fxt_blob b = { .name = fxt_str_c("blob"), .blob_type = 1,
+			      .data = blob, .size = 3 };
+	struct fxt_userspace_object uo = { .process = { .pid = 1 },
+					   .name = fxt_str_c("obj"), .pointer = 8 };
+	struct fxt_kernel_object ko = { .obj_type = FXT_OBJ_TYPE_THREAD,
+					.name = fxt_str_c("t"), .koid = 2 };
+	struct fxt_context_switch cs = { .cpu = 1, .timestamp = 6,
+					 .outgoing_tid = 2, .incoming_tid = 0 };
+	struct fxt_wakeup wk = { .cpu = 1, .timestamp = 7, .woken_tid = 2 };
+	struct fxt_legacy_switch ls = { .timestamp = 8, .outgoing = { .index = 1 } };
+	struct fxt_log log = { .thread = { .index = 1 }, .timestamp = 9,
+			       .message = "log", .len = 3 };
+	struct fxt_large_blob lb = { .format = 0, .category = fxt_str_index(2),
+				     .name = fxt_str_c("lb"), .timestamp = 10,
+				     .data = blob, .size = 3 };
+
+	start(t);
+	fxt_write_thread(&t->w, 1, 1, 2);
+	fxt_write_provider_event(&t->w, 1, 0);
+	fxt_write_event(&t->w, &ev, args, 3);
+	fxt_write_blob(&t->w, &b);
+	fxt_write_userspace_object(&t->w, &uo, args, 1);
+	fxt_write_kernel_object(&t->w, &ko, args, 2);
+	fxt_write_context_switch(&t->w, &cs, args, 1);
+	fxt_write_wakeup(&t->w, &wk, args, 1);
+	fxt_write_legacy_context_switch(&t->w, &ls);
+	fxt_write_log(&t->w, &log);
+	fxt_write_large_blob(&t->w, &lb, args, 1);
+}
+
+TEST(valid_trace_with_every_kind_passes)
+{
+	static struct trace t;
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	char path[4200], err[2048];
+	int ret, n = 0, status;
+
+	build_valid(&t);
+	r = fxt_reader_new(t.words, here(&t), FXT_READ_STRICT);
+	ASSERT(r);
+	while ((ret = fxt_reader_next(r, &rec)) > 0)
+		n++;
+	EXPECT_EQ(ret, 0);
+	EXPECT_EQ(n, 17);
+	fxt_reader_free(r);
+	if (!fxt_dump)
+		return;
+	snprintf(path, sizeof(path), "%s/valid.fxt", corpus_dir);
+	EXPECT(write_file(path, t.words, here(&t)) == 0);
+	status = run_dump("--check", path, err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = run_dump(NULL, path, err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = run_dump("--summary", path, err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static uint64_t rnd_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/*
+ * Flip bits, overwrite words, cut the file: the reader must stop cleanly
+ * with an offset inside the buffer, in both modes. Each mutant is an exact
+ * malloc so ASan sees any read past it.
+ */
+TEST(random_mutations_never_crash)
+{
+	static struct trace t;
+	size_t len, i, k, cut;
+	unsigned int refused = 0;
+	struct fxt_record rec;
+	uint8_t *buf;
+	int mode, ret;
+
+	build_valid(&t);
+	len = here(&t);
+	for (i = 0; i < 20000; i++) {
+		cut = rnd() % 8 ? len : rnd() % (len + 1);
+		buf = malloc(cut ? cut : 1);
+		memcpy(buf, t.words, cut);
+		for (k = 0; cut && k < 1 + rnd() % 4; k++) {
+			size_t at = rnd() % cut;
+
+			if (rnd() % 2)
+				buf[at] ^= (uint8_t)(1u << (rnd() % 8));
+			else
+				buf[at] = (uint8_t)rnd();
+		}
+		for (mode = 0; mode < 2; mode++) {
+			struct fxt_reader *r = fxt_reader_new(buf, cut,
+							      mode ? FXT_READ_STRICT : 0);
+
+			while ((ret = fxt_reader_next(r, &rec)) > 0)
+				EXPECT(rec.offset + rec.size <= cut);
+			if (ret < 0) {
+				EXPECT(fxt_reader_error(r)->offset <= cut);
+				refused += mode;
+			}
+			fxt_reader_free(r);
+		}
+		free(buf);
+	}
+	printf("#   %u of 20000 mutants refused by strict mode\n", refused);
+	EXPECT(refused > 1000);
+}
+
+int main(int argc, char **argv)
+{
+	fxt_dump = argc > 1 ? argv[1] : NULL;
+	if (argc > 2)
+		snprintf(corpus_dir, sizeof(corpus_dir), "%s", argv[2]);
+	else
+		snprintf(corpus_dir, sizeof(corpus_dir), "/tmp/fxt-corpus.%d",
+			 (int)getpid());
+	if (fxt_dump && mkdir(corpus_dir, 0755) && errno != EEXIST) {
+		printf("# cannot create %s: %s\n", corpus_dir, strerror(errno));
+		fxt_dump = NULL;
+	}
+	RUN(empty_file);
+	RUN(missing_magic);
+	RUN(big_endian_magic);
+	RUN(record_size_zero);
+	RUN(record_past_end_of_file);
+	RUN(oversized_record_claims_4095_words);
+	RUN(large_record_claims_4g_words);
+	RUN(length_not_a_multiple_of_8);
+	RUN(reserved_bits_in_initialization);
+	RUN(reserved_bits_in_context_switch);
+	RUN(reserved_bits_in_argument);
+	RUN(string_padding_not_zero);
+	RUN(undefined_string_ref);
+	RUN(undefined_thread_ref);
+	RUN(argument_runs_past_its_record);
+	RUN(argument_size_zero);
+	RUN(inline_string_longer_than_its_record);
+	RUN(record_too_short_for_its_fields);
+	RUN(section_for_unannounced_provider);
+	RUN(zero_tick_rate);
+	RUN(corrupted_magic_word);
+	RUN(valid_trace_with_every_kind_passes);
+	RUN(random_mutations_never_crash);
+	if (!fxt_dump)
+		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");
+	return tap_exit();
+}
