@@ -79,6 +79,16 @@ command -v tar >/dev/null 2>&1 || die "tar not found"
 command -v sha256sum >/dev/null 2>&1 || die "sha256sum not found"
 mkdir -p "$dest" || die "cannot create $dest"
 
+# Serialize concurrent runs (e.g. parallel tests); re-check once we hold it.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$dest/.lock"
+	flock 9 || die "cannot lock $dest/.lock"
+	if [ "$force" = 0 ] && verify; then
+		echo "$tpdir"
+		exit 0
+	fi
+fi
+
 if [ "$force" = 1 ] || ! tar -tzf "$dest/$TARBALL" >/dev/null 2>&1; then
 	command -v npm >/dev/null 2>&1 ||
 		die "npm not found; install Node.js 18+ with npm (apt-get install nodejs npm)"
