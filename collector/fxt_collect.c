@@ -387,8 +387,8 @@ static int output_failed(struct session *s, int err, const char *what)
 	s->write_failed = true;
 	snprintf(step, sizeof(step), "writing %s to %s", what, s->out.path);
 	step_failed(s, step, -err,
-		    err == -ENOSPC || err == -EDQUOT ?
-		    "the disk is full: free space or write elsewhere with -o" :
+		    err == -ENOSPC || err == -EDQUOT || err == -EFBIG ?
+		    "the disk is full (or a size limit was hit): free space or write elsewhere with -o" :
 		    err == -EPIPE ? "the reader of the output went away" : NULL);
 	rb = trace_output_rollback(&s->out);
 	if (rb == 0)

@@ -510,7 +510,7 @@ TEST(random_garbage_is_survived)
 			pos = f.ring.tail + 8 * (rnd() % (f.size / 8));
 			h = FXT_RECORD_SCHEDULING | (1 + rnd() % 8) << 4 |
 			    (rnd() % 3) << 60 | (rnd() % 4) << 16;
-			memcpy(f.data + (pos & (f.size - 1)), &h, 8);
+			memcpy(f.data + (pos & (f.size - 1) & ~7ULL), &h, 8);
 			f.ctrl->producer_pos = rnd() % 4 ? f.ring.tail + (rnd() % (f.size + 16)) :
 							   rnd();
 			c.len = 0;

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# run_tests.sh all|asan - run the collector's host tests as one TAP stream.
+#
+# Called by `make check` / `make check-asan` with BUILD, ASAN_BUILD, SRCDIR
+# and MAKE in the environment. Each test program prints unnumbered
+# "ok - ..." / "not ok - ..." lines; this script numbers them, turns every
+# other line into a "# " diagnostic, reports a program that crashed or
+# failed without saying so as a failure of its own, prints the plan, and
+# ends with the plain line "N passed, N failed". Exit status 1 if any failed.
+
+set -u
+: "${BUILD:?}" "${ASAN_BUILD:?}" "${SRCDIR:?}" "${MAKE:=make}"
+MODE=${1:-all}
+T=$SRCDIR/tests
+RESULTS=$(mktemp /tmp/fxt-tap.XXXXXX) || exit 1
+OUT=$(mktemp /tmp/fxt-out.XXXXXX) || exit 1
+trap 'rm -f "$RESULTS" "$OUT"' EXIT
+
+# Sanitizer runs stop at the first problem and say where.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+# suite PREFIX COMMAND [ARG...]: run one test program into $RESULTS.
+suite() {
+	prefix=$1
+	shift
+	"$@" >"$OUT" 2>&1
+	status=$?
+	awk -v p="$prefix" '
+		/^ok - /     { sub(/^ok - /, "ok - " p); print; next }
+		/^not ok - / { sub(/^not ok - /, "not ok - " p); print; next }
+		/^#/         { print; next }
+		             { print "# " $0 }' "$OUT" >>"$RESULTS"
+	if [ "$status" -ne 0 ] && ! grep -q "^not ok - " "$OUT"; then
+		echo "not ok - $prefix${1##*/} exited with status $status without reporting a failing test (crash?)" >>"$RESULTS"
+	fi
+	if ! grep -q -e "^ok - " -e "^not ok - " "$OUT"; then
+		echo "not ok - $prefix${1##*/} ran no tests" >>"$RESULTS"
+	fi
+}
+
+# unit_suites PREFIX BUILDDIR: the C test programs of one build.
+unit_suites() {
+	prefix=$1 b=$2
+	suite "$prefix" "$b/obj/tests/test_fxt_roundtrip"
+	suite "$prefix" "$b/obj/tests/test_ring_drain"
+	suite "$prefix" "$b/obj/tests/test_collector_parts"
+	rm -rf "$b/obj/tests/corpus"
+	suite "$prefix" "$b/obj/tests/test_fxt_malformed" "$b/fxt-dump" \
+		"$b/obj/tests/corpus"
+	suite "$prefix" sh "$T/test_fxt_collect_nodev.sh" "$b/fxt-collect"
+}
+
+# The same sources must build warning-free with clang -Werror.
+clang_build() {
+	if ! command -v clang >/dev/null 2>&1; then
+		echo "ok - clang build is warning-free # SKIP clang is not installed"
+		return 0
+	fi
+	if $MAKE -s --no-print-directory -C "$SRCDIR" BUILDDIR="$BUILD/clang" \
+		CC=clang LDFLAGS= tests-build; then
+		echo "ok - clang build (-Wall -Wextra -Werror) is warning-free"
+	else
+		echo "not ok - clang build (-Wall -Wextra -Werror) is warning-free"
+	fi
+}
+
+case $MODE in
+all)
+	unit_suites "" "$BUILD"
+	unit_suites "asan+ubsan: " "$ASAN_BUILD"
+	suite "" sh "$T/test_valgrind.sh" "$BUILD/fxt-dump" "$BUILD/obj/tests/corpus"
+	suite "" clang_build
+	;;
+asan)
+	unit_suites "asan+ubsan: " "$ASAN_BUILD"
+	;;
+*)
+	echo "usage: $0 all|asan" >&2
+	exit 2
+	;;
+esac
+
+total=$(grep -c -e "^ok " -e "^not ok " "$RESULTS")
+failed=$(grep -c "^not ok " "$RESULTS")
+echo "TAP version 13"
+echo "1..$total"
+awk '/^ok - /     { n++; sub(/^ok -/, "ok " n " -") }
+     /^not ok - / { n++; sub(/^not ok -/, "not ok " n " -") }
+     { print }' "$RESULTS"
+echo "$((total - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_collector_parts.c - the pieces of fxt-collect that need no device:
+ * option parsing, the tid set, /proc parsing (on a fake tree), the output
+ * file's cut-back-to-last-record on write errors, and the metadata records
+ * (preamble, kernel objects, drop markers) checked with the strict reader.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "archive_meta.h"
+#include "collect_options.h"
+#include "fxt_read.h"
+#include "proc_tasks.h"
+#include "tap.h"
+#include "tid_set.h"
+#include "trace_output.h"
+
+static char fake_proc[128];
+
+TEST(buffer_sizes_accepted)
+{
+	static const struct {
+		const char *text;
+		uint64_t bytes;
+	} ok[] = {
+		{ "64K", 64 << 10 }, { "64k", 64 << 10 }, { "128KiB", 128 << 10 },
+		{ "1M", 1 << 20 }, { "4m", 4 << 20 }, { "4MB", 4 << 20 },
+		{ "256M", 256 << 20 }, { "1048576", 1 << 20 }, { "65536", 65536 },
+	};
+	char why[256];
+	uint64_t bytes;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		bytes = 0;
+		EXPECT_EQ(parse_buffer_size(ok[i].text, &bytes, why, sizeof(why)), 0);
+		EXPECT_EQ(bytes, ok[i].bytes);
+	}
+}
+
+TEST(buffer_sizes_refused_with_a_reason)
+{
+	static const char *const bad[] = {
+		"100K", "32K", "512M", "1G", "0", "", "abc", "-4M", "4X", "4MM",
+		"99999999999999999999M", "18446744073709551615K", "3M", "65535",
+	};
+	char why[256];
+	uint64_t bytes = 7;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		EXPECT_EQ(parse_buffer_size(bad[i], &bytes, why, sizeof(why)),
+			  (uint64_t)-EINVAL);
+		EXPECT(strstr(why, "power of two") || strstr(why, "not a size"));
+	}
+	EXPECT_EQ(bytes, 7);
+	parse_buffer_size("100K", &bytes, why, sizeof(why));
+	EXPECT_CONTAINS(why, "from 64K to 256M");
+}
+
+TEST(durations)
+{
+	char why[256];
+	uint64_t ms = 0;
+
+	EXPECT(parse_duration("5", &ms, why, sizeof(why)) == 0 && ms == 5000);
+	EXPECT(parse_duration("0.5", &ms, why, sizeof(why)) == 0 && ms == 500);
+	EXPECT(parse_duration("0.0001", &ms, why, sizeof(why)) == 0 && ms == 1);
+	EXPECT(parse_duration("0", &ms, why, sizeof(why)) == -EINVAL);
+	EXPECT(parse_duration("-1", &ms, why, sizeof(why)) == -EINVAL);
+	EXPECT(parse_duration("inf", &ms, why, sizeof(why)) == -EINVAL);
+	EXPECT(parse_duration("nan", &ms, why, sizeof(why)) == -EINVAL);
+	EXPECT(parse_duration("5s", &ms, why, sizeof(why)) == -EINVAL);
+	EXPECT(parse_duration("1e30", &ms, why, sizeof(why)) == -EINVAL);
+	EXPECT_CONTAINS(why, "seconds");
+}
+
+/* getopt keeps state between calls: optind = 0 makes glibc start over. */
+static enum collect_parse_result parse(struct collect_options *o, int argc,
+				       char **argv)
+{
+	optind = 0;
+	return collect_parse_args(argc, argv, o);
+}
+
+TEST(command_line)
+{
+	char *full[] = { "fxt-collect", "-o", "x.fxt", "-d", "2.5", "-b", "1M",
+			 "-q", "-D", "/dev/other", "--", "make", "-j2", NULL };
+	char *bare[] = { "fxt-collect", NULL };
+	char *cmd[] = { "fxt-collect", "--output=-", "sleep", "-x", NULL };
+	char *wrong[] = { "fxt-collect", "-b", "3M", NULL };
+	struct collect_options o;
+
+	EXPECT_EQ(parse(&o, 13, full), COLLECT_PARSE_OK);
+	EXPECT_STREQ(o.output, "x.fxt");
+	EXPECT_EQ(o.duration_ms, 2500);
+	EXPECT_EQ(o.buf_size, 1 << 20);
+	EXPECT(o.quiet);
+	EXPECT_STREQ(o.device, "/dev/other");
+	EXPECT(o.command && !strcmp(o.command[0], "make") &&
+	       !strcmp(o.command[1], "-j2") && !o.command[2]);
+
+	EXPECT_EQ(parse(&o, 1, bare), COLLECT_PARSE_OK);
+	EXPECT_STREQ(o.output, COLLECT_DEFAULT_OUTPUT);
+	EXPECT_STREQ(o.device, "/dev/fxtrace");
+	EXPECT_EQ(o.buf_size, 0);
+	EXPECT_EQ(o.duration_ms, 0);
+	EXPECT(!o.command);
+
+	/* COMMAND's own options are not ours, even without "--". */
+	EXPECT_EQ(parse(&o, 4, cmd), COLLECT_PARSE_OK);
+	EXPECT_STREQ(o.output, "-");
+	EXPECT(o.command && !strcmp(o.command[1], "-x"));
+
+	EXPECT_EQ(parse(&o, 3, wrong), COLLECT_PARSE_USAGE);
+}
+
+TEST(tid_set)
+{
+	struct tid_set set;
+	uint64_t *list, x = 12345;
+	long n, i;
+
+	tid_set_init(&set);
+	EXPECT(!tid_set_contains(&set, 0));
+	EXPECT_EQ(tid_set_add(&set, 0), 1);
+	EXPECT_EQ(tid_set_add(&set, 0), 0);
+	EXPECT(tid_set_contains(&set, 0));
+	for (i = 0; i < 100000; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		tid_set_add(&set, 1 + (x >> 48));	/* many repeats */
+	}
+	EXPECT_EQ(tid_set_add(&set, UINT64_MAX), 1);
+	n = tid_set_sorted(&set, &list);
+	ASSERT(n > 1000);
+	EXPECT_EQ((size_t)n, set.count);
+	EXPECT_EQ(list[0], 0);
+	EXPECT_EQ(list[n - 1], UINT64_MAX);
+	for (i = 1; i < n; i++)
+		EXPECT(list[i - 1] < list[i]);
+	for (i = 0; i < n; i++)
+		EXPECT(tid_set_contains(&set, list[i]));
+	free(list);
+	tid_set_free(&set);
+	n = tid_set_sorted(&set, &list);
+	EXPECT_EQ(n, 0);
+	free(list);
+}
+
+static void put_file(const char *rel, const char *text)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", fake_proc, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0) {
+		if (write(fd, text, strlen(text)) < 0)
+			printf("# write %s: %s\n", path, strerror(errno));
+		close(fd);
+	}
+}
+
+static void put_dir(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", fake_proc, rel);
+	mkdir(path, 0755);
+}
+
+#define STATUS(name, tgid) \
+	"Name:\t" name "\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t" #tgid \
+	"\nNgid:\t0\nPid:\t1\nPPid:\t0\n"
+
+/*
+ * /proc as the collector sees it: process 100 ("foo") with threads 100 and
+ * 101 (a name with an escaped newline and backslash), process 200 that
+ * vanished mid-walk (no status files), a non-numeric entry.
+ */
+static void build_fake_proc(void)
+{
+	snprintf(fake_proc, sizeof(fake_proc), "/tmp/fxt-fake-proc.%d", (int)getpid());
+	put_dir("");
+	put_dir("self");
+	put_dir("100");
+	put_dir("100/task");
+	put_dir("100/task/100");
+	put_dir("100/task/101");
+	put_dir("101");
+	put_dir("200");
+	put_dir("200/task");
+	put_dir("200/task/200");
+	put_file("100/status", STATUS("foo", 100));
+	put_file("100/task/100/status", STATUS("foo", 100));
+	put_file("100/task/101/status", STATUS("bar\\nbaz\\\\q", 100));
+	put_file("101/status", STATUS("bar\\nbaz\\\\q", 100));
+}
+
+struct visit {
+	uint64_t tids[8];
+	char names[8][TASK_NAME_MAX];
+	unsigned int n;
+};
+
+static int visit_task(void *ctx, const struct task_info *task)
+{
+	struct visit *v = ctx;
+
+	if (v->n < 8) {
+		v->tids[v->n] = task->tid;
+		memcpy(v->names[v->n], task->name, TASK_NAME_MAX);
+		v->n++;
+	}
+	return 0;
+}
+
+TEST(proc_status_parsing)
+{
+	struct task_info t;
+
+	EXPECT_EQ(proc_parse_status(STATUS("kworker/u8:1-events", 77), &t), 0);
+	EXPECT_STREQ(t.name, "kworker/u8:1-events");
+	EXPECT_EQ(t.tgid, 77);
+	EXPECT_EQ(proc_parse_status(STATUS("a\\042b\\tc", 1), &t), 0);
+	EXPECT_STREQ(t.name, "a\"b\tc");
+	EXPECT_EQ(proc_parse_status("Name:\tx\n", &t), (uint64_t)-EINVAL);
+	EXPECT_EQ(proc_parse_status("Tgid:\t5\n", &t), (uint64_t)-EINVAL);
+	EXPECT_EQ(proc_parse_status("Name:\tx\nTgid:\tfive\n", &t), (uint64_t)-EINVAL);
+	EXPECT_EQ(proc_parse_status("", &t), (uint64_t)-EINVAL);
+}
+
+TEST(proc_walk_on_a_fake_tree)
+{
+	struct visit v = { .n = 0 };
+	struct task_info t;
+
+	EXPECT_EQ(proc_for_each_task(fake_proc, visit_task, &v), 0);
+	ASSERT(v.n == 2);
+	EXPECT_EQ(v.tids[0], 100);	/* the leader first */
+	EXPECT_STREQ(v.names[0], "foo");
+	EXPECT_EQ(v.tids[1], 101);
+	EXPECT_STREQ(v.names[1], "bar\nbaz\\q");
+	EXPECT_EQ(proc_read_task(fake_proc, 101, &t), 0);
+	EXPECT_EQ(t.tgid, 100);
+	EXPECT_EQ(proc_read_task(fake_proc, 999, &t), (uint64_t)-ENOENT);
+	EXPECT_EQ(proc_for_each_task("/nonexistent/proc", visit_task, &v),
+		  (uint64_t)-ENOENT);
+}
+
+TEST(proc_on_the_real_proc)
+{
+	struct task_info t;
+	char comm[64] = "";
+	FILE *f = fopen("/proc/self/comm", "r");
+
+	ASSERT(f);
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	EXPECT_EQ(proc_read_task("/proc", (uint64_t)getpid(), &t), 0);
+	EXPECT_STREQ(t.name, comm);
+	EXPECT_EQ(t.tgid, (uint64_t)getpid());
+}
+
+/* Decode @w strictly into @recs (up to @max). Return the count or -1. */
+static int decode(const struct fxt_writer *w, struct fxt_record *recs, int max)
+{
+	struct fxt_reader *r = fxt_reader_new(fxt_writer_data(w),
+					      fxt_writer_bytes(w), FXT_READ_STRICT);
+	int n = 0, ret;
+
+	while (n < max && (ret = fxt_reader_next(r, &recs[n])) > 0)
+		n++;
+	if (n < max && ret < 0) {
+		printf("#   offset %zu: %s\n", fxt_reader_error(r)->offset,
+		       fxt_reader_error(r)->message);
+		n = -1;
+	}
+	fxt_reader_free(r);
+	return n;
+}
+
+TEST(preamble_defines_the_kernel_strings)
+{
+	static const struct {
+		uint16_t index;
+		const char *text;
+	} want[] = {
+		{ FXTRACE_STR_INCOMING_WEIGHT, "incoming_weight" },
+		{ FXTRACE_STR_OUTGOING_WEIGHT, "outgoing_weight" },
+		{ FXTRACE_STR_WEIGHT, "weight" },
+		{ FXTRACE_STR_WAKER, "waker" },
+		{ FXTRACE_STR_LINUX_STATE, "linux_state" },
+		{ FXTRACE_STR_PROCESS, "process" },
+		{ ARCHIVE_STR_CATEGORY, "fxtrace" },
+		{ ARCHIVE_STR_RECORDS_DROPPED, "records_dropped" },
+	};
+	struct fxt_record recs[32];
+	struct fxt_writer w;
+	unsigned int i, found;
+	int n, k;
+
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	n = decode(&w, recs, 32);
+	ASSERT(n == 4 + 8);
+	EXPECT_EQ(recs[0].header, FXT_MAGIC_RECORD);
+	EXPECT_EQ(recs[1].kind, FXT_META_PROVIDER_INFO);
+	EXPECT_EQ(recs[1].meta.provider_id, 1);
+	EXPECT(fxt_str_eq(&recs[1].meta.name, "fxtrace"));
+	EXPECT_EQ(recs[2].kind, FXT_META_PROVIDER_SECTION);
+	EXPECT_EQ(recs[2].meta.provider_id, 1);
+	EXPECT_EQ(recs[3].type, FXT_RECORD_INITIALIZATION);
+	EXPECT_EQ(recs[3].ticks_per_second, 1000000000);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		found = 0;
+		for (k = 4; k < n; k++)
+			if (recs[k].string.index == want[i].index)
+				found += fxt_str_eq(&recs[k].string.value, want[i].text);
+		if (found != 1)
+			printf("#   string %u \"%s\" defined %u times\n",
+			       want[i].index, want[i].text, found);
+		EXPECT_EQ(found, 1);
+	}
+	/* Nothing may collide with the collector's own indices. */
+	EXPECT(FXTRACE_STR_COUNT <= ARCHIVE_STR_CATEGORY);
+	fxt_writer_free(&w);
+}
+
+static const struct fxt_record *find_kobj(const struct fxt_record *recs, int n,
+					  unsigned int type, uint64_t koid)
+{
+	const struct fxt_record *last = NULL;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (recs[i].type == FXT_RECORD_KERNEL_OBJECT &&
+		    recs[i].kobj.obj_type == type && recs[i].kobj.koid == koid)
+			last = &recs[i];
+	return last;
+}
+
+TEST(objects_for_every_task)
+{
+	static struct fxt_record recs[64];
+	const struct fxt_record *p, *t;
+	const struct fxt_arg *a;
+	struct tid_set threads, processes;
+	struct fxt_writer w;
+	int n;
+
+	tid_set_init(&threads);
+	tid_set_init(&processes);
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	EXPECT_EQ(archive_write_all_tasks(&w, fake_proc, &threads, &processes), 0);
+	n = decode(&w, recs, 64);
+	ASSERT(n == 12 + 3);
+	p = find_kobj(recs, n, FXT_OBJ_TYPE_PROCESS, 100);
+	ASSERT(p);
+	EXPECT(fxt_str_eq(&p->kobj.name, "foo"));
+	t = find_kobj(recs, n, FXT_OBJ_TYPE_THREAD, 101);
+	ASSERT(t);
+	EXPECT(fxt_str_eq(&t->kobj.name, "bar\nbaz\\q"));
+	a = fxt_record_find_arg(t, "process");
+	EXPECT(a && a->type == FXT_ARG_KOID && a->v.koid == 100);
+	EXPECT_EQ(a->name.index, FXTRACE_STR_PROCESS);
+	EXPECT(find_kobj(recs, n, FXT_OBJ_TYPE_THREAD, 100));
+	EXPECT(tid_set_contains(&threads, 100) && tid_set_contains(&threads, 101));
+	EXPECT(tid_set_contains(&processes, 100) && processes.count == 1);
+	tid_set_free(&threads);
+	tid_set_free(&processes);
+	fxt_writer_free(&w);
+}
+
+TEST(objects_for_threads_seen_in_the_trace)
+{
+	static struct fxt_record recs[64];
+	struct tid_set seen, named, threads, processes;
+	struct fxt_writer w;
+	uint64_t missing = 99;
+	int n;
+
+	tid_set_init(&seen);
+	tid_set_init(&named);
+	tid_set_init(&threads);
+	tid_set_init(&processes);
+	tid_set_add(&seen, 0);		/* idle: never named */
+	tid_set_add(&seen, 101);
+	tid_set_add(&seen, 999);	/* exited, never named */
+	tid_set_add(&seen, 998);	/* exited, named while alive */
+	tid_set_add(&named, 998);
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	EXPECT_EQ(archive_write_seen_tasks(&w, fake_proc, &seen, &named, &missing), 0);
+	EXPECT_EQ(missing, 1);
+	n = decode(&w, recs, 64);
+	ASSERT(n == 12 + 2);
+	EXPECT(find_kobj(recs, n, FXT_OBJ_TYPE_PROCESS, 100));
+	EXPECT(find_kobj(recs, n, FXT_OBJ_TYPE_THREAD, 101));
+	EXPECT(!find_kobj(recs, n, FXT_OBJ_TYPE_THREAD, 0));
+
+	/* First sight while tracing: thread and its process, once. */
+	fxt_writer_reset(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	EXPECT_EQ(archive_write_new_task(&w, fake_proc, 101, &threads, &processes), 1);
+	EXPECT_EQ(archive_write_new_task(&w, fake_proc, 100, &threads, &processes), 1);
+	EXPECT_EQ(archive_write_new_task(&w, fake_proc, 999, &threads, &processes), 0);
+	n = decode(&w, recs, 64);
+	ASSERT(n == 12 + 3);	/* process 100 once, threads 101 and 100 */
+	EXPECT(tid_set_contains(&threads, 101) && !tid_set_contains(&threads, 999));
+	tid_set_free(&seen);
+	tid_set_free(&named);
+	tid_set_free(&threads);
+	tid_set_free(&processes);
+	fxt_writer_free(&w);
+}
+
+TEST(drop_marker_is_a_provider_event_and_a_counter)
+{
+	struct fxt_record recs[16];
+	const struct fxt_arg *a;
+	struct fxt_writer w;
+	int n;
+
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	ASSERT(archive_write_drop_marker(&w, 3, 42, 777) == 0);
+	n = decode(&w, recs, 16);
+	ASSERT(n == 14);
+	EXPECT_EQ(recs[12].type, FXT_RECORD_METADATA);
+	EXPECT_EQ(recs[12].kind, FXT_META_PROVIDER_EVENT);
+	EXPECT_EQ(recs[12].meta.provider_id, 1);
+	EXPECT_EQ(recs[12].meta.event_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
+	EXPECT_EQ(recs[13].type, FXT_RECORD_EVENT);
+	EXPECT_EQ(recs[13].event.type, FXT_EVENT_COUNTER);
+	EXPECT_EQ(recs[13].event.timestamp, 777);
+	EXPECT(recs[13].event.thread.index == 0 && recs[13].event.thread.pid == 0 &&
+	       recs[13].event.thread.tid == 0);
+	EXPECT(fxt_str_eq(&recs[13].event.category, "fxtrace"));
+	EXPECT(fxt_str_eq(&recs[13].event.name, "records_dropped"));
+	a = fxt_record_find_arg(&recs[13], "cpu3");
+	EXPECT(a && a->type == FXT_ARG_UINT64 && a->v.u64 == 42);
+	fxt_writer_free(&w);
+}
+
+static off_t file_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? -1 : st.st_size;
+}
+
+TEST(output_cut_back_to_the_last_whole_record)
+{
+	char path[256], buf[64];
+	struct trace_output out;
+
+	memset(buf, 'r', sizeof(buf));
+	snprintf(path, sizeof(path), "%s/out.fxt", fake_proc);
+	ASSERT(trace_output_open(&out, path) == 0);
+	EXPECT(out.regular);
+	EXPECT_EQ(trace_output_write(&out, buf, 64), 0);
+	trace_output_commit(&out);
+	EXPECT_EQ(trace_output_write(&out, buf, 24), 0);	/* half a record */
+	EXPECT_EQ(file_size(out.fd), 88);
+	EXPECT_EQ(trace_output_rollback(&out), 0);
+	EXPECT_EQ(file_size(out.fd), 64);
+	EXPECT_EQ(out.offset, 64);
+	EXPECT_EQ(trace_output_write(&out, buf, 8), 0);	/* appends at 64 */
+	EXPECT_EQ(file_size(out.fd), 72);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT_EQ(trace_output_open(&out, "/nonexistent-dir/x.fxt"), (uint64_t)-ENOENT);
+}
+
+/* /dev/full: every write fails with ENOSPC; not regular, so no truncate. */
+TEST(output_disk_full_device)
+{
+	struct trace_output out;
+	char buf[8] = { 0 };
+
+	ASSERT(trace_output_open(&out, "/dev/full") == 0);
+	EXPECT(!out.regular);
+	EXPECT_EQ(trace_output_write(&out, buf, 8), (uint64_t)-ENOSPC);
+	EXPECT_EQ(trace_output_rollback(&out), (uint64_t)-ESPIPE);
+	trace_output_close(&out);
+}
+
+/*
+ * A regular file that fills up mid-write (RLIMIT_FSIZE gives a short write,
+ * then EFBIG, like a full disk): the file is cut back to the last commit.
+ * Runs in a child so the limit does not stick.
+ */
+TEST(output_short_write_then_error)
+{
+	char path[256];
+	int status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/limited.fxt", fake_proc);
+	pid = fork();
+	ASSERT(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { 100, 100 };
+		struct trace_output out;
+		char buf[64];
+		int err;
+
+		memset(buf, 'r', sizeof(buf));
+		signal(SIGXFSZ, SIG_IGN);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		if (trace_output_open(&out, path))
+			_exit(10);
+		if (trace_output_write(&out, buf, 64))
+			_exit(11);
+		trace_output_commit(&out);
+		err = trace_output_write(&out, buf, 64);	/* 36 fit */
+		if (err != -EFBIG)
+			_exit(12);
+		if (trace_output_rollback(&out) || file_size(out.fd) != 64)
+			_exit(13);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	EXPECT(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+static void remove_fake_proc(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake_proc);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", fake_proc);
+}
+
+int main(void)
+{
+	build_fake_proc();
+	RUN(buffer_sizes_accepted);
+	RUN(buffer_sizes_refused_with_a_reason);
+	RUN(durations);
+	RUN(command_line);
+	RUN(tid_set);
+	RUN(proc_status_parsing);
+	RUN(proc_walk_on_a_fake_tree);
+	RUN(proc_on_the_real_proc);
+	RUN(preamble_defines_the_kernel_strings);
+	RUN(objects_for_every_task);
+	RUN(objects_for_threads_seen_in_the_trace);
+	RUN(drop_marker_is_a_provider_event_and_a_counter);
+	RUN(output_cut_back_to_the_last_whole_record);
+	RUN(output_disk_full_device);
+	RUN(output_short_write_then_error);
+	remove_fake_proc();
+	return tap_exit();
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test_fxt_collect_nodev.sh FXT_COLLECT
+#
+# fxt-collect on a machine without the fxtrace module: every failure must
+# be a clean exit with a message that names the step and what to do.
+# Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
+
+COLLECT=${1:?usage: $0 FXT_COLLECT}
+TMP=$(mktemp -d /tmp/fxt-nodev.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# check NAME EXPECTED_STATUS GREP_PATTERN -- ARGS...: run, compare, report.
+check() {
+	name=$1 want=$2 pattern=$3
+	shift 4
+	"$COLLECT" "$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" -eq "$want" ] && grep -q -- "$pattern" "$TMP/err" "$TMP/out"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		echo "#   exit $got (wanted $want), output:"
+		sed 's/^/#     /' "$TMP/err" "$TMP/out"
+	fi
+}
+
+check "device missing: exit 1, says to load the module" 1 \
+	"load the module: sudo insmod kmod/fxtrace.ko" -- \
+	-D "$TMP/no-such-device" -o "$TMP/t.fxt"
+check "device missing: the step is named" 1 "opening $TMP/no-such-device failed" -- \
+	-D "$TMP/no-such-device" -o "$TMP/t.fxt"
+if [ -e "$TMP/t.fxt" ]; then
+	echo "not ok - device missing: no output file is created"
+else
+	echo "ok - device missing: no output file is created"
+fi
+check "not an fxtrace device: GET_INFO fails cleanly" 1 "not an fxtrace device" -- \
+	-D /dev/null -o "$TMP/t.fxt"
+if [ -e /dev/fxtrace ]; then
+	echo "ok - default device is /dev/fxtrace # SKIP the module is loaded here"
+else
+	check "default device is /dev/fxtrace" 1 "opening /dev/fxtrace failed" -- \
+		-o "$TMP/t.fxt" -d 1
+fi
+check "bad -b: exit 2 with the accepted range" 2 "power of two from 64K to 256M" -- -b 100K
+check "bad -d: exit 2" 2 "not a duration" -- -d -3
+check "unknown option: exit 2" 2 "Try 'fxt-collect --help'" -- --frobnicate
+check "--help: exit 0 with EXAMPLES" 0 "EXAMPLES:" -- --help
+check "--help documents the exit statuses" 0 "records were dropped" -- --help
+check "--version names the ABI" 0 "ABI version" -- --version
