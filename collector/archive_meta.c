@@ -199,26 +199,56 @@ int archive_write_seen_tasks(struct fxt_writer *w, const char *proc_root,
 	return ret < 0 ? ret : 0;
 }
 
-int archive_write_drop_marker(struct fxt_writer *w, unsigned int cpu,
-			      uint64_t dropped_total, uint64_t timestamp)
+/* Up to FXT_MAX_ARGS CPUs in one counter event. */
+static int write_counter_event(struct fxt_writer *w, uint64_t pid,
+			       uint64_t tid, uint64_t timestamp,
+			       const struct drop_count *counts, size_t n)
 {
-	char arg_name[16];
+	char names[FXT_MAX_ARGS][16];
+	struct fxt_arg args[FXT_MAX_ARGS];
 	struct fxt_event ev = {
 		.type = FXT_EVENT_COUNTER,
-		.thread = { .index = 0, .pid = 0, .tid = 0 },
+		.thread = { .index = 0, .pid = pid, .tid = tid },
 		.category = fxt_str_index(ARCHIVE_STR_CATEGORY),
 		.name = fxt_str_index(ARCHIVE_STR_RECORDS_DROPPED),
 		.timestamp = timestamp,
-		.data = 0,	/* counter id */
+		.data = 0,	/* counter id: part of Perfetto's track name */
 	};
-	struct fxt_arg count;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "cpu%u", counts[i].cpu);
+		args[i] = fxt_arg_int64(fxt_str_c(names[i]),
+					(int64_t)counts[i].dropped);
+	}
+	return fxt_write_event(w, &ev, args, (unsigned int)n);
+}
+
+int archive_write_drop_counters(struct fxt_writer *w, uint64_t pid,
+				uint64_t tid, uint64_t timestamp,
+				const struct drop_count *counts, size_t n)
+{
+	size_t done, chunk;
+	int err = 0;
+
+	for (done = 0; !err && done < n; done += chunk) {
+		chunk = n - done < FXT_MAX_ARGS ? n - done : FXT_MAX_ARGS;
+		err = write_counter_event(w, pid, tid, timestamp,
+					  counts + done, chunk);
+	}
+	return err;
+}
+
+int archive_write_drop_marker(struct fxt_writer *w, uint64_t pid,
+			      uint64_t tid, unsigned int cpu,
+			      uint64_t dropped_total, uint64_t timestamp)
+{
+	struct drop_count count = { cpu, dropped_total };
 	int err;
 
-	snprintf(arg_name, sizeof(arg_name), "cpu%u", cpu);
-	count = fxt_arg_uint64(fxt_str_c(arg_name), dropped_total);
 	err = fxt_write_provider_event(w, ARCHIVE_PROVIDER_ID,
 				       FXT_PROVIDER_EVENT_BUFFER_FULL);
 	if (!err)
-		err = fxt_write_event(w, &ev, &count, 1);
+		err = write_counter_event(w, pid, tid, timestamp, &count, 1);
 	return err;
 }

@@ -75,18 +75,40 @@ int archive_write_seen_tasks(struct fxt_writer *w, const char *proc_root,
 			     const struct tid_set *tids,
 			     const struct tid_set *named, uint64_t *missing);
 
+/* One CPU's cumulative records_dropped, as a counter sample. */
+struct drop_count {
+	unsigned int cpu;
+	uint64_t dropped;
+};
+
 /**
- * archive_write_drop_marker() - mark that @cpu's ring has lost records
- * @dropped_total: the ring's cumulative records_dropped
- * @timestamp:     when (ctrl->last_drop_ns), in ns
+ * archive_write_drop_counters() - sample the records-dropped counters
+ * @pid, @tid:  the thread the counter belongs to: fxt-collect's own (a
+ *              named process; pid 0 would make Perfetto invent one)
+ * @timestamp:  when, in ns (CLOCK_BOOTTIME)
+ * @counts:     one entry per CPU to sample
  *
- * Writes a provider event "buffer filled up" (metadata type 3, event 0),
- * which the format defines but Perfetto ignores, and a counter event that
- * Perfetto shows as the track "records_dropped:cpuN" (category "fxtrace",
- * pid 0 / tid 0 inline, one uint64 argument "cpuN" = @dropped_total).
- * This is the one place to change if a better marker is found.
+ * Counter events (type 4, event type 1, counter id 0), category "fxtrace",
+ * name "records_dropped", one int64 argument "cpuN" per CPU (at most 15 per
+ * event, so several events for many CPUs). Perfetto shows one step track
+ * "records_dropped:cpuN:0" per CPU under the fxt-collect process. The
+ * collector samples every CPU at the start (all zero: a lossless trace
+ * shows flat tracks) and at the end, and a CPU whenever it lost records.
  */
-int archive_write_drop_marker(struct fxt_writer *w, unsigned int cpu,
+int archive_write_drop_counters(struct fxt_writer *w, uint64_t pid,
+				uint64_t tid, uint64_t timestamp,
+				const struct drop_count *counts, size_t n);
+
+/**
+ * archive_write_drop_marker() - mark that a ring has just lost records
+ *
+ * A provider event "buffer filled up" (metadata type 3, event 0; the
+ * format's own marker, which Perfetto ignores) followed by a counter sample
+ * for that CPU (archive_write_drop_counters()) at @timestamp, the ring's
+ * last_drop_ns. This is the one place to change if a better marker is found.
+ */
+int archive_write_drop_marker(struct fxt_writer *w, uint64_t pid,
+			      uint64_t tid, unsigned int cpu,
 			      uint64_t dropped_total, uint64_t timestamp);
 
 #endif /* ARCHIVE_META_H */

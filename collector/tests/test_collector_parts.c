@@ -437,7 +437,7 @@ TEST(drop_marker_is_a_provider_event_and_a_counter)
 
 	fxt_writer_init_dynamic(&w);
 	ASSERT(archive_write_preamble(&w) == 0);
-	ASSERT(archive_write_drop_marker(&w, 3, 42, 777) == 0);
+	ASSERT(archive_write_drop_marker(&w, 4321, 4321, 3, 42, 777) == 0);
 	n = decode(&w, recs, 16);
 	ASSERT(n == 14);
 	EXPECT_EQ(recs[12].type, FXT_RECORD_METADATA);
@@ -446,13 +446,45 @@ TEST(drop_marker_is_a_provider_event_and_a_counter)
 	EXPECT_EQ(recs[12].meta.event_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
 	EXPECT_EQ(recs[13].type, FXT_RECORD_EVENT);
 	EXPECT_EQ(recs[13].event.type, FXT_EVENT_COUNTER);
+	EXPECT_EQ(recs[13].event.data, 0);	/* counter id */
 	EXPECT_EQ(recs[13].event.timestamp, 777);
-	EXPECT(recs[13].event.thread.index == 0 && recs[13].event.thread.pid == 0 &&
-	       recs[13].event.thread.tid == 0);
+	/* On the collector's own (named) process, never pid 0. */
+	EXPECT(recs[13].event.thread.index == 0 &&
+	       recs[13].event.thread.pid == 4321 &&
+	       recs[13].event.thread.tid == 4321);
 	EXPECT(fxt_str_eq(&recs[13].event.category, "fxtrace"));
 	EXPECT(fxt_str_eq(&recs[13].event.name, "records_dropped"));
 	a = fxt_record_find_arg(&recs[13], "cpu3");
-	EXPECT(a && a->type == FXT_ARG_UINT64 && a->v.u64 == 42);
+	EXPECT(a && a->type == FXT_ARG_INT64 && a->v.i64 == 42);
+	fxt_writer_free(&w);
+}
+
+/* Many CPUs: at most 15 arguments per event, every CPU sampled once. */
+TEST(drop_counters_for_many_cpus)
+{
+	struct drop_count counts[20];
+	struct fxt_record recs[16];
+	const struct fxt_arg *a;
+	struct fxt_writer w;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < 20; i++) {
+		counts[i].cpu = 2 * i;
+		counts[i].dropped = i;
+	}
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	ASSERT(archive_write_drop_counters(&w, 9, 9, 55, counts, 20) == 0);
+	n = decode(&w, recs, 16);
+	ASSERT(n == 14);
+	EXPECT_EQ(recs[12].nargs, 15);
+	EXPECT_EQ(recs[13].nargs, 5);
+	a = fxt_record_find_arg(&recs[13], "cpu38");
+	EXPECT(a && a->v.i64 == 19);
+	a = fxt_record_find_arg(&recs[12], "cpu0");
+	EXPECT(a && a->v.i64 == 0);
+	EXPECT_EQ(recs[13].event.timestamp, 55);
 	fxt_writer_free(&w);
 }
 
@@ -562,6 +594,7 @@ int main(void)
 	RUN(objects_for_every_task);
 	RUN(objects_for_threads_seen_in_the_trace);
 	RUN(drop_marker_is_a_provider_event_and_a_counter);
+	RUN(drop_counters_for_many_cpus);
 	RUN(output_cut_back_to_the_last_whole_record);
 	RUN(output_disk_full_device);
 	RUN(output_short_write_then_error);
