@@ -888,7 +888,7 @@ static void print_summary(struct session *s)
 		msg("invalid ring data skipped (%llu bytes, module bug?): %s",
 		    (unsigned long long)skipped, list);
 	if (!s->opts.quiet && s->threads_gone)
-		msg("%llu traced threads exited before fxt-collect could read their names",
+		msg("%llu traced thread(s) exited before fxt-collect could read their names",
 		    (unsigned long long)s->threads_gone);
 	if (s->tids_incomplete)
 		msg("warning: out of memory while tracking thread ids; some threads are unnamed");

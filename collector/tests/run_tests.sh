@@ -51,6 +51,8 @@ unit_suites() {
 	suite "$prefix" "$b/obj/tests/test_fxt_malformed" "$b/fxt-dump" \
 		"$b/obj/tests/corpus"
 	suite "$prefix" sh "$T/test_fxt_collect_nodev.sh" "$b/fxt-collect"
+	suite "$prefix" sh "$T/test_fxt_collect_fake.sh" "$b/fxt-collect" \
+		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"
 }
 
 # The same sources must build warning-free with clang -Werror.
@@ -71,7 +73,8 @@ case $MODE in
 all)
 	unit_suites "" "$BUILD"
 	unit_suites "asan+ubsan: " "$ASAN_BUILD"
-	suite "" sh "$T/test_valgrind.sh" "$BUILD/fxt-dump" "$BUILD/obj/tests/corpus"
+	suite "" sh "$T/test_valgrind.sh" "$BUILD/fxt-dump" "$BUILD/obj/tests/corpus" \
+		"$BUILD/fxt-collect" "$BUILD/obj/tests/fake_fxtrace.so"
 	suite "" clang_build
 	;;
 asan)

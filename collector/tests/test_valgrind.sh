@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# test_valgrind.sh FXT_DUMP CORPUS_DIR
+# test_valgrind.sh FXT_DUMP CORPUS_DIR [FXT_COLLECT FAKE_SO]
 #
 # fxt-dump under valgrind on every file of the corpus that
 # test_fxt_malformed left behind (valid and malformed, every mode): no
-# invalid reads, no leaks. Prints unnumbered TAP lines.
+# invalid reads, no leaks. With FXT_COLLECT and FAKE_SO, also one whole
+# fxt-collect session (with a COMMAND) against the fake device.
+# Prints unnumbered TAP lines.
 
-DUMP=${1:?usage: $0 FXT_DUMP CORPUS_DIR}
-CORPUS=${2:?usage: $0 FXT_DUMP CORPUS_DIR}
+DUMP=${1:?usage: $0 FXT_DUMP CORPUS_DIR [FXT_COLLECT FAKE_SO]}
+CORPUS=${2:?usage: $0 FXT_DUMP CORPUS_DIR [FXT_COLLECT FAKE_SO]}
+COLLECT=${3:-}
+FAKE=${4:-}
 
 if ! command -v valgrind >/dev/null 2>&1; then
 	echo "ok - valgrind fxt-dump # SKIP valgrind is not installed"
@@ -55,3 +59,20 @@ else
 	echo "not ok - valgrind fxt-dump --check - (stdin)"
 	sed 's/^/#     /' "$log" | head -20
 fi
+
+[ -n "$COLLECT" ] && [ -n "$FAKE" ] || exit 0
+# The fake device keeps its ring memory for the life of the process, so
+# only definite leaks count here.
+trace=$(mktemp /tmp/fxt-valgrind-trace.XXXXXX)
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=/fake/fxtrace valgrind -q --error-exitcode=99 \
+	--leak-check=full --errors-for-leak-kinds=definite \
+	"$COLLECT" -q -D /fake/fxtrace -o "$trace" -d 1 -- sh -c 'sleep 0.2' \
+	>/dev/null 2>"$log"
+status=$?
+if [ $status -eq 0 ] && ! grep -q "==[0-9]*==" "$log" && "$DUMP" --check "$trace" >/dev/null; then
+	echo "ok - valgrind fxt-collect (fake device, with a COMMAND): no errors, no leaks"
+else
+	echo "not ok - valgrind fxt-collect (fake device, with a COMMAND): exit $status"
+	sed 's/^/#     /' "$log" | head -20
+fi
+rm -f "$trace"

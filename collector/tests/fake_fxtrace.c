@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * fake_fxtrace.c - an LD_PRELOAD stand-in for /dev/fxtrace, so fxt-collect
+ * can run its whole lifecycle on a host that cannot load the module.
+ *
+ * It intercepts open(), ioctl(), mmap() and close() for one path
+ * ($FAKE_FXTRACE_PATH, default /fake/fxtrace) and follows the uapi header:
+ * GET_INFO/CONFIGURE/START/STOP, per-CPU control pages and read-only data
+ * areas at the offsets it reports (EPERM for writable data, ENXIO for an
+ * absent CPU), and a producer thread that writes kernel-format context
+ * switch and wakeup records with the (A)/(B) protocol, dropping and
+ * counting records when a ring is full. Everything else goes to libc.
+ *
+ * Knobs (environment):
+ *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4); CPU 2 is absent
+ *   FAKE_FXTRACE_RATE=N         records per CPU per millisecond (default 2)
+ *   FAKE_FXTRACE_ABI=N          abi_version to report (default the real one)
+ *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
+ *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
+ *   FAKE_FXTRACE_CORRUPT=1      once, publish a record with size 0
+ *
+ * Thread ids in the records: the traced process's own pid, pid 1, tid 0
+ * (idle) and a tid that does not exist, so naming can be checked.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/fxtrace.h>
+
+#include "fxt_write.h"
+
+#define EXPORT		__attribute__((visibility("default")))
+#define MAX_CPUS	64
+#define ABSENT_CPU	2
+#define CTRL_SIZE	4096ULL
+#define CPU_STRIDE	(1ULL << 32)
+#define GONE_TID	3999999999ULL	/* above any pid_max */
+
+static struct {
+	pthread_mutex_t lock;
+	int fd;
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl[MAX_CPUS];
+	uint8_t *data[MAX_CPUS];
+	bool allocated, tracing;
+	pthread_t producer;
+	volatile int stop;
+	long rate;
+	bool corrupt;
+	uint64_t start_pos;
+} fake = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
+
+static long env_long(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtol(v, NULL, 0) : dflt;
+}
+
+static const char *fake_path(void)
+{
+	const char *p = getenv("FAKE_FXTRACE_PATH");
+
+	return p && *p ? p : "/fake/fxtrace";
+}
+
+static void *(*real_mmap(void))(void *, size_t, int, int, int, off_t)
+{
+	return (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static bool cpu_present(unsigned int cpu)
+{
+	return cpu < fake.info.nr_cpu_ids && cpu != ABSENT_CPU;
+}
+
+static int allocate(void)
+{
+	unsigned int cpu;
+	void *p;
+
+	if (fake.allocated)
+		return 0;
+	for (cpu = 0; cpu < fake.info.nr_cpu_ids; cpu++) {
+		if (!cpu_present(cpu))
+			continue;
+		p = real_mmap()(NULL, CTRL_SIZE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return -ENOMEM;
+		fake.ctrl[cpu] = p;
+		p = real_mmap()(NULL, fake.info.buf_size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return -ENOMEM;
+		fake.data[cpu] = p;
+		fake.ctrl[cpu]->version = FXTRACE_CTRL_VERSION;
+		fake.ctrl[cpu]->size = sizeof(struct fxtrace_ctrl);
+		fake.ctrl[cpu]->cpu = cpu;
+		fake.ctrl[cpu]->buf_size = fake.info.buf_size;
+		fake.ctrl[cpu]->producer_pos = fake.start_pos;
+		fake.ctrl[cpu]->consumer_pos = fake.start_pos;
+	}
+	fake.allocated = true;
+	fake.info.state = FXTRACE_STATE_READY;
+	return 0;
+}
+
+/* The kernel side of the ring protocol, as the uapi header draws it. */
+static void produce(unsigned int cpu, const void *rec, size_t len)
+{
+	struct fxtrace_ctrl *c = fake.ctrl[cpu];
+	uint64_t size = fake.info.buf_size, head = c->producer_pos, i;
+	uint64_t cons = __atomic_load_n(&c->consumer_pos, __ATOMIC_ACQUIRE); /* (B) */
+	const uint8_t *p = rec;
+
+	__atomic_fetch_add(&c->tracepoint_hits, 1, __ATOMIC_RELAXED);
+	if (head + len - cons > size) {
+		__atomic_fetch_add(&c->records_dropped, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->last_drop_ns, now_ns(), __ATOMIC_RELAXED);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		fake.data[cpu][(head + i) & (size - 1)] = p[i];
+	__atomic_store_n(&c->producer_pos, head + len, __ATOMIC_RELEASE); /* (A) */
+	__atomic_fetch_add(&c->records_written, 1, __ATOMIC_RELAXED);
+}
+
+static size_t make_record(uint64_t *words, unsigned int cpu, uint64_t n)
+{
+	static const uint64_t tids[] = { 0, 1, GONE_TID };
+	uint64_t self = (uint64_t)getpid();
+	uint64_t a = n % 2 ? self : tids[n % 3], b = tids[(n + 1) % 3];
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, words, 16);
+	if (n % 2) {
+		struct fxt_arg args[3] = {
+			fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT),
+				      b ? 120 : INT32_MIN),
+			fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
+				      a ? 120 : INT32_MIN),
+			fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 1),
+		};
+		struct fxt_context_switch cs = {
+			.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_BLOCKED,
+			.timestamp = now_ns(), .outgoing_tid = a, .incoming_tid = b,
+		};
+
+		fxt_write_context_switch(&w, &cs, args, 3);
+	} else {
+		struct fxt_arg args[2] = {
+			fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120),
+			fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), self),
+		};
+		struct fxt_wakeup wk = { .cpu = cpu, .timestamp = now_ns(),
+					 .woken_tid = b ? b : 1 };
+
+		fxt_write_wakeup(&w, &wk, args, 2);
+	}
+	return fxt_writer_bytes(&w);
+}
+
+static void *producer(void *unused)
+{
+	const struct timespec ms = { 0, 1000000 };
+	uint64_t words[16], n = 0, zero = 0;
+	unsigned int cpu;
+	long k;
+
+	(void)unused;
+	while (!fake.stop) {
+		for (cpu = 0; cpu < fake.info.nr_cpu_ids; cpu++) {
+			if (!cpu_present(cpu))
+				continue;
+			for (k = 0; k < fake.rate; k++, n++)
+				produce(cpu, words, make_record(words, cpu, n));
+			if (fake.corrupt && n > 100 && cpu == 0) {
+				produce(cpu, &zero, 8);	/* a header of size 0 */
+				fake.corrupt = false;
+			}
+		}
+		nanosleep(&ms, NULL);
+	}
+	return NULL;
+}
+
+static void stop_producer(void)
+{
+	if (!fake.tracing)
+		return;
+	fake.stop = 1;
+	pthread_join(fake.producer, NULL);
+	fake.tracing = false;
+	fake.info.state = FXTRACE_STATE_READY;
+}
+
+static int fake_open(void)
+{
+	long err = env_long("FAKE_FXTRACE_OPEN_ERRNO", 0);
+
+	if (err) {
+		errno = (int)err;
+		return -1;
+	}
+	if (fake.fd >= 0) {
+		errno = EBUSY;
+		return -1;
+	}
+	fake.fd = eventfd(0, EFD_CLOEXEC);	/* pollable, never readable */
+	memset(&fake.info, 0, sizeof(fake.info));
+	fake.info.abi_version = (uint32_t)env_long("FAKE_FXTRACE_ABI", FXTRACE_ABI_VERSION);
+	fake.info.info_size = sizeof(fake.info);
+	fake.info.nr_cpu_ids = (uint32_t)env_long("FAKE_FXTRACE_CPUS", 4);
+	if (fake.info.nr_cpu_ids > MAX_CPUS)
+		fake.info.nr_cpu_ids = MAX_CPUS;
+	fake.info.page_size = 4096;
+	fake.info.buf_size = FXTRACE_BUF_SIZE_DEFAULT;
+	fake.info.cpu_stride = CPU_STRIDE;
+	fake.info.ctrl_offset = 0;
+	fake.info.data_offset = CTRL_SIZE;
+	fake.info.ctrl_size = CTRL_SIZE;
+	fake.info.clock_id = FXTRACE_CLOCK_ID;
+	fake.rate = env_long("FAKE_FXTRACE_RATE", 2);
+	fake.corrupt = env_long("FAKE_FXTRACE_CORRUPT", 0) != 0;
+	fake.start_pos = (uint64_t)strtoull(getenv("FAKE_FXTRACE_START") ?
+					    getenv("FAKE_FXTRACE_START") : "0",
+					    NULL, 0) & ~7ULL;
+	return fake.fd;
+}
+
+EXPORT int open(const char *path, int flags, ...)
+{
+	int (*real)(const char *, int, ...) =
+		(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	mode_t mode = 0;
+	va_list ap;
+	int fd;
+
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (strcmp(path, fake_path()))
+		return real(path, flags, mode);
+	pthread_mutex_lock(&fake.lock);
+	fd = fake_open();
+	pthread_mutex_unlock(&fake.lock);
+	return fd;
+}
+
+static int fake_configure(const struct fxtrace_config *cfg)
+{
+	uint64_t size = cfg->buf_size ? cfg->buf_size : FXTRACE_BUF_SIZE_DEFAULT;
+	unsigned int i;
+
+	for (i = 0; i < 6; i++)
+		if (cfg->__reserved[i])
+			return -EINVAL;
+	if (cfg->flags || size < FXTRACE_BUF_SIZE_MIN ||
+	    size > FXTRACE_BUF_SIZE_MAX || (size & (size - 1)))
+		return -EINVAL;
+	if (fake.tracing || fake.allocated)
+		return -EBUSY;
+	fake.info.buf_size = size;
+	return allocate();
+}
+
+static int fake_ioctl(unsigned long req, void *arg)
+{
+	int err = 0;
+
+	switch (req) {
+	case FXTRACE_IOC_GET_INFO:
+		memcpy(arg, &fake.info, sizeof(fake.info));
+		return 0;
+	case FXTRACE_IOC_CONFIGURE:
+		return fake_configure(arg);
+	case FXTRACE_IOC_START:
+		if (fake.tracing)
+			return -EBUSY;
+		err = allocate();
+		if (err)
+			return err;
+		fake.stop = 0;
+		if (pthread_create(&fake.producer, NULL, producer, NULL))
+			return -EAGAIN;
+		fake.tracing = true;
+		fake.info.state = FXTRACE_STATE_TRACING;
+		return 0;
+	case FXTRACE_IOC_STOP:
+		stop_producer();
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+EXPORT int ioctl(int fd, unsigned long req, ...)
+{
+	int (*real)(int, unsigned long, ...) =
+		(int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	void *arg;
+	va_list ap;
+	int ret;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (fd < 0 || fd != fake.fd)
+		return real(fd, req, arg);
+	pthread_mutex_lock(&fake.lock);
+	ret = fake_ioctl(req, arg);
+	pthread_mutex_unlock(&fake.lock);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
+static void *fake_mmap(size_t len, int prot, off_t off)
+{
+	uint64_t cpu = (uint64_t)off / CPU_STRIDE, rem = (uint64_t)off % CPU_STRIDE;
+
+	if (allocate())
+		return errno = ENOMEM, MAP_FAILED;
+	if (cpu >= fake.info.nr_cpu_ids)
+		return errno = EINVAL, MAP_FAILED;
+	if (!cpu_present((unsigned int)cpu))
+		return errno = ENXIO, MAP_FAILED;
+	if (rem == 0 && len == CTRL_SIZE)
+		return fake.ctrl[cpu];
+	if (rem == CTRL_SIZE && len == fake.info.buf_size) {
+		if (prot & PROT_WRITE)
+			return errno = EPERM, MAP_FAILED;
+		return fake.data[cpu];
+	}
+	return errno = EINVAL, MAP_FAILED;
+}
+
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *p;
+
+	if (fd < 0 || fd != fake.fd)
+		return real_mmap()(addr, len, prot, flags, fd, off);
+	pthread_mutex_lock(&fake.lock);
+	p = fake_mmap(len, prot, off);
+	pthread_mutex_unlock(&fake.lock);
+	return p;
+}
+
+/*
+ * The collector munmap()s what mmap() gave it, which is our memory: keep
+ * it (it is freed at exit), so the producer never writes to unmapped pages.
+ */
+EXPORT int munmap(void *addr, size_t len)
+{
+	int (*real)(void *, size_t) =
+		(int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (addr && (addr == fake.ctrl[cpu] || addr == fake.data[cpu]))
+			return 0;
+	return real(addr, len);
+}
+
+EXPORT int close(int fd)
+{
+	int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "close");
+
+	if (fd >= 0 && fd == fake.fd) {
+		pthread_mutex_lock(&fake.lock);
+		stop_producer();	/* the release() of a real device */
+		fake.fd = -1;
+		pthread_mutex_unlock(&fake.lock);
+	}
+	return real(fd);
+}

@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test_fxt_collect_fake.sh FXT_COLLECT FXT_DUMP FAKE_SO
+#
+# fxt-collect's whole lifecycle against fake_fxtrace.so (an LD_PRELOAD
+# stand-in for /dev/fxtrace that follows the uapi header): plain runs,
+# dropped records, COMMAND exit statuses, -o -, signals, a full disk, a file
+# size limit, ABI mismatch, busy/denied device, corrupt ring data, ring
+# positions across 2^64. Every trace written must pass fxt-dump --check.
+# Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
+
+COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+DUMP=${2:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+FAKE=${3:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+DEV=/fake/fxtrace
+TMP=$(mktemp -d /tmp/fxt-fake.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+# A sanitized fxt-collect loads libasan after the preload; tell it that is ok.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+ok() { echo "ok - $*"; }
+fail() {
+	echo "not ok - $1"
+	shift
+	for f in "$@"; do
+		[ -s "$f" ] && sed 's/^/#     /' "$f" | head -15
+	done
+}
+
+# collect NAME: run fxt-collect with the fake device and the rest of the
+# arguments; status in $rc, stderr in $TMP/err, stdout in $TMP/out.
+collect() {
+	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+# expect NAME STATUS PATTERN [TRACE]: status, message, and a valid trace.
+expect() {
+	name=$1 want=$2 pattern=$3 trace=${4:-}
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name (exit $rc, wanted $want)" "$TMP/err"
+		return
+	fi
+	if [ -n "$pattern" ] && ! grep -q -- "$pattern" "$TMP/err"; then
+		fail "$name (no '$pattern' on stderr)" "$TMP/err"
+		return
+	fi
+	if [ -n "$trace" ] && ! "$DUMP" --check "$trace" >"$TMP/check" 2>&1; then
+		fail "$name (fxt-dump --check refuses the trace)" "$TMP/check"
+		return
+	fi
+	ok "$name"
+}
+
+collect -o "$TMP/t.fxt" -d 0.4
+expect "a 0.4 s trace: exit 0, summary, valid trace" 0 "no records dropped" "$TMP/t.fxt"
+
+"$DUMP" "$TMP/t.fxt" >"$TMP/dump"
+if grep -q "context_switch ts=" "$TMP/dump" && grep -q "wakeup ts=" "$TMP/dump" &&
+   grep -q "kernel_object thread koid=1 .*process:koid=1$" "$TMP/dump"; then
+	ok "the trace holds switches, wakeups and named tasks"
+else
+	fail "the trace holds switches, wakeups and named tasks" "$TMP/dump"
+fi
+if [ "$(grep -c 'name="records_dropped".*cpu0:int64=0 cpu1:int64=0 cpu3:int64=0' "$TMP/dump")" -eq 2 ]; then
+	ok "records_dropped counters sampled at start and end, CPU 2 (absent) skipped"
+else
+	fail "records_dropped counters sampled at start and end, CPU 2 (absent) skipped" "$TMP/dump"
+fi
+if grep -q "traced 3 CPUs" "$TMP/err"; then
+	ok "the absent CPU (ENXIO) is skipped, not fatal"
+else
+	fail "the absent CPU (ENXIO) is skipped, not fatal" "$TMP/err"
+fi
+
+FAKE_FXTRACE_RATE=60 collect -o "$TMP/drop.fxt" -b 64K -d 0.5
+expect "rings overflow: exit 3, drops per CPU in the summary" 3 \
+	"records dropped: cpu0 [0-9]" "$TMP/drop.fxt"
+if "$DUMP" "$TMP/drop.fxt" | grep -q "provider_event id=1 event=0" &&
+   "$DUMP" "$TMP/drop.fxt" | grep -q 'records_dropped.*cpu[013]:int64=[1-9]'; then
+	ok "drops leave a buffer-full provider event and a non-zero counter"
+else
+	fail "drops leave a buffer-full provider event and a non-zero counter"
+fi
+
+collect -q -o "$TMP/q.fxt" -d 0.2
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ] && [ ! -s "$TMP/out" ]; then
+	ok "-q prints nothing when all is well"
+else
+	fail "-q prints nothing when all is well (exit $rc)" "$TMP/err"
+fi
+
+collect -o "$TMP/c.fxt" -- sh -c 'exit 7'
+expect "COMMAND's exit status is passed through" 7 "" "$TMP/c.fxt"
+collect -o "$TMP/c.fxt" -- true
+expect "COMMAND exits 0: exit 0" 0 "" "$TMP/c.fxt"
+collect -o "$TMP/c.fxt" -- sh -c 'kill -9 $$'
+expect "COMMAND killed by SIGKILL: exit 137" 137 "" "$TMP/c.fxt"
+collect -o "$TMP/c.fxt" -- /nonexistent/command
+expect "COMMAND not found: exit 127 with a reason" 127 "running /nonexistent/command failed"
+collect -o "$TMP/c.fxt" -d 0.2 -- sh -c 'sleep 0.6; exit 5'
+expect "-d stops tracing but fxt-collect waits for COMMAND" 5 "waiting for sh" "$TMP/c.fxt"
+
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -q -D "$DEV" -o - -- \
+	sh -c 'echo from-the-command; sleep 0.2' 2>"$TMP/err" | "$DUMP" --check - >"$TMP/check" 2>&1
+if [ $? -eq 0 ] && grep -q from-the-command "$TMP/err"; then
+	ok "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr"
+else
+	fail "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr" "$TMP/check" "$TMP/err"
+fi
+
+for sig in INT TERM; do
+	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	sleep 0.4
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	expect "SIG$sig ends the trace cleanly" 0 "traced 3 CPUs" "$TMP/s.fxt"
+done
+
+# SIGTERM sent to fxt-collect alone reaches COMMAND, whose status comes back.
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -q -D "$DEV" -o "$TMP/s.fxt" -- \
+	sleep 30 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 0.4
+kill -TERM $pid
+wait $pid
+rc=$?
+expect "SIGTERM is passed on to COMMAND (exit 128+15)" 143 "" "$TMP/s.fxt"
+
+collect -o /dev/full -d 0.2
+expect "a full disk: exit 1, the step and what to do" 1 "the disk is full"
+
+(ulimit -f 100 && LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_RATE=20 \
+	"$COLLECT" -D "$DEV" -o "$TMP/lim.fxt" -d 2 >"$TMP/out" 2>"$TMP/err")
+rc=$?
+expect "a file size limit mid-trace: cut back to the last whole record" 1 \
+	"cut back to its last whole record" "$TMP/lim.fxt"
+
+FAKE_FXTRACE_ABI=99 collect -o "$TMP/x.fxt"
+expect "ABI mismatch: exit 1 naming both versions" 1 \
+	"module speaks version 99, this fxt-collect speaks version 1"
+FAKE_FXTRACE_OPEN_ERRNO=16 collect -o "$TMP/x.fxt"
+expect "EBUSY: another session is running" 1 "another tracing session is running"
+FAKE_FXTRACE_OPEN_ERRNO=13 collect -o "$TMP/x.fxt"
+expect "EACCES: needs root with CAP_PERFMON" 1 "CAP_PERFMON"
+FAKE_FXTRACE_OPEN_ERRNO=1 collect -o "$TMP/x.fxt"
+expect "EPERM: needs root with CAP_PERFMON" 1 "CAP_PERFMON"
+collect -o /nonexistent-dir/x.fxt -d 0.1
+expect "output not writable: exit 1 with what to do" 1 "choose a writable location"
+
+FAKE_FXTRACE_CORRUPT=1 collect -o "$TMP/x.fxt" -d 0.3
+expect "malformed ring data: skipped, exit 3, the trace stays valid" 3 \
+	"invalid ring data skipped" "$TMP/x.fxt"
+
+FAKE_FXTRACE_START=0xffffffffffffc000 collect -o "$TMP/w.fxt" -b 64K -d 0.5
+expect "ring positions crossing 2^64 in a real session" 0 "no records dropped" "$TMP/w.fxt"
