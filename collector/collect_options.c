@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "collect_options.h"
 
@@ -193,6 +194,11 @@ enum collect_parse_result collect_parse_args(int argc, char **argv,
 		opts->command = argv + optind;
 	if (!*opts->output) {
 		snprintf(why, sizeof(why), "-o needs a file name (or - for stdout)");
+		goto usage;
+	}
+	if (!strcmp(opts->output, "-") && isatty(STDOUT_FILENO)) {
+		snprintf(why, sizeof(why),
+			 "-o - would write a binary trace to the terminal: redirect it (> FILE, | fxt-dump -) or use -o FILE");
 		goto usage;
 	}
 	return COLLECT_PARSE_OK;

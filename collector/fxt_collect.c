@@ -5,8 +5,10 @@
  *
  * main() is the whole lifecycle, one step per line:
  *   parse -> open device -> GET_INFO (ABI check) -> CONFIGURE -> mmap rings
- *   -> open output -> preamble -> START -> [COMMAND] -> poll/drain loop
- *   -> STOP -> final drain -> trailing thread names -> summary
+ *   -> open output -> preamble (+ every task in /proc) -> START -> drop
+ *   counters at zero -> [COMMAND] -> poll/drain loop (naming each new thread
+ *   as it first appears) -> STOP -> final drain -> drop counters -> thread
+ *   names again -> summary -> [wait for COMMAND]
  * Every step prints its own error, naming the step and what to do, and
  * marks the session failed; session_cleanup() is the single way out.
  *
@@ -273,6 +275,11 @@ static int configure(struct session *s)
 	struct fxtrace_config cfg;
 	const char *hint = NULL;
 
+	/*
+	 * Always configure, even without -b: CONFIGURE hands out freshly
+	 * zeroed buffers, so nothing a crashed earlier session left in the
+	 * rings can end up in this trace.
+	 */
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.buf_size = s->opts.buf_size;	/* 0: the module's default */
 	if (ioctl(s->fd, FXTRACE_IOC_CONFIGURE, &cfg) < 0) {
@@ -369,7 +376,9 @@ static int map_rings(struct session *s)
 static int open_output(struct session *s)
 {
 	char step[300];
-	int err = trace_output_open(&s->out, s->opts.output);
+	int err;
+
+	err = trace_output_open(&s->out, s->opts.output);
 
 	if (!err) {
 		s->out_open = true;
