@@ -33,7 +33,7 @@ void collect_usage(FILE *f)
 "  -d, --duration=SECONDS  stop after SECONDS (fractions allowed, e.g. 0.5)\n"
 "  -b, --buffer-size=SIZE  per-CPU ring size: a power of two from 64K to 256M,\n"
 "                          with K or M suffix (default: the module's, normally 4M)\n"
-"  -q, --quiet             print nothing but errors (no summary)\n"
+"  -q, --quiet             print only errors and lost-data warnings (no summary)\n"
 "  -D, --device=PATH       device node to open (default: " COLLECT_DEFAULT_DEVICE ")\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and ABI version and exit\n"

@@ -588,7 +588,7 @@ static void warn_invalid_data(struct session *s, struct cpu_ring *r,
 	if (r->warned || s->opts.quiet)
 		return;
 	r->warned = true;
-	msg("warning: CPU %u's ring %s; skipped it (a module bug? counted in the summary)",
+	msg("warning: CPU %u's ring %s; skipped the bad bytes (a module bug? counted in the summary)",
 	    r->cpu, status == RING_DRAIN_BAD_PRODUCER ?
 	    "published an impossible producer position" :
 	    "held bytes that are not whole FXT records");
