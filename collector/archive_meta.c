@@ -18,7 +18,6 @@
  */
 static int write_kernel_strings(struct fxt_writer *w)
 {
-#if defined(FXTRACE_STRING_TABLE)
 	static const char table[] = FXTRACE_STRING_TABLE;
 	const char *p = table + 1;
 	uint16_t index;
@@ -31,18 +30,6 @@ static int write_kernel_strings(struct fxt_writer *w)
 		p += len + 1;
 	}
 	return err;
-#elif defined(FXTRACE_STRINGS)
-	int err = 0;
-
-#define WRITE_STRING(index, text) \
-	if (!err) \
-		err = fxt_write_string(w, index, text, strlen(text));
-	FXTRACE_STRINGS(WRITE_STRING)
-#undef WRITE_STRING
-	return err;
-#else
-#error "<linux/fxtrace.h> defines no string table"
-#endif
 }
 
 int archive_write_preamble(struct fxt_writer *w)

@@ -54,6 +54,9 @@
  *   (D) pairs with (B): the producer never overwrites bytes the consumer is
  *       still copying.
  *
+ * Both positions are 0 when the buffers are allocated (CONFIGURE, or the
+ * first mmap or START), and keep running across STOP and START.
+ *
  * Every byte in [consumer_pos, producer_pos) is a sequence of whole FXT
  * records ready to be copied verbatim into a trace file. The kernel never
  * trusts consumer_pos: a value behind producer_pos by more than buf_size, or
@@ -89,7 +92,8 @@
  *                               wakeup came from interrupt context or idle
  *
  * Argument names are indices into the string table that the collector
- * defines with String records before any ring data (FXTRACE_STRINGS below).
+ * defines with String records before any ring data (FXTRACE_STRING_TABLE
+ * below). CPU numbers are written as they are; Perfetto accepts < 4096.
  */
 #ifndef _UAPI_LINUX_FXTRACE_H
 #define _UAPI_LINUX_FXTRACE_H
