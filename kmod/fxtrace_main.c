@@ -387,7 +387,6 @@ static const struct file_operations fxtrace_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = fxtrace_mmap,
 	.poll = fxtrace_poll,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice fxtrace_miscdev = {
