@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+enum { ST_UNKNOWN, ST_RUNNING, ST_SLEEPING, ST_WAIT_WAKE, ST_WAIT_PREEMPT };
+
+static const char *const kind_names[LAT_KINDS] = { "wakeup", "preempt" };
+
+void analysis_init(struct analysis *an)
+{
+	memset(an, 0, sizeof(*an));
+	an->win_to = UINT64_MAX;
+}
+
+void analysis_free(struct analysis *an)
+{
+	size_t i;
+
+	for (i = 0; i < an->nthreads; i++) {
+		qd_free(&an->threads[i].lat[0]);
+		qd_free(&an->threads[i].lat[1]);
+		free(an->threads[i].top);
+	}
+	free(an->threads);
+	free(an->tindex);
+	for (i = 0; i < an->ncpus; i++)
+		free(an->cpus[i].hist);
+	free(an->cpus);
+	free(an->procs);
+	free(an->cpu_dropped);
+	memset(an, 0, sizeof(*an));
+}
+
+/* ---- tables ---- */
+
+static size_t hash_id(uint64_t id, size_t cap)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (size_t)id & (cap - 1);
+}
+
+static bool grow_index(struct analysis *an)
+{
+	size_t ncap = an->tindex_cap ? an->tindex_cap * 2 : 1024, i, h;
+	uint32_t *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return false;
+	for (i = 0; i < an->nthreads; i++) {
+		h = hash_id(an->threads[i].tid, ncap);
+		while (n[h])
+			h = (h + 1) & (ncap - 1);
+		n[h] = (uint32_t)(i + 1);
+	}
+	free(an->tindex);
+	an->tindex = n;
+	an->tindex_cap = ncap;
+	return true;
+}
+
+struct thread *analysis_find(struct analysis *an, uint64_t tid)
+{
+	size_t h;
+
+	if (!an->tindex_cap)
+		return NULL;
+	h = hash_id(tid, an->tindex_cap);
+	while (an->tindex[h]) {
+		struct thread *t = &an->threads[an->tindex[h] - 1];
+
+		if (t->tid == tid)
+			return t;
+		h = (h + 1) & (an->tindex_cap - 1);
+	}
+	return NULL;
+}
+
+/* Index of @tid's thread, created if new; -1 when out of memory. */
+static long thread_idx(struct analysis *an, uint64_t tid)
+{
+	struct thread *t = analysis_find(an, tid);
+	size_t h;
+
+	if (t)
+		return t - an->threads;
+	if ((an->nthreads + 1) * 2 > an->tindex_cap && !grow_index(an))
+		goto oom;
+	if (an->nthreads == an->cap_threads) {
+		size_t ncap = an->cap_threads ? an->cap_threads * 2 : 256;
+		struct thread *n = realloc(an->threads, ncap * sizeof(*n));
+
+		if (!n)
+			goto oom;
+		an->threads = n;
+		an->cap_threads = ncap;
+	}
+	t = &an->threads[an->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->last_cpu = -1;
+	qd_init(&t->lat[0]);
+	qd_init(&t->lat[1]);
+	h = hash_id(tid, an->tindex_cap);
+	while (an->tindex[h])
+		h = (h + 1) & (an->tindex_cap - 1);
+	an->tindex[h] = (uint32_t)(++an->nthreads);
+	return (long)an->nthreads - 1;
+oom:
+	an->oom = true;
+	return -1;
+}
+
+static struct cpu *get_cpu(struct analysis *an, uint32_t cpu)
+{
+	if (cpu >= an->ncpus) {
+		uint32_t n = cpu + 1;
+		struct cpu *c = realloc(an->cpus, n * sizeof(*c));
+
+		if (!c) {
+			an->oom = true;
+			return NULL;
+		}
+		memset(c + an->ncpus, 0, (n - an->ncpus) * sizeof(*c));
+		an->cpus = c;
+		an->ncpus = n;
+	}
+	return &an->cpus[cpu];
+}
+
+static void set_name(char *dst, const struct fxt_str *s)
+{
+	size_t len = s->text ? s->len : 0;
+
+	if (len >= NAME_MAX_LEN)
+		len = NAME_MAX_LEN - 1;
+	if (len)
+		memcpy(dst, s->text, len);
+	dst[len] = '\0';
+}
+
+static void set_proc_name(struct analysis *an, uint64_t pid,
+			  const struct fxt_str *s)
+{
+	size_t i;
+
+	for (i = 0; i < an->nprocs; i++)
+		if (an->procs[i].id == pid)
+			break;
+	if (i == an->nprocs) {
+		if (an->nprocs == an->cap_procs) {
+			size_t ncap = an->cap_procs ? an->cap_procs * 2 : 64;
+			struct name_entry *n = realloc(an->procs,
+						       ncap * sizeof(*n));
+
+			if (!n) {
+				an->oom = true;
+				return;
+			}
+			an->procs = n;
+			an->cap_procs = ncap;
+		}
+		an->nprocs++;
+		an->procs[i].id = pid;
+	}
+	set_name(an->procs[i].name, s);
+}
+
+const char *analysis_proc_name(const struct analysis *an, uint64_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < an->nprocs; i++)
+		if (an->procs[i].id == pid)
+			return an->procs[i].name;
+	return "";
+}
+
+/* ---- metadata records ---- */
+
+static void note_drop_counter(struct analysis *an, const struct fxt_record *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *a = &rec->args[i];
+		char num[16];
+		unsigned long cpu;
+		char *end;
+
+		if ((a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
+		    !a->name.text || a->name.len < 4 || a->name.len > 12 ||
+		    memcmp(a->name.text, "cpu", 3))
+			continue;
+		memcpy(num, a->name.text + 3, a->name.len - 3);
+		num[a->name.len - 3] = '\0';
+		cpu = strtoul(num, &end, 10);
+		if (*end || end == num || cpu > 65535)
+			continue;
+		if (cpu >= an->ncpu_dropped) {
+			uint32_t n = (uint32_t)cpu + 1;
+			uint64_t *d = realloc(an->cpu_dropped, n * sizeof(*d));
+
+			if (!d) {
+				an->oom = true;
+				return;
+			}
+			memset(d + an->ncpu_dropped, 0,
+			       (n - an->ncpu_dropped) * sizeof(*d));
+			an->cpu_dropped = d;
+			an->ncpu_dropped = n;
+		}
+		if (a->v.u64 > an->cpu_dropped[cpu])
+			an->cpu_dropped[cpu] = a->v.u64;
+	}
+}
+
+void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
+{
+	struct analysis *an = ctx;
+	const struct fxt_arg *p;
+	long i;
+
+	(void)ts;
+	switch (rec->type) {
+	case FXT_RECORD_KERNEL_OBJECT:
+		if (rec->kobj.obj_type == FXT_OBJ_TYPE_PROCESS) {
+			set_proc_name(an, rec->kobj.koid, &rec->kobj.name);
+		} else if (rec->kobj.obj_type == FXT_OBJ_TYPE_THREAD) {
+			i = thread_idx(an, rec->kobj.koid);
+			if (i < 0)
+				return;
+			set_name(an->threads[i].name, &rec->kobj.name);
+			p = fxt_record_find_arg(rec, "process");
+			if (p && p->type == FXT_ARG_KOID) {
+				an->threads[i].pid = p->v.koid;
+				an->threads[i].pid_known = true;
+			}
+		}
+		break;
+	case FXT_RECORD_METADATA:
+		if (rec->kind == FXT_META_PROVIDER_EVENT &&
+		    rec->meta.event_id == FXT_PROVIDER_EVENT_BUFFER_FULL)
+			an->drop_events++;
+		break;
+	case FXT_RECORD_EVENT:
+		if (rec->event.type == FXT_EVENT_COUNTER &&
+		    fxt_str_eq(&rec->event.name, "records_dropped"))
+			note_drop_counter(an, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the scheduling state machine ---- */
+
+static bool in_window(const struct analysis *an, uint64_t ts)
+{
+	return ts >= an->win_from && ts < an->win_to;
+}
+
+/* Length of [s, e) inside the window. */
+static uint64_t clipped(const struct analysis *an, uint64_t s, uint64_t e)
+{
+	if (s < an->win_from)
+		s = an->win_from;
+	if (e > an->win_to)
+		e = an->win_to;
+	return e > s ? e - s : 0;
+}
+
+static bool tid_wanted(const struct analysis *an, uint64_t tid)
+{
+	size_t i;
+
+	if (!an->f.ntids)
+		return true;
+	for (i = 0; i < an->f.ntids; i++)
+		if (an->f.tids[i] == tid)
+			return true;
+	return false;
+}
+
+bool analysis_selected(const struct analysis *an, const struct thread *t)
+{
+	size_t i;
+
+	if (!tid_wanted(an, t->tid))
+		return false;
+	if (an->f.npids) {
+		for (i = 0; i < an->f.npids; i++)
+			if (t->pid_known && an->f.pids[i] == t->pid)
+				break;
+		if (i == an->f.npids)
+			return false;
+	}
+	if (an->f.comm && fnmatch(an->f.comm, t->name, 0) != 0)
+		return false;
+	return true;
+}
+
+static void push_segment(struct analysis *an, struct cpu *c, uint64_t end)
+{
+	struct seg *s;
+
+	if (!an->top_n)
+		return;
+	if (!c->hist) {
+		c->hist = calloc(CPU_HISTORY, sizeof(*c->hist));
+		if (!c->hist) {
+			an->oom = true;
+			return;
+		}
+	}
+	s = &c->hist[c->head];
+	s->tid = c->cur;
+	s->idle = c->cur_idle;
+	s->start = c->since;
+	s->end = end;
+	c->head = (c->head + 1) % CPU_HISTORY;
+	if (c->nhist < CPU_HISTORY)
+		c->nhist++;
+}
+
+/* What ran on @c during [start, end]: aggregate its recent segments. */
+static void fill_context(struct cpu *c, struct top_entry *e)
+{
+	unsigned int k, j;
+
+	e->nctx = 0;
+	e->other_ns = 0;
+	e->other_tasks = 0;
+	e->truncated = true;
+	for (k = 0; c->hist && k < c->nhist; k++) {
+		const struct seg *s = &c->hist[(c->head + CPU_HISTORY - 1 - k) %
+					       CPU_HISTORY];
+		uint64_t a = s->start > e->start ? s->start : e->start;
+		uint64_t b = s->end < e->end ? s->end : e->end;
+
+		if (s->end <= e->start || s->start <= e->start) {
+			if (s->start <= e->start)
+				e->truncated = false;
+			if (s->end <= e->start)
+				break;
+		}
+		if (b <= a)
+			continue;
+		for (j = 0; j < e->nctx; j++)
+			if (e->ctx[j].idle == s->idle &&
+			    (s->idle || e->ctx[j].tid == s->tid))
+				break;
+		if (j == e->nctx) {
+			if (e->nctx == TOP_CTX) {
+				e->other_ns += b - a;
+				e->other_tasks++;
+				continue;
+			}
+			e->nctx++;
+			e->ctx[j].tid = s->idle ? 0 : s->tid;
+			e->ctx[j].idle = s->idle;
+			e->ctx[j].ns = 0;
+			e->ctx[j].slices = 0;
+		}
+		e->ctx[j].ns += b - a;
+		e->ctx[j].slices++;
+	}
+	if (e->start == e->end)
+		e->truncated = false;
+	/* largest first */
+	for (k = 1; k < e->nctx; k++)
+		for (j = k; j > 0 && e->ctx[j].ns > e->ctx[j - 1].ns; j--) {
+			struct ctx_task tmp = e->ctx[j];
+
+			e->ctx[j] = e->ctx[j - 1];
+			e->ctx[j - 1] = tmp;
+		}
+}
+
+static void note_top(struct analysis *an, struct thread *t, int kind,
+		     uint64_t start, uint64_t end, uint32_t cpu)
+{
+	uint64_t lat = end - start;
+	struct top_entry *e;
+	unsigned int i, min = 0;
+
+	if (!t->top) {
+		t->top = calloc(an->top_n, sizeof(*t->top));
+		if (!t->top) {
+			an->oom = true;
+			return;
+		}
+	}
+	if (t->ntop < an->top_n) {
+		e = &t->top[t->ntop++];
+	} else {
+		for (i = 1; i < t->ntop; i++)
+			if (t->top[i].latency < t->top[min].latency)
+				min = i;
+		if (t->top[min].latency >= lat)
+			return;
+		e = &t->top[min];
+	}
+	e->kind = kind;
+	e->tid = t->tid;
+	e->latency = lat;
+	e->start = start;
+	e->end = end;
+	e->cpu = cpu;
+	e->wake_cpu = t->wait_cpu;
+	e->waker = t->waker;
+	e->has_waker = kind == LAT_WAKEUP && t->has_waker;
+	fill_context(&an->cpus[cpu], e);
+}
+
+static void switch_in(struct analysis *an, struct thread *t,
+		      const struct sc_event *ev)
+{
+	int kind = -1;
+
+	if (t->st == ST_WAIT_WAKE)
+		kind = LAT_WAKEUP;
+	else if (t->st == ST_WAIT_PREEMPT)
+		kind = LAT_PREEMPT;
+	if (kind >= 0 && in_window(an, ev->ts)) {
+		qd_add(&t->lat[kind], ev->ts - t->since);
+		if (an->intervals && tid_wanted(an, t->tid))
+			fprintf(an->intervals,
+				"%s,%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				kind_names[kind], t->tid, ev->cpu, t->wait_cpu,
+				t->since, ev->ts, ev->ts - t->since);
+		if (an->top_n)
+			note_top(an, t, kind, t->since, ev->ts, ev->cpu);
+	}
+	if (t->last_cpu >= 0 && t->last_cpu != (int64_t)ev->cpu &&
+	    in_window(an, ev->ts))
+		t->migrations++;
+	t->st = ST_RUNNING;
+	t->last_cpu = ev->cpu;
+	t->has_waker = false;
+}
+
+static void switch_out(struct analysis *an, struct thread *t,
+		       const struct sc_event *ev)
+{
+	if (in_window(an, ev->ts)) {
+		t->switches++;
+		if (ev->state == FXT_THREAD_STATE_RUNNING)
+			t->involuntary++;
+		else
+			t->voluntary++;
+	}
+	if (ev->state == FXT_THREAD_STATE_RUNNING) {
+		t->st = ST_WAIT_PREEMPT;
+		t->since = ev->ts;
+		t->wait_cpu = ev->cpu;
+		t->has_waker = false;
+	} else {
+		t->st = ST_SLEEPING;
+	}
+	t->last_cpu = ev->cpu;
+}
+
+static void do_switch(struct analysis *an, const struct sc_event *ev)
+{
+	struct cpu *c = get_cpu(an, ev->cpu);
+	bool out_idle = ev->flags & SC_OUT_IDLE, in_idle = ev->flags & SC_IN_IDLE;
+	long oi = -1, ii = -1;
+
+	if (!c)
+		return;
+	if (!out_idle)
+		oi = thread_idx(an, ev->a);
+	if (!in_idle)
+		ii = thread_idx(an, ev->b);
+	if (!c->seen) {
+		c->seen = true;
+		c->first_ts = ev->ts;
+	}
+	c->last_ts = ev->ts;
+	if (in_window(an, ev->ts))
+		c->switches++;
+	/* close the CPU's current segment (what the CPU says ran) */
+	if (c->known) {
+		uint64_t d = clipped(an, c->since, ev->ts);
+
+		if (c->cur_idle) {
+			c->idle += d;
+		} else {
+			struct thread *cur = analysis_find(an, c->cur);
+
+			c->busy += d;
+			if (cur)
+				cur->runtime += d;
+		}
+		push_segment(an, c, ev->ts);
+	}
+	if (oi >= 0)
+		switch_out(an, &an->threads[oi], ev);
+	if (ii >= 0)
+		switch_in(an, &an->threads[ii], ev);
+	c->known = true;
+	c->cur = in_idle ? 0 : ev->b;
+	c->cur_idle = in_idle;
+	c->since = ev->ts;
+}
+
+static void do_wakeup(struct analysis *an, const struct sc_event *ev)
+{
+	struct thread *t;
+	long i;
+
+	if (ev->a == 0)
+		return;
+	i = thread_idx(an, ev->a);
+	if (i < 0)
+		return;
+	t = &an->threads[i];
+	if (in_window(an, ev->ts))
+		t->wakeups++;
+	if (t->st == ST_RUNNING || t->st == ST_WAIT_WAKE ||
+	    t->st == ST_WAIT_PREEMPT)
+		return;	/* running, or already waiting: the clock runs on */
+	t->st = ST_WAIT_WAKE;
+	t->since = ev->ts;
+	t->wait_cpu = ev->cpu;
+	t->waker = ev->waker;
+	t->has_waker = ev->flags & SC_HAS_WAKER;
+}
+
+void analysis_sched(void *ctx, const struct sc_event *ev)
+{
+	struct analysis *an = ctx;
+
+	if (!an->started) {
+		an->started = true;
+		an->t0 = ev->ts;
+		if (an->f.has_from)
+			an->win_from = an->t0 + an->f.from;
+		if (an->f.has_to)
+			an->win_to = an->t0 + an->f.to;
+	}
+	if (ev->ts > an->t_end)
+		an->t_end = ev->ts;
+	if (ev->kind == SC_SWITCH)
+		do_switch(an, ev);
+	else
+		do_wakeup(an, ev);
+}
+
+int analysis_run(struct analysis *an, const char *path,
+		 const struct sc_opts *opts)
+{
+	struct sc_handler h = { an, analysis_sched, analysis_record };
+
+	return sc_run(path, opts, &h, &an->io);
+}

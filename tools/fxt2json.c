@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * fxt2json - convert an FXT trace to Chrome/Catapult JSON (the Trace Event
+ * Format), which chrome://tracing and Perfetto open. See fxt2json.1.
+ *
+ * Two passes over the file, both in bounded memory: the first collects
+ * process and thread names (kernel object records may sit anywhere, and
+ * fxt-collect writes most of them at the end); the second writes events.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define CPU_PID		((uint64_t)2147483647)	/* the pseudo process holding CPU tracks */
+
+struct conv {
+	struct analysis names;		/* thread/process tables from pass 1 */
+	FILE *out;
+	bool first;
+	struct cpu_track {
+		bool known, idle;
+		uint64_t tid, since;
+	} *cpus;
+	uint32_t ncpus;
+	uint64_t events;
+	bool oom;
+};
+
+static void json_strn(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; s && i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void json_fstr(FILE *out, const struct fxt_str *s)
+{
+	json_strn(out, s->text, s->text ? s->len : 0);
+}
+
+static void begin_event(struct conv *cv)
+{
+	fputs(cv->first ? "\n" : ",\n", cv->out);
+	cv->first = false;
+	cv->events++;
+}
+
+static void put_ts(FILE *out, const char *key, uint64_t ns)
+{
+	fprintf(out, "\"%s\": %" PRIu64 ".%03" PRIu64, key, ns / 1000, ns % 1000);
+}
+
+static uint64_t pid_of(struct conv *cv, uint64_t tid)
+{
+	struct thread *t = analysis_find(&cv->names, tid);
+
+	return t && t->pid_known ? t->pid : 0;
+}
+
+static const char *name_of(struct conv *cv, uint64_t tid)
+{
+	struct thread *t = analysis_find(&cv->names, tid);
+
+	return t && t->name[0] ? t->name : NULL;
+}
+
+static const char *const state_names[] = {
+	"new", "runnable", "suspended", "blocked", "dying", "dead"
+};
+
+static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
+		       uint64_t start, uint64_t end, unsigned int end_state)
+{
+	const char *name = name_of(cv, tid);
+	char buf[64];
+	FILE *out = cv->out;
+
+	/* on the thread's own track */
+	begin_event(cv);
+	fprintf(out, "{\"name\": \"running\", \"cat\": \"sched\", \"ph\": \"X\", \"pid\": %"
+		PRIu64 ", \"tid\": %" PRIu64 ", ", pid_of(cv, tid), tid);
+	put_ts(out, "ts", start);
+	fputs(", ", out);
+	put_ts(out, "dur", end - start);
+	fprintf(out, ", \"args\": {\"cpu\": %u, \"end_state\": \"%s\"}}", cpu,
+		end_state < 6 ? state_names[end_state] : "unknown");
+	/* on the CPU's track */
+	if (!name) {
+		snprintf(buf, sizeof(buf), "tid %" PRIu64, tid);
+		name = buf;
+	}
+	begin_event(cv);
+	fputs("{\"name\": ", out);
+	json_strn(out, name, strlen(name));
+	fprintf(out, ", \"cat\": \"sched\", \"ph\": \"X\", \"pid\": %" PRIu64
+		", \"tid\": %u, ", CPU_PID, cpu);
+	put_ts(out, "ts", start);
+	fputs(", ", out);
+	put_ts(out, "dur", end - start);
+	fprintf(out, ", \"args\": {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64 "}}",
+		tid, pid_of(cv, tid));
+}
+
+static void conv_sched(void *ctx, const struct sc_event *ev)
+{
+	struct conv *cv = ctx;
+	struct cpu_track *c;
+
+	if (ev->kind == SC_WAKEUP) {
+		begin_event(cv);
+		fprintf(cv->out, "{\"name\": \"wakeup\", \"cat\": \"sched\", \"ph\": \"i\", \"s\": \"t\", \"pid\": %"
+			PRIu64 ", \"tid\": %" PRIu64 ", ", pid_of(cv, ev->a), ev->a);
+		put_ts(cv->out, "ts", ev->ts);
+		fprintf(cv->out, ", \"args\": {\"cpu\": %u", ev->cpu);
+		if (ev->flags & SC_HAS_WAKER)
+			fprintf(cv->out, ", \"waker\": %" PRIu64, ev->waker);
+		fputs("}}", cv->out);
+		return;
+	}
+	if (ev->cpu >= cv->ncpus) {
+		uint32_t n = ev->cpu + 1;
+		struct cpu_track *nc = realloc(cv->cpus, n * sizeof(*nc));
+
+		if (!nc) {
+			cv->oom = true;
+			return;
+		}
+		memset(nc + cv->ncpus, 0, (n - cv->ncpus) * sizeof(*nc));
+		cv->cpus = nc;
+		cv->ncpus = n;
+	}
+	c = &cv->cpus[ev->cpu];
+	if (c->known && !c->idle)
+		emit_slice(cv, ev->cpu, c->tid, c->since, ev->ts, ev->state);
+	c->known = true;
+	c->idle = ev->flags & SC_IN_IDLE;
+	c->tid = ev->b;
+	c->since = ev->ts;
+}
+
+static void put_args(FILE *out, const struct fxt_record *rec)
+{
+	unsigned int i;
+
+	fputs(", \"args\": {", out);
+	for (i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *a = &rec->args[i];
+
+		fputs(i ? ", " : "", out);
+		if (a->name.text)
+			json_fstr(out, &a->name);
+		else
+			fprintf(out, "\"arg%u\"", i);
+		fputs(": ", out);
+		switch (a->type) {
+		case FXT_ARG_INT32: fprintf(out, "%" PRId32, a->v.i32); break;
+		case FXT_ARG_UINT32: fprintf(out, "%" PRIu32, a->v.u32); break;
+		case FXT_ARG_INT64: fprintf(out, "%" PRId64, a->v.i64); break;
+		case FXT_ARG_UINT64: fprintf(out, "%" PRIu64, a->v.u64); break;
+		case FXT_ARG_KOID: fprintf(out, "%" PRIu64, a->v.koid); break;
+		case FXT_ARG_DOUBLE:
+			if (a->v.f64 == a->v.f64 && a->v.f64 < 1e308 && a->v.f64 > -1e308)
+				fprintf(out, "%.17g", a->v.f64);
+			else
+				fputs("null", out);
+			break;
+		case FXT_ARG_POINTER: fprintf(out, "\"0x%" PRIx64 "\"", a->v.pointer); break;
+		case FXT_ARG_BOOL: fputs(a->v.boolean ? "true" : "false", out); break;
+		case FXT_ARG_STRING: json_fstr(out, &a->v.string); break;
+		default: fputs("null", out); break;
+		}
+	}
+	fputs("}", out);
+}
+
+static void conv_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
+{
+	static const char *const ph[] = {
+		[FXT_EVENT_INSTANT] = "i", [FXT_EVENT_COUNTER] = "C",
+		[FXT_EVENT_DURATION_BEGIN] = "B", [FXT_EVENT_DURATION_END] = "E",
+		[FXT_EVENT_DURATION_COMPLETE] = "X", [FXT_EVENT_ASYNC_BEGIN] = "b",
+		[FXT_EVENT_ASYNC_INSTANT] = "n", [FXT_EVENT_ASYNC_END] = "e",
+		[FXT_EVENT_FLOW_BEGIN] = "s", [FXT_EVENT_FLOW_STEP] = "t",
+		[FXT_EVENT_FLOW_END] = "f",
+	};
+	struct conv *cv = ctx;
+	const struct fxt_event *e = &rec->event;
+	FILE *out = cv->out;
+
+	if (rec->type == FXT_RECORD_LOG) {
+		begin_event(cv);
+		fprintf(out, "{\"name\": \"log\", \"ph\": \"i\", \"s\": \"t\", \"pid\": %"
+			PRIu64 ", \"tid\": %" PRIu64 ", ", rec->log.thread.pid,
+			rec->log.thread.tid);
+		put_ts(out, "ts", ts);
+		fputs(", \"args\": {\"message\": ", out);
+		json_strn(out, rec->log.message, rec->log.len);
+		fputs("}}", out);
+		return;
+	}
+	if (rec->type != FXT_RECORD_EVENT || e->type > FXT_EVENT_FLOW_END)
+		return;
+	begin_event(cv);
+	fputs("{\"name\": ", out);
+	json_fstr(out, &e->name);
+	fputs(", \"cat\": ", out);
+	json_fstr(out, &e->category);
+	fprintf(out, ", \"ph\": \"%s\", \"pid\": %" PRIu64 ", \"tid\": %" PRIu64 ", ",
+		ph[e->type], e->thread.pid, e->thread.tid);
+	put_ts(out, "ts", ts);
+	if (e->type == FXT_EVENT_INSTANT)
+		fputs(", \"s\": \"t\"", out);
+	if (e->type == FXT_EVENT_COUNTER)
+		fprintf(out, ", \"id\": %" PRIu64, e->data);
+	if (e->type == FXT_EVENT_DURATION_COMPLETE) {
+		uint64_t end = sc_ticks_to_ns(e->data, 1000000000ULL);
+
+		/* the end tick uses the same rate as the start */
+		if (rec->event.timestamp && ts != rec->event.timestamp)
+			end = (uint64_t)((unsigned __int128)e->data * ts /
+					 rec->event.timestamp);
+		fputs(", ", out);
+		put_ts(out, "dur", end > ts ? end - ts : 0);
+	}
+	if (e->type >= FXT_EVENT_ASYNC_BEGIN && e->type <= FXT_EVENT_ASYNC_END)
+		fprintf(out, ", \"id\": \"0x%" PRIx64 "\"", e->data);
+	if (e->type >= FXT_EVENT_FLOW_BEGIN)
+		fprintf(out, ", \"id\": \"0x%" PRIx64 "\"%s", e->data,
+			e->type == FXT_EVENT_FLOW_END ? ", \"bp\": \"e\"" : "");
+	put_args(out, rec);
+	fputs("}", out);
+}
+
+static void noop_sched(void *ctx, const struct sc_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: fxt2json [-o OUT.json] [--reorder-window T] FILE.fxt\n"
+		"Converts an FXT trace to Chrome/Catapult JSON (chrome://tracing,\n"
+		"Perfetto). FILE must be a regular file (it is read twice).\n"
+		"See fxt2json(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct sc_opts opts = { 0 };
+	struct sc_stats st;
+	struct conv cv;
+	const char *path = NULL, *outpath = NULL;
+	size_t i;
+	int ret = 0, a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[a], "-o") && a + 1 < argc) {
+			outpath = argv[++a];
+		} else if (!strcmp(argv[a], "--reorder-window") && a + 1 < argc) {
+			char *end;
+			double s = strtod(argv[++a], &end);
+
+			if (end == argv[a] || *end || s <= 0) {
+				usage(stderr);
+				return 2;
+			}
+			opts.reorder_window_ns = (uint64_t)(s * 1e9);
+		} else if (argv[a][0] == '-' && argv[a][1]) {
+			usage(stderr);
+			return 2;
+		} else if (!path) {
+			path = argv[a];
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!path || !strcmp(path, "-")) {
+		usage(stderr);
+		return 2;
+	}
+	memset(&cv, 0, sizeof(cv));
+	analysis_init(&cv.names);
+	{
+		struct sc_handler h1 = { &cv.names, noop_sched, analysis_record };
+
+		if (sc_run(path, &opts, &h1, &st)) {
+			fprintf(stderr, "fxt2json: %s: %s\n", path, strerror(errno));
+			analysis_free(&cv.names);
+			return 1;
+		}
+	}
+	cv.out = outpath ? fopen(outpath, "w") : stdout;
+	if (!cv.out) {
+		fprintf(stderr, "fxt2json: %s: %s\n", outpath, strerror(errno));
+		analysis_free(&cv.names);
+		return 1;
+	}
+	cv.first = true;
+	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", cv.out);
+	for (i = 0; i < cv.names.nprocs; i++) {
+		begin_event(&cv);
+		fprintf(cv.out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %"
+			PRIu64 ", \"args\": {\"name\": ", cv.names.procs[i].id);
+		json_strn(cv.out, cv.names.procs[i].name, strlen(cv.names.procs[i].name));
+		fputs("}}", cv.out);
+	}
+	for (i = 0; i < cv.names.nthreads; i++) {
+		struct thread *t = &cv.names.threads[i];
+
+		if (!t->name[0])
+			continue;
+		begin_event(&cv);
+		fprintf(cv.out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
+			PRIu64 ", \"tid\": %" PRIu64 ", \"args\": {\"name\": ",
+			t->pid_known ? t->pid : 0, t->tid);
+		json_strn(cv.out, t->name, strlen(t->name));
+		fputs("}}", cv.out);
+	}
+	begin_event(&cv);
+	fprintf(cv.out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %" PRIu64
+		", \"args\": {\"name\": \"CPUs\"}}", CPU_PID);
+	{
+		struct sc_handler h2 = { &cv, conv_sched, conv_record };
+
+		if (sc_run(path, &opts, &h2, &st)) {
+			fprintf(stderr, "fxt2json: %s: %s\n", path, strerror(errno));
+			ret = 1;
+		}
+	}
+	for (i = 0; i < cv.ncpus; i++) {
+		begin_event(&cv);
+		fprintf(cv.out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
+			PRIu64 ", \"tid\": %zu, \"args\": {\"name\": \"CPU %zu\"}}",
+			CPU_PID, i, i);
+	}
+	fputs("\n]}\n", cv.out);
+	if (st.malformed)
+		fprintf(stderr, "fxt2json: warning: %s: offset %zu: %s; converted the records before it\n",
+			path, st.error.offset, st.error.message);
+	if (st.late)
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window skipped (first at offset %zu)\n",
+			path, st.late, st.first_late_offset);
+	if (fflush(cv.out) || ferror(cv.out)) {
+		fprintf(stderr, "fxt2json: writing the output: %s\n", strerror(errno));
+		ret = 1;
+	}
+	if (outpath)
+		fclose(cv.out);
+	if (cv.oom)
+		ret = 1;
+	free(cv.cpus);
+	analysis_free(&cv.names);
+	return ret;
+}

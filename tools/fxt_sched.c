@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * fxt-sched - scheduler latency answers straight from an FXT trace.
+ * See fxt-sched.1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "analysis.h"
+
+static const char *prog = "fxt-sched";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s latency|top|summary FILE [options]\n"
+"  latency   wakeup-to-run and preemption-to-run latency: percentiles and\n"
+"            log2 histograms (-P per process, -T per thread,\n"
+"            --intervals: every interval as CSV)\n"
+"  top       the worst latencies with what ran on that CPU meanwhile (-n N)\n"
+"  summary   per-CPU busy/idle, per-thread runtime/switches/migrations,\n"
+"            time span, dropped records (-n N: at most N threads)\n"
+"Filters: --pid LIST, --tid LIST (comma separated), --comm PATTERN (glob),\n"
+"         --from T, --to T (time since the first scheduling record;\n"
+"         T is a number with an optional unit ns, us, ms, s; default ns)\n"
+"Output:  --json, --csv (default text)\n"
+"Input:   --reorder-window T (default 2s), -v (throughput and memory to stderr)\n"
+"FILE may be - for stdin. See fxt-sched(1).\n", prog);
+}
+
+static int parse_time(const char *s, uint64_t *out)
+{
+	char *end;
+	double v;
+	double mul = 1;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	if (!strcmp(end, "") || !strcmp(end, "ns"))
+		mul = 1;
+	else if (!strcmp(end, "us"))
+		mul = 1e3;
+	else if (!strcmp(end, "ms"))
+		mul = 1e6;
+	else if (!strcmp(end, "s"))
+		mul = 1e9;
+	else
+		return -1;
+	if (v * mul > 1.8e19)
+		return -1;
+	*out = (uint64_t)(v * mul + 0.5);
+	return 0;
+}
+
+static int parse_list(const char *s, uint64_t **v, size_t *n)
+{
+	char *copy = strdup(s), *tok, *save = NULL, *end;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t x;
+		uint64_t *nv;
+
+		errno = 0;
+		x = strtoull(tok, &end, 10);
+		if (errno || *end || end == tok) {
+			free(copy);
+			return -1;
+		}
+		nv = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!nv) {
+			free(copy);
+			return -1;
+		}
+		*v = nv;
+		(*v)[(*n)++] = x;
+	}
+	free(copy);
+	return 0;
+}
+
+enum { OPT_PID = 256, OPT_TID, OPT_COMM, OPT_FROM, OPT_TO, OPT_JSON,
+       OPT_CSV, OPT_WINDOW, OPT_INTERVALS };
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "reorder-window", required_argument, NULL, OPT_WINDOW },
+		{ "intervals", no_argument, NULL, OPT_INTERVALS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct analysis an;
+	struct sc_opts sopts = { 0 };
+	enum out_format fmt = OUT_TEXT;
+	enum lat_group group = GROUP_NONE;
+	const char *cmd, *path = NULL;
+	unsigned long n = 0;
+	bool verbose = false, intervals = false, n_given = false;
+	struct timespec t_start, t_end;
+	int c, ret = 0;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	cmd = argv[1];
+	if (strcmp(cmd, "latency") && strcmp(cmd, "top") && strcmp(cmd, "summary")) {
+		fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
+		usage(stderr);
+		return 2;
+	}
+	analysis_init(&an);
+	argv++;
+	argc--;
+	while ((c = getopt_long(argc, argv, "PTn:vh", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case OPT_PID:
+			if (parse_list(optarg, &an.f.pids, &an.f.npids))
+				goto bad;
+			break;
+		case OPT_TID:
+			if (parse_list(optarg, &an.f.tids, &an.f.ntids))
+				goto bad;
+			break;
+		case OPT_COMM:
+			an.f.comm = optarg;
+			break;
+		case OPT_FROM:
+			if (parse_time(optarg, &an.f.from))
+				goto bad;
+			an.f.has_from = true;
+			break;
+		case OPT_TO:
+			if (parse_time(optarg, &an.f.to))
+				goto bad;
+			an.f.has_to = true;
+			break;
+		case OPT_JSON:
+			fmt = OUT_JSON;
+			break;
+		case OPT_CSV:
+			fmt = OUT_CSV;
+			break;
+		case OPT_WINDOW:
+			if (parse_time(optarg, &sopts.reorder_window_ns) ||
+			    !sopts.reorder_window_ns)
+				goto bad;
+			break;
+		case OPT_INTERVALS:
+			intervals = true;
+			break;
+		case 'P':
+			group = GROUP_PROCESS;
+			break;
+		case 'T':
+			group = GROUP_THREAD;
+			break;
+		case 'n':
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || *end || !n || n > 100000)
+				goto bad;
+			n_given = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			goto out;
+		default:
+			goto usage_err;
+		}
+	}
+	if (optind != argc - 1)
+		goto usage_err;
+	path = argv[optind];
+	if (!strcmp(cmd, "top"))
+		an.top_n = n_given ? (unsigned int)n : 10;
+	if (intervals) {
+		if (strcmp(cmd, "latency"))
+			goto usage_err;
+		an.intervals = stdout;
+		fputs("kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns\n", stdout);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t_start);
+	if (analysis_run(&an, path, &sopts)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t_end);
+	if (!strcmp(cmd, "latency")) {
+		if (!intervals)
+			print_latency(&an, stdout, fmt, group);
+	} else if (!strcmp(cmd, "top")) {
+		print_top(&an, stdout, fmt);
+	} else {
+		print_summary(&an, stdout, fmt, n_given ? (unsigned int)n : 0);
+	}
+	print_input_warnings(&an, path, stderr);
+	if (verbose) {
+		double secs = (double)(t_end.tv_sec - t_start.tv_sec) +
+			      (double)(t_end.tv_nsec - t_start.tv_nsec) / 1e9;
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "%s: %" PRIu64 " bytes, %" PRIu64 " records in %.3f s: %.1f MB/s, %.0f records/s; peak RSS %ld KiB; reorder buffer peak %zu records; %zu threads\n",
+			prog, an.io.bytes, an.io.records, secs,
+			secs > 0 ? (double)an.io.bytes / 1e6 / secs : 0.0,
+			secs > 0 ? (double)an.io.records / secs : 0.0,
+			ru.ru_maxrss, an.io.max_buffered, an.nthreads);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: writing the output: %s\n", prog, strerror(errno));
+		ret = 1;
+	}
+	if (an.oom)
+		ret = 1;
+out:
+	free(an.f.pids);
+	free(an.f.tids);
+	analysis_free(&an);
+	return ret;
+bad:
+	fprintf(stderr, "%s: invalid value for option: '%s'\n", prog, optarg);
+usage_err:
+	usage(stderr);
+	free(an.f.pids);
+	free(an.f.tids);
+	analysis_free(&an);
+	return 2;
+}

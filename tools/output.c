@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * output.c - text, JSON and CSV renderings of an analysis.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+static const char *const kind_title[LAT_KINDS] = {
+	"wakeup-to-run latency", "preemption-to-run latency"
+};
+static const char *const kind_json[LAT_KINDS] = {
+	"wakeup_latency_ns", "preempt_latency_ns"
+};
+static const char *const kind_short[LAT_KINDS] = { "wakeup", "preempt" };
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_str(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+struct pct {
+	uint64_t p50, p90, p99, p999, max;
+};
+
+static struct pct percentiles(struct qdist *q)
+{
+	struct pct p = {
+		qd_percentile(q, 50, 100), qd_percentile(q, 90, 100),
+		qd_percentile(q, 99, 100), qd_percentile(q, 999, 1000), q->max,
+	};
+	return p;
+}
+
+/* Non-empty log2 range [*lo, *hi]; false if empty. */
+static bool hist_range(const struct qdist *q, unsigned int *lo, unsigned int *hi)
+{
+	int i;
+
+	if (!q->count)
+		return false;
+	for (i = 0; i < 64 && !q->log2[i]; i++)
+		;
+	*lo = (unsigned int)i;
+	for (i = 63; i > 0 && !q->log2[i]; i--)
+		;
+	*hi = (unsigned int)i;
+	return true;
+}
+
+static void json_dist(FILE *out, struct qdist *q)
+{
+	struct pct p = percentiles(q);
+	unsigned int lo = 0, hi = 0, i;
+	bool first = true;
+
+	fprintf(out, "{\"count\": %" PRIu64 ", \"p50\": %" PRIu64 ", \"p90\": %"
+		PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64 ", \"max\": %"
+		PRIu64 ", \"exact\": %s, \"hist\": [", q->count, p.p50, p.p90,
+		p.p99, p.p999, p.max, qd_is_exact(q) ? "true" : "false");
+	if (hist_range(q, &lo, &hi))
+		for (i = lo; i <= hi; i++) {
+			fprintf(out, "%s{\"low\": %" PRIu64 ", \"high\": %" PRIu64
+				", \"count\": %" PRIu64 "}", first ? "" : ", ",
+				qd_log2_low(i), qd_log2_high(i), q->log2[i]);
+			first = false;
+		}
+	fputs("]}", out);
+}
+
+static void text_dist(FILE *out, const char *title, struct qdist *q)
+{
+	struct pct p = percentiles(q);
+	unsigned int lo = 0, hi = 0, i, k, stars;
+	uint64_t peak = 0;
+	char bar[41];
+
+	fprintf(out, "%s: %" PRIu64 " intervals\n", title, q->count);
+	if (!q->count) {
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "  p50 %" PRIu64 "  p90 %" PRIu64 "  p99 %" PRIu64
+		"  p99.9 %" PRIu64 "  max %" PRIu64 " ns%s\n", p.p50, p.p90,
+		p.p99, p.p999, p.max,
+		qd_is_exact(q) ? "" : "  (percentiles within 0.4%, see fxt-sched(1))");
+	hist_range(q, &lo, &hi);
+	for (i = lo; i <= hi; i++)
+		if (q->log2[i] > peak)
+			peak = q->log2[i];
+	fprintf(out, "%24s : %-8s %-42s\n", "nsecs", "count", "distribution");
+	for (i = lo; i <= hi; i++) {
+		stars = (unsigned int)(q->log2[i] * 40 / peak);
+		if (q->log2[i] && !stars)
+			stars = 1;
+		for (k = 0; k < 40; k++)
+			bar[k] = k < stars ? '*' : ' ';
+		bar[40] = '\0';
+		fprintf(out, "%10" PRIu64 " -> %-10" PRIu64 " : %-8" PRIu64 " |%s|\n",
+			qd_log2_low(i), qd_log2_high(i), q->log2[i], bar);
+	}
+	fputc('\n', out);
+}
+
+static void csv_dist(FILE *out, const char *scope, uint64_t id, uint64_t pid,
+		     const char *name, int kind, struct qdist *q)
+{
+	struct pct p = percentiles(q);
+
+	fprintf(out, "%s,%" PRIu64 ",%" PRIu64 ",", scope, id, pid);
+	csv_str(out, name);
+	fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+		PRIu64 ",%" PRIu64 "\n", kind_short[kind], q->count, p.p50,
+		p.p90, p.p99, p.p999, p.max);
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	const struct thread *x = *(struct thread *const *)a;
+	const struct thread *y = *(struct thread *const *)b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Selected threads, sorted by tid; caller frees. */
+static struct thread **selected(struct analysis *an, size_t *n)
+{
+	struct thread **v = calloc(an->nthreads + 1, sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < an->nthreads; i++)
+		if (analysis_selected(an, &an->threads[i]))
+			v[(*n)++] = &an->threads[i];
+	qsort(v, *n, sizeof(*v), cmp_tid);
+	return v;
+}
+
+struct proc_group {
+	uint64_t pid;
+	struct qdist lat[LAT_KINDS];
+};
+
+static struct proc_group *group_processes(struct thread **v, size_t n,
+					  size_t *ng)
+{
+	struct proc_group *g = calloc(n + 1, sizeof(*g));
+	size_t i, j;
+	int k;
+
+	*ng = 0;
+	if (!g)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		uint64_t pid = v[i]->pid_known ? v[i]->pid : 0;
+
+		for (j = 0; j < *ng && g[j].pid != pid; j++)
+			;
+		if (j == *ng) {
+			g[j].pid = pid;
+			qd_init(&g[j].lat[0]);
+			qd_init(&g[j].lat[1]);
+			(*ng)++;
+		}
+		for (k = 0; k < LAT_KINDS; k++)
+			qd_merge(&g[j].lat[k], &v[i]->lat[k]);
+	}
+	return g;
+}
+
+static void free_groups(struct proc_group *g, size_t ng)
+{
+	size_t i;
+
+	for (i = 0; i < ng; i++) {
+		qd_free(&g[i].lat[0]);
+		qd_free(&g[i].lat[1]);
+	}
+	free(g);
+}
+
+void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
+		   enum lat_group group)
+{
+	struct qdist all[LAT_KINDS];
+	struct proc_group *g = NULL;
+	struct thread **v;
+	size_t n, ng = 0, i;
+	int k;
+	bool first;
+
+	v = selected(an, &n);
+	if (!v) {
+		an->oom = true;
+		return;
+	}
+	for (k = 0; k < LAT_KINDS; k++) {
+		qd_init(&all[k]);
+		for (i = 0; i < n; i++)
+			qd_merge(&all[k], &v[i]->lat[k]);
+	}
+	if (group == GROUP_PROCESS)
+		g = group_processes(v, n, &ng);
+
+	if (fmt == OUT_JSON) {
+		fputs("{", out);
+		for (k = 0; k < LAT_KINDS; k++) {
+			fprintf(out, "\"%s\": ", kind_json[k]);
+			json_dist(out, &all[k]);
+			fputs(",\n", out);
+		}
+		fputs("\"threads\": [", out);
+		first = true;
+		for (i = 0; i < n; i++) {
+			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
+				continue;
+			fprintf(out, "%s\n  {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64
+				", \"name\": ", first ? "" : ",", v[i]->tid, v[i]->pid);
+			json_str(out, v[i]->name);
+			for (k = 0; k < LAT_KINDS; k++) {
+				fprintf(out, ", \"%s\": ", kind_json[k]);
+				json_dist(out, &v[i]->lat[k]);
+			}
+			fputs("}", out);
+			first = false;
+		}
+		fputs("]", out);
+		if (g) {
+			fputs(",\n\"processes\": [", out);
+			for (i = 0; i < ng; i++) {
+				fprintf(out, "%s\n  {\"pid\": %" PRIu64 ", \"name\": ",
+					i ? "," : "", g[i].pid);
+				json_str(out, analysis_proc_name(an, g[i].pid));
+				for (k = 0; k < LAT_KINDS; k++) {
+					fprintf(out, ", \"%s\": ", kind_json[k]);
+					json_dist(out, &g[i].lat[k]);
+				}
+				fputs("}", out);
+			}
+			fputs("]", out);
+		}
+		fputs("}\n", out);
+	} else if (fmt == OUT_CSV) {
+		fputs("scope,id,pid,name,kind,count,p50,p90,p99,p999,max\n", out);
+		for (k = 0; k < LAT_KINDS; k++)
+			csv_dist(out, "all", 0, 0, "", k, &all[k]);
+		for (i = 0; i < ng; i++)
+			for (k = 0; k < LAT_KINDS; k++)
+				csv_dist(out, "process", g[i].pid, g[i].pid,
+					 analysis_proc_name(an, g[i].pid), k,
+					 &g[i].lat[k]);
+		for (i = 0; i < n; i++) {
+			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
+				continue;
+			for (k = 0; k < LAT_KINDS; k++)
+				csv_dist(out, "thread", v[i]->tid, v[i]->pid,
+					 v[i]->name, k, &v[i]->lat[k]);
+		}
+	} else {
+		char title[192];
+
+		for (k = 0; k < LAT_KINDS; k++)
+			text_dist(out, kind_title[k], &all[k]);
+		for (i = 0; i < ng; i++) {
+			if (!g[i].lat[0].count && !g[i].lat[1].count)
+				continue;
+			fprintf(out, "pid = %" PRIu64 " %s\n", g[i].pid,
+				analysis_proc_name(an, g[i].pid));
+			for (k = 0; k < LAT_KINDS; k++) {
+				snprintf(title, sizeof(title), "  %s", kind_title[k]);
+				text_dist(out, title, &g[i].lat[k]);
+			}
+		}
+		for (i = 0; group == GROUP_THREAD && i < n; i++) {
+			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
+				continue;
+			fprintf(out, "tid = %" PRIu64 " %s (pid %" PRIu64 " %s)\n",
+				v[i]->tid, v[i]->name, v[i]->pid,
+				analysis_proc_name(an, v[i]->pid));
+			for (k = 0; k < LAT_KINDS; k++) {
+				snprintf(title, sizeof(title), "  %s", kind_title[k]);
+				text_dist(out, title, &v[i]->lat[k]);
+			}
+		}
+	}
+	free_groups(g, ng);
+	for (k = 0; k < LAT_KINDS; k++)
+		qd_free(&all[k]);
+	free(v);
+}
+
+/* ---- top ---- */
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct top_entry *x = a, *y = b;
+
+	if (x->latency != y->latency)
+		return x->latency < y->latency ? 1 : -1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static const char *tname(struct analysis *an, uint64_t tid)
+{
+	struct thread *t = analysis_find(an, tid);
+
+	return t ? t->name : "";
+}
+
+static uint64_t tpid(struct analysis *an, uint64_t tid)
+{
+	struct thread *t = analysis_find(an, tid);
+
+	return t ? t->pid : 0;
+}
+
+static void fmt_secs(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, (uint64_t)(ns / 1000000000u),
+		 (uint64_t)(ns % 1000000000u));
+}
+
+void print_top(struct analysis *an, FILE *out, enum out_format fmt)
+{
+	struct top_entry *all;
+	struct thread **v;
+	size_t n, i, m = 0;
+	unsigned int j, shown;
+
+	v = selected(an, &n);
+	for (i = 0; v && i < n; i++)
+		m += v[i]->ntop;
+	all = calloc(m + 1, sizeof(*all));
+	if (!v || !all) {
+		free(v);
+		free(all);
+		an->oom = true;
+		return;
+	}
+	m = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < v[i]->ntop; j++)
+			all[m++] = v[i]->top[j];
+	qsort(all, m, sizeof(*all), cmp_top);
+	shown = (unsigned int)(m < an->top_n ? m : an->top_n);
+
+	if (fmt == OUT_JSON)
+		fputs("{\"top\": [", out);
+	else if (fmt == OUT_CSV)
+		fputs("rank,kind,tid,pid,name,cpu,wait_cpu,waker,start_ns,end_ns,latency_ns,ran_meanwhile,other_ns,history_truncated\n", out);
+	for (j = 0; j < shown; j++) {
+		struct top_entry *e = &all[j];
+		unsigned int c;
+
+		if (fmt == OUT_JSON) {
+			fprintf(out, "%s\n  {\"rank\": %u, \"kind\": \"%s\", \"tid\": %"
+				PRIu64 ", \"pid\": %" PRIu64 ", \"name\": ",
+				j ? "," : "", j + 1, kind_short[e->kind], e->tid,
+				tpid(an, e->tid));
+			json_str(out, tname(an, e->tid));
+			fprintf(out, ", \"cpu\": %u, \"wait_cpu\": %u, \"waker\": ",
+				e->cpu, e->wake_cpu);
+			if (e->has_waker)
+				fprintf(out, "%" PRIu64, e->waker);
+			else
+				fputs("null", out);
+			fprintf(out, ", \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+				", \"latency_ns\": %" PRIu64 ", \"ran_meanwhile\": [",
+				e->start, e->end, e->latency);
+			for (c = 0; c < e->nctx; c++) {
+				fprintf(out, "%s{\"tid\": %" PRIu64 ", \"idle\": %s, \"name\": ",
+					c ? ", " : "", e->ctx[c].tid,
+					e->ctx[c].idle ? "true" : "false");
+				json_str(out, e->ctx[c].idle ? "idle" : tname(an, e->ctx[c].tid));
+				fprintf(out, ", \"ns\": %" PRIu64 ", \"slices\": %u}",
+					e->ctx[c].ns, e->ctx[c].slices);
+			}
+			fprintf(out, "], \"other_ns\": %" PRIu64 ", \"history_truncated\": %s}",
+				e->other_ns, e->truncated ? "true" : "false");
+		} else if (fmt == OUT_CSV) {
+			fprintf(out, "%u,%s,%" PRIu64 ",%" PRIu64 ",", j + 1,
+				kind_short[e->kind], e->tid, tpid(an, e->tid));
+			csv_str(out, tname(an, e->tid));
+			fprintf(out, ",%u,%u,", e->cpu, e->wake_cpu);
+			if (e->has_waker)
+				fprintf(out, "%" PRIu64, e->waker);
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",\"",
+				e->start, e->end, e->latency);
+			for (c = 0; c < e->nctx; c++)
+				fprintf(out, "%s%" PRIu64 ":%s:%" PRIu64, c ? ";" : "",
+					e->ctx[c].tid, e->ctx[c].idle ? "idle" :
+					tname(an, e->ctx[c].tid), e->ctx[c].ns);
+			fprintf(out, "\",%" PRIu64 ",%d\n", e->other_ns, e->truncated);
+		} else {
+			char s1[32], s2[32];
+
+			fmt_secs(s1, sizeof(s1), e->start);
+			fmt_secs(s2, sizeof(s2), e->start - an->t0);
+			fprintf(out, "#%u %s latency %" PRIu64 " ns: tid %" PRIu64
+				" %s (pid %" PRIu64 " %s) on cpu %u\n", j + 1,
+				kind_short[e->kind], e->latency, e->tid,
+				tname(an, e->tid), tpid(an, e->tid),
+				analysis_proc_name(an, tpid(an, e->tid)), e->cpu);
+			fprintf(out, "   runnable from %s s (trace +%s s) until %" PRIu64
+				" ns later; %s on cpu %u", s1, s2, e->latency,
+				e->kind == LAT_WAKEUP ? "woken" : "preempted",
+				e->wake_cpu);
+			if (e->has_waker)
+				fprintf(out, " by tid %" PRIu64 " %s", e->waker,
+					tname(an, e->waker));
+			fprintf(out, "\n   ran on cpu %u meanwhile:", e->cpu);
+			for (c = 0; c < e->nctx; c++) {
+				if (e->ctx[c].idle)
+					fprintf(out, "%s idle %" PRIu64 " ns (%u)",
+						c ? "," : "", e->ctx[c].ns,
+						e->ctx[c].slices);
+				else
+					fprintf(out, "%s tid %" PRIu64 " %s %" PRIu64
+						" ns (%u)", c ? "," : "", e->ctx[c].tid,
+						tname(an, e->ctx[c].tid), e->ctx[c].ns,
+						e->ctx[c].slices);
+			}
+			if (e->other_tasks)
+				fprintf(out, ", %u more slices %" PRIu64 " ns",
+					e->other_tasks, e->other_ns);
+			if (!e->nctx && !e->other_tasks)
+				fputs(" nothing recorded", out);
+			if (e->truncated)
+				fputs(" [history incomplete: before the trace or beyond the kept history]", out);
+			fputs("\n", out);
+		}
+	}
+	if (fmt == OUT_JSON)
+		fputs("]}\n", out);
+	else if (fmt == OUT_TEXT && !shown)
+		fputs("no latency intervals\n", out);
+	free(all);
+	free(v);
+}
+
+/* ---- summary ---- */
+
+static int cmp_runtime(const void *a, const void *b)
+{
+	const struct thread *x = *(struct thread *const *)a;
+	const struct thread *y = *(struct thread *const *)b;
+
+	if (x->runtime != y->runtime)
+		return x->runtime < y->runtime ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static bool active(const struct thread *t)
+{
+	return t->runtime || t->switches || t->wakeups || t->migrations ||
+	       t->lat[0].count || t->lat[1].count;
+}
+
+void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
+		   unsigned int limit)
+{
+	uint64_t start = an->t0 > an->win_from ? an->t0 : an->win_from;
+	uint64_t end = an->t_end < an->win_to ? an->t_end : an->win_to;
+	uint64_t span = an->started && end > start ? end - start : 0;
+	uint64_t dropped = 0;
+	struct thread **v;
+	size_t n, i, shown = 0;
+	uint32_t c;
+
+	v = selected(an, &n);
+	if (!v) {
+		an->oom = true;
+		return;
+	}
+	qsort(v, n, sizeof(*v), cmp_runtime);
+	for (c = 0; c < an->ncpu_dropped; c++)
+		dropped += an->cpu_dropped[c];
+
+	if (fmt == OUT_JSON) {
+		fprintf(out, "{\"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+			", \"span_ns\": %" PRIu64 ",\n", an->started ? start : 0,
+			an->started ? end : 0, span);
+		fprintf(out, "\"records\": {\"total\": %" PRIu64 ", \"switches\": %"
+			PRIu64 ", \"wakeups\": %" PRIu64 ", \"unknown_skipped\": %"
+			PRIu64 ", \"late_skipped\": %" PRIu64 "},\n", an->io.records,
+			an->io.switches, an->io.wakeups, an->io.skipped, an->io.late);
+		fprintf(out, "\"dropped\": {\"provider_events\": %" PRIu64
+			", \"records_dropped\": %" PRIu64 ", \"per_cpu\": {",
+			an->drop_events, dropped);
+		for (c = 0, i = 0; c < an->ncpu_dropped; c++)
+			if (an->cpu_dropped[c])
+				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
+					c, an->cpu_dropped[c]);
+		fputs("}},\n\"malformed\": ", out);
+		if (an->io.malformed) {
+			fprintf(out, "{\"offset\": %zu, \"message\": ", an->io.error.offset);
+			json_str(out, an->io.error.message);
+			fputs("}", out);
+		} else {
+			fputs("null", out);
+		}
+		fputs(",\n\"cpus\": [", out);
+		for (c = 0, i = 0; c < an->ncpus; c++) {
+			struct cpu *p = &an->cpus[c];
+			uint64_t known = p->busy + p->idle;
+
+			if (!p->seen)
+				continue;
+			fprintf(out, "%s\n  {\"cpu\": %u, \"busy_ns\": %" PRIu64
+				", \"idle_ns\": %" PRIu64 ", \"busy_share\": %.6f"
+				", \"switches\": %" PRIu64 "}", i++ ? "," : "", c,
+				p->busy, p->idle,
+				known ? (double)p->busy / (double)known : 0.0,
+				p->switches);
+		}
+		fputs("],\n\"threads\": [", out);
+		for (i = 0; i < n; i++) {
+			struct thread *t = v[i];
+
+			if (!active(t) || (limit && shown >= limit))
+				continue;
+			fprintf(out, "%s\n  {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64
+				", \"name\": ", shown++ ? "," : "", t->tid, t->pid);
+			json_str(out, t->name);
+			fprintf(out, ", \"runtime_ns\": %" PRIu64 ", \"switches\": %"
+				PRIu64 ", \"voluntary\": %" PRIu64 ", \"involuntary\": %"
+				PRIu64 ", \"migrations\": %" PRIu64 ", \"wakeups\": %"
+				PRIu64 "}", t->runtime, t->switches, t->voluntary,
+				t->involuntary, t->migrations, t->wakeups);
+		}
+		fputs("]}\n", out);
+	} else if (fmt == OUT_CSV) {
+		fputs("record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups\n", out);
+		for (c = 0; c < an->ncpus; c++)
+			if (an->cpus[c].seen)
+				fprintf(out, "cpu,%u,,,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+					",,,,\n", c, an->cpus[c].busy,
+					an->cpus[c].idle, an->cpus[c].switches);
+		for (i = 0; i < n; i++) {
+			struct thread *t = v[i];
+
+			if (!active(t) || (limit && shown >= limit))
+				continue;
+			shown++;
+			fprintf(out, "thread,%" PRIu64 ",%" PRIu64 ",", t->tid, t->pid);
+			csv_str(out, t->name);
+			fprintf(out, ",%" PRIu64 ",,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				",%" PRIu64 ",%" PRIu64 "\n", t->runtime, t->switches,
+				t->voluntary, t->involuntary, t->migrations,
+				t->wakeups);
+		}
+	} else {
+		char s1[32], s2[32], s3[32];
+
+		fmt_secs(s1, sizeof(s1), an->started ? start : 0);
+		fmt_secs(s2, sizeof(s2), an->started ? end : 0);
+		fmt_secs(s3, sizeof(s3), span);
+		fprintf(out, "time span: %s .. %s s (%s s)\n", s1, s2, s3);
+		fprintf(out, "records: %" PRIu64 " (%" PRIu64 " context switches, %"
+			PRIu64 " wakeups, %" PRIu64 " of unknown types skipped)\n",
+			an->io.records, an->io.switches, an->io.wakeups,
+			an->io.skipped);
+		fprintf(out, "records dropped: %" PRIu64, dropped);
+		for (c = 0; c < an->ncpu_dropped; c++)
+			if (an->cpu_dropped[c])
+				fprintf(out, " cpu%u=%" PRIu64, c, an->cpu_dropped[c]);
+		fprintf(out, " (%" PRIu64 " buffer-full provider events)\n",
+			an->drop_events);
+		if (an->io.late)
+			fprintf(out, "records beyond the reorder window (skipped): %"
+				PRIu64 "\n", an->io.late);
+		if (an->io.malformed)
+			fprintf(out, "stopped at a malformed record: offset %zu: %s\n",
+				an->io.error.offset, an->io.error.message);
+		fprintf(out, "\n%5s %16s %16s %7s %10s\n", "CPU", "busy_ns",
+			"idle_ns", "busy%", "switches");
+		for (c = 0; c < an->ncpus; c++) {
+			struct cpu *p = &an->cpus[c];
+			uint64_t known = p->busy + p->idle;
+
+			if (!p->seen)
+				continue;
+			fprintf(out, "%5u %16" PRIu64 " %16" PRIu64 " %6.2f%% %10"
+				PRIu64 "\n", c, p->busy, p->idle,
+				known ? 100.0 * (double)p->busy / (double)known : 0.0,
+				p->switches);
+		}
+		fprintf(out, "\n%8s %8s %-16s %16s %10s %10s %10s %10s %8s\n",
+			"TID", "PID", "NAME", "runtime_ns", "switches", "voluntary",
+			"involunt.", "migrations", "wakeups");
+		for (i = 0; i < n; i++) {
+			struct thread *t = v[i];
+
+			if (!active(t) || (limit && shown >= limit))
+				continue;
+			shown++;
+			fprintf(out, "%8" PRIu64 " %8" PRIu64 " %-16s %16" PRIu64
+				" %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10"
+				PRIu64 " %8" PRIu64 "\n", t->tid, t->pid, t->name,
+				t->runtime, t->switches, t->voluntary,
+				t->involuntary, t->migrations, t->wakeups);
+		}
+	}
+	free(v);
+}
+
+void print_input_warnings(const struct analysis *an, const char *path,
+			  FILE *err)
+{
+	if (an->io.malformed)
+		fprintf(err, "warning: %s: offset %zu: %s; the results cover the records before it\n",
+			path, an->io.error.offset, an->io.error.message);
+	if (an->io.late)
+		fprintf(err, "warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were skipped; try a larger --reorder-window\n",
+			path, an->io.late, an->io.first_late_offset,
+			an->io.max_late_ns);
+	if (an->oom)
+		fprintf(err, "warning: out of memory: some statistics are incomplete\n");
+}
