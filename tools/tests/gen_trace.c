@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * gen_trace - write a synthetic but realistic fxtrace-style FXT trace.
+ *
+ * A small scheduler simulation: NCPU CPUs, NT threads in two processes,
+ * threads run for a random slice, then block (state 3) or, if someone is
+ * waiting on that CPU, get preempted (state 1); sleeping threads are woken
+ * by a thread running on another CPU (the wakeup record goes into the
+ * waker's CPU ring, with a "waker" argument) or from interrupt context (the
+ * target CPU's ring, no waker). Records are kept in per-CPU rings and
+ * appended to the file drain by drain (every --drain-ms of trace time), the
+ * CPUs in rotating order, exactly like fxt-collect; kernel object records
+ * come first, or last with --names-at-end (as fxt-collect writes most).
+ *
+ *   gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES]
+ *             [--seed N] [--drain-ms N] [--names-at-end] [--drops]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt_write.h"
+
+#define MAXCPU 64
+#define MAXT 4096
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static uint64_t rnd_range(uint64_t lo, uint64_t hi)
+{
+	return lo + rnd() % (hi - lo + 1);
+}
+
+enum { SLEEPING, RUNNABLE, RUNNING };
+
+struct th {
+	uint64_t tid, pid;
+	int st, cpu;
+	uint64_t wake_at;
+	int prio;
+};
+
+struct cpu {
+	struct fxt_writer ring;
+	int cur;		/* thread index, -1 idle */
+	uint64_t resched_at;	/* next scheduling decision */
+	int q[MAXT];
+	int qh, qn;
+};
+
+static struct th th[MAXT];
+static struct cpu cpus[MAXCPU];
+static int ncpu = 2, nt = 8;
+static FILE *out;
+static uint64_t bytes_out;
+
+static void put(const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, out) != n) {
+		perror("gen_trace: write");
+		exit(1);
+	}
+	bytes_out += n;
+}
+
+static void flush_writer(struct fxt_writer *w)
+{
+	put(fxt_writer_data(w), fxt_writer_bytes(w));
+	fxt_writer_reset(w);
+}
+
+static void names(struct fxt_writer *w)
+{
+	static const char *const pn[] = { "fxt-pingpong", "stress" };
+	int p, i;
+	char buf[32];
+
+	for (p = 0; p < 2; p++) {
+		struct fxt_kernel_object o = { FXT_OBJ_TYPE_PROCESS,
+			fxt_str_c(pn[p]), 1000 + (uint64_t)p * 1000 };
+
+		fxt_write_kernel_object(w, &o, NULL, 0);
+	}
+	for (i = 0; i < nt; i++) {
+		struct fxt_kernel_object o = { FXT_OBJ_TYPE_THREAD,
+			fxt_str_c(buf), th[i].tid };
+		struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS),
+						th[i].pid);
+
+		snprintf(buf, sizeof(buf), "%s-%d", th[i].pid == 1000 ? "ping" : "worker", i);
+		o.name = fxt_str_c(buf);
+		fxt_write_kernel_object(w, &o, &a, 1);
+	}
+}
+
+static void emit_switch(int c, uint64_t ts, int out_t, int in_t, unsigned state)
+{
+	struct fxt_context_switch cs = {
+		.cpu = (unsigned)c, .outgoing_state = state, .timestamp = ts,
+		.outgoing_tid = out_t < 0 ? 0 : th[out_t].tid,
+		.incoming_tid = in_t < 0 ? 0 : th[in_t].tid,
+	};
+	struct fxt_arg a[3] = {
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT),
+			      in_t < 0 ? INT32_MIN : th[in_t].prio),
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
+			      out_t < 0 ? INT32_MIN : th[out_t].prio),
+		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE),
+			       state == 3 ? 1 : 0),
+	};
+
+	fxt_write_context_switch(&cpus[c].ring, &cs, a, 3);
+}
+
+static void emit_wakeup(int ring, uint64_t ts, int t, int target, int waker)
+{
+	struct fxt_wakeup wk = { (unsigned)target, ts, th[t].tid };
+	struct fxt_arg a[2] = {
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), th[t].prio),
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER),
+			     waker < 0 ? 0 : th[waker].tid),
+	};
+
+	fxt_write_wakeup(&cpus[ring].ring, &wk, a, waker < 0 ? 1 : 2);
+}
+
+static void drain(unsigned round, bool drops)
+{
+	int k;
+
+	for (k = 0; k < ncpu; k++) {
+		int c = (int)((round + (unsigned)k) % (unsigned)ncpu);
+
+		flush_writer(&cpus[c].ring);
+	}
+	if (drops && round % 7 == 3) {
+		/* a drop marker as fxt-collect writes it */
+		struct fxt_writer w;
+		char name[16];
+		struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+			fxt_str_c("fxtrace"), fxt_str_c("records_dropped"), 0, 0 };
+		struct fxt_arg a;
+
+		fxt_writer_init_dynamic(&w);
+		fxt_write_provider_event(&w, 1, 0);
+		snprintf(name, sizeof(name), "cpu%u", round % (unsigned)ncpu);
+		a = fxt_arg_int64(fxt_str_c(name), (int64_t)round);
+		fxt_write_event(&w, &ev, &a, 1);
+		flush_writer(&w);
+		fxt_writer_free(&w);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "drain-ms", required_argument, NULL, 'd' },
+		{ "names-at-end", no_argument, NULL, 'e' },
+		{ "drops", no_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = NULL;
+	uint64_t max_bytes = 0, max_switches = 100000, nsw = 0;
+	uint64_t now = 1000000000000ULL, drain_ns = 100000000ULL, next_drain;
+	bool at_end = false, drops = false;
+	unsigned round = 0;
+	struct fxt_writer w;
+	int o, i, c;
+
+	while ((o = getopt_long(argc, argv, "o:c:t:m:n:", lo, NULL)) != -1) {
+		switch (o) {
+		case 'o': path = optarg; break;
+		case 'c': ncpu = atoi(optarg); break;
+		case 't': nt = atoi(optarg); break;
+		case 'm': max_bytes = strtoull(optarg, NULL, 10) << 20; max_switches = UINT64_MAX; break;
+		case 'n': max_switches = strtoull(optarg, NULL, 10); break;
+		case 's': rng ^= strtoull(optarg, NULL, 10) * 0x9E3779B97F4A7C15ULL; break;
+		case 'd': drain_ns = strtoull(optarg, NULL, 10) * 1000000ULL; break;
+		case 'e': at_end = true; break;
+		case 'D': drops = true; break;
+		default:
+			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops]\n");
+			return 2;
+		}
+	}
+	if (!path || ncpu < 1 || ncpu > MAXCPU || nt < 1 || nt > MAXT || !rng) {
+		fprintf(stderr, "gen_trace: bad arguments\n");
+		return 2;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		perror(path);
+		return 1;
+	}
+	for (i = 0; i < nt; i++) {
+		th[i].tid = (i < nt / 2 ? 1000 : 2000) + (uint64_t)i + 1;
+		th[i].pid = i < nt / 2 ? 1000 : 2000;
+		th[i].st = SLEEPING;
+		th[i].cpu = i % ncpu;
+		th[i].wake_at = now + rnd_range(1000, 2000000);
+		th[i].prio = 120 + (int)(rnd() % 5);
+	}
+	for (c = 0; c < ncpu; c++) {
+		fxt_writer_init_dynamic(&cpus[c].ring);
+		cpus[c].cur = -1;
+		cpus[c].resched_at = UINT64_MAX;
+	}
+	fxt_writer_init_dynamic(&w);
+	fxt_write_magic(&w);
+	fxt_write_provider_info(&w, 1, "fxtrace", 7);
+	fxt_write_provider_section(&w, 1);
+	fxt_write_initialization(&w, 1000000000ULL);
+	{
+		const char *p = FXTRACE_STRING_TABLE + 1;
+
+		for (i = 1; i < FXTRACE_STR_COUNT; i++) {
+			fxt_write_string(&w, (uint16_t)i, p, strlen(p));
+			p += strlen(p) + 1;
+		}
+	}
+	if (!at_end)
+		names(&w);
+	flush_writer(&w);
+	next_drain = now + drain_ns;
+
+	while (nsw < max_switches && (!max_bytes || bytes_out < max_bytes)) {
+		/* next event: a CPU decision or a thread waking up */
+		uint64_t t = UINT64_MAX;
+		int who = -1, kind = 0;
+
+		for (c = 0; c < ncpu; c++)
+			if (cpus[c].resched_at < t) {
+				t = cpus[c].resched_at;
+				who = c;
+				kind = 1;
+			}
+		for (i = 0; i < nt; i++)
+			if (th[i].st == SLEEPING && th[i].wake_at < t) {
+				t = th[i].wake_at;
+				who = i;
+				kind = 2;
+			}
+		if (who < 0)
+			break;
+		now = t;
+		while (now >= next_drain) {
+			drain(round++, drops);
+			next_drain += drain_ns;
+		}
+		if (kind == 2) {
+			struct th *p = &th[who];
+			int target = rnd() % 8 == 0 ? (int)(rnd() % (uint64_t)ncpu) : p->cpu;
+			int wc = (int)(rnd() % (uint64_t)ncpu), waker = cpus[wc].cur;
+			struct cpu *tc = &cpus[target];
+
+			if (waker < 0 || rnd() % 4 == 0)	/* from an interrupt */
+				emit_wakeup(target, now, who, target, -1);
+			else
+				emit_wakeup(wc, now, who, target, waker);
+			p->st = RUNNABLE;
+			p->cpu = target;
+			tc->q[(tc->qh + tc->qn++) % MAXT] = who;
+			if (tc->cur < 0)
+				tc->resched_at = now + rnd_range(500, 30000);
+			else if (rnd() % 3 == 0 && tc->resched_at > now + 20000)
+				tc->resched_at = now + rnd_range(1000, 20000);
+		} else {
+			struct cpu *p = &cpus[who];
+			int prev = p->cur, next = -1;
+			unsigned state = 3;
+
+			if (prev >= 0) {
+				if (p->qn && rnd() % 3) {
+					state = 1;	/* preempted */
+				} else if (!p->qn && rnd() % 4 == 0) {
+					/* nobody waiting: keep running */
+					p->resched_at = now + rnd_range(10000, 3000000);
+					continue;
+				}
+			}
+			if (p->qn) {
+				next = p->q[p->qh];
+				p->qh = (p->qh + 1) % MAXT;
+				p->qn--;
+			}
+			if (prev < 0 && next < 0) {
+				p->resched_at = UINT64_MAX;
+				continue;
+			}
+			emit_switch(who, now, prev, next, state);
+			nsw++;
+			if (prev >= 0) {
+				if (state == 1) {
+					th[prev].st = RUNNABLE;
+					p->q[(p->qh + p->qn++) % MAXT] = prev;
+				} else {
+					th[prev].st = SLEEPING;
+					th[prev].wake_at = now + rnd_range(2000, 5000000);
+				}
+			}
+			if (next >= 0) {
+				th[next].st = RUNNING;
+				th[next].cpu = who;
+				p->resched_at = now + rnd_range(5000, 4000000);
+			} else {
+				p->resched_at = UINT64_MAX;
+			}
+			p->cur = next;
+		}
+	}
+	drain(round, drops);
+	if (at_end) {
+		names(&w);
+		flush_writer(&w);
+	}
+	for (c = 0; c < ncpu; c++)
+		fxt_writer_free(&cpus[c].ring);
+	fxt_writer_free(&w);
+	if (fclose(out)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
