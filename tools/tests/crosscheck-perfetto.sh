@@ -24,7 +24,7 @@ if [ -z "$FILE" ]; then
 	tmp=$(mktemp -d /tmp/fxt-crosscheck.XXXXXX) || exit 1
 	FILE=$tmp/synthetic.fxt
 	"$BUILD/obj/tests/gen_trace" -o "$FILE" -c 4 -t 24 -n 30000 \
-		--seed 7 --names-at-end --drops || exit 1
+		--seed 7 --names-at-end --drops --spurious || exit 1
 fi
 "$REPO/scripts/perfetto/fetch-trace-processor.sh" >/dev/null || {
 	echo "not ok 1 - cannot fetch Perfetto trace_processor"

@@ -14,6 +14,7 @@
  *
  *   gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES]
  *             [--seed N] [--drain-ms N] [--names-at-end] [--drops]
+ *             [--spurious]   (also wake threads that are running/runnable)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -169,12 +170,13 @@ int main(int argc, char **argv)
 		{ "drain-ms", required_argument, NULL, 'd' },
 		{ "names-at-end", no_argument, NULL, 'e' },
 		{ "drops", no_argument, NULL, 'D' },
+		{ "spurious", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL;
 	uint64_t max_bytes = 0, max_switches = 100000, nsw = 0;
 	uint64_t now = 1000000000000ULL, drain_ns = 100000000ULL, next_drain;
-	bool at_end = false, drops = false;
+	bool at_end = false, drops = false, spurious = false;
 	unsigned round = 0;
 	struct fxt_writer w;
 	int o, i, c;
@@ -190,8 +192,9 @@ int main(int argc, char **argv)
 		case 'd': drain_ns = strtoull(optarg, NULL, 10) * 1000000ULL; break;
 		case 'e': at_end = true; break;
 		case 'D': drops = true; break;
+		case 'S': spurious = true; break;
 		default:
-			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops]\n");
+			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious]\n");
 			return 2;
 		}
 	}
@@ -301,6 +304,15 @@ int main(int argc, char **argv)
 			}
 			emit_switch(who, now, prev, next, state);
 			nsw++;
+			if (spurious && rnd() % 8 == 0) {
+				/* Linux also traces wakeups of threads that are
+				 * running or already on a runqueue */
+				int v = (int)(rnd() % (uint64_t)nt);
+
+				if (th[v].st != SLEEPING)
+					emit_wakeup(who, now + 1, v, th[v].cpu,
+						    prev >= 0 ? prev : -1);
+			}
 			if (prev >= 0) {
 				if (state == 1) {
 					th[prev].st = RUNNABLE;
