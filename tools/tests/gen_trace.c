@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 	fxt_write_provider_section(&w, 1);
 	fxt_write_initialization(&w, 1000000000ULL);
 	{
-		const char *p = FXTRACE_STRING_TABLE + 1;
+		const char *p = &FXTRACE_STRING_TABLE[1];
 
 		for (i = 1; i < FXTRACE_STR_COUNT; i++) {
 			fxt_write_string(&w, (uint16_t)i, p, strlen(p));

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# run_tests.sh - tools/ host tests as one TAP stream (called by make check
+# with BUILD, ASAN_BUILD, SRCDIR, MAKE). Test programs print unnumbered
+# "ok - ..." lines; this numbers them and ends with "N passed, N failed".
+set -u
+: "${BUILD:?}" "${ASAN_BUILD:?}" "${SRCDIR:?}" "${MAKE:=make}"
+T=$SRCDIR/tests
+RESULTS=$(mktemp /tmp/fxt-sched-tap.XXXXXX) || exit 1
+OUT=$(mktemp /tmp/fxt-sched-out.XXXXXX) || exit 1
+trap 'rm -f "$RESULTS" "$OUT"' EXIT
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+suite() {
+	prefix=$1
+	shift
+	"$@" >"$OUT" 2>&1
+	status=$?
+	awk -v p="$prefix" '
+		/^ok - /     { sub(/^ok - /, "ok - " p); print; next }
+		/^not ok - / { sub(/^not ok - /, "not ok - " p); print; next }
+		/^#/         { print; next }
+		             { print "# " $0 }' "$OUT" >>"$RESULTS"
+	if [ "$status" -ne 0 ] && ! grep -q "^not ok - " "$OUT"; then
+		echo "not ok - $prefix${1##*/} exited with status $status without reporting a failing test (crash?)" >>"$RESULTS"
+	fi
+	if ! grep -q -e "^ok - " -e "^not ok - " "$OUT"; then
+		echo "not ok - $prefix${1##*/} ran no tests" >>"$RESULTS"
+	fi
+}
+
+valgrind_run() {
+	if ! command -v valgrind >/dev/null 2>&1; then
+		echo "ok - valgrind # SKIP valgrind is not installed"
+		return 0
+	fi
+	tmp=$(mktemp -d /tmp/fxt-sched-vg.XXXXXX) || return 1
+	"$BUILD/obj/tests/gen_trace" -o "$tmp/t.fxt" -c 3 -t 10 -n 3000 \
+		--names-at-end --drops --spurious
+	head -c 9000 "$tmp/t.fxt" >"$tmp/cut.fxt"
+	vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all"
+	for f in t cut; do
+		for args in "latency -P --json" "latency -T" "top -n 5" "summary --csv"; do
+			# shellcheck disable=SC2086
+			$vg "$BUILD/fxt-sched" $args "$tmp/$f.fxt" >/dev/null 2>"$tmp/log"
+			if [ $? -eq 99 ] || grep -q "==[0-9]*==" "$tmp/log"; then
+				echo "not ok - valgrind fxt-sched $args $f.fxt"
+				sed 's/^/#   /' "$tmp/log" | head -20
+			else
+				echo "ok - valgrind fxt-sched $args $f.fxt: no errors, no leaks"
+			fi
+		done
+		$vg "$BUILD/fxt2json" "$tmp/$f.fxt" >/dev/null 2>"$tmp/log"
+		if [ $? -eq 99 ] || grep -q "==[0-9]*==" "$tmp/log"; then
+			echo "not ok - valgrind fxt2json $f.fxt"
+			sed 's/^/#   /' "$tmp/log" | head -20
+		else
+			echo "ok - valgrind fxt2json $f.fxt: no errors, no leaks"
+		fi
+	done
+	$vg "$BUILD/obj/tests/test_fxt_sched" >"$tmp/out" 2>"$tmp/log"
+	if [ $? -eq 99 ] || grep -q "==[0-9]*==" "$tmp/log" || grep -q "^not ok" "$tmp/out"; then
+		echo "not ok - valgrind test_fxt_sched"
+		sed 's/^/#   /' "$tmp/log" | head -20
+	else
+		echo "ok - valgrind test_fxt_sched (unit tests): no errors, no leaks"
+	fi
+	rm -rf "$tmp"
+}
+
+clang_build() {
+	if ! command -v clang >/dev/null 2>&1; then
+		echo "ok - clang build is warning-free # SKIP clang is not installed"
+		return 0
+	fi
+	if $MAKE -s --no-print-directory -C "$SRCDIR" BUILDDIR="$BUILD/clang" \
+		CC=clang LDFLAGS= tests-build; then
+		echo "ok - clang build (-Wall -Wextra -Werror) is warning-free"
+	else
+		echo "not ok - clang build (-Wall -Wextra -Werror) is warning-free"
+	fi
+}
+
+suite "" "$BUILD/obj/tests/test_fxt_sched"
+suite "" sh "$T/test_cli.sh" "$BUILD"
+suite "asan+ubsan: " "$ASAN_BUILD/obj/tests/test_fxt_sched"
+suite "asan+ubsan: " sh "$T/test_cli.sh" "$ASAN_BUILD"
+suite "" valgrind_run
+suite "" clang_build
+
+total=$(grep -c -e "^ok " -e "^not ok " "$RESULTS")
+failed=$(grep -c "^not ok " "$RESULTS")
+echo "TAP version 13"
+echo "1..$total"
+awk '/^ok - /     { n++; sub(/^ok -/, "ok " n " -") }
+     /^not ok - / { n++; sub(/^not ok -/, "not ok " n " -") }
+     { print }' "$RESULTS"
+echo "$((total - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,728 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * test_fxt_sched.c - fxt-sched's statistics on small synthetic traces whose
+ * answers are computed by hand (in the comments next to each check).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "fxt_write.h"
+#include "tests/tap.h"
+
+#define IDLE	(-1)
+
+static char tmpdir[] = "/tmp/fxt-sched-test.XXXXXX";
+static int file_no;
+
+/* ---- trace builder ---- */
+struct tb {
+	struct fxt_writer w;
+};
+
+static void tb_begin(struct tb *t, uint64_t tps)
+{
+	const char *p = &FXTRACE_STRING_TABLE[1];
+	int i;
+
+	fxt_writer_init_dynamic(&t->w);
+	fxt_write_magic(&t->w);
+	fxt_write_provider_info(&t->w, 1, "fxtrace", 7);
+	fxt_write_provider_section(&t->w, 1);
+	fxt_write_initialization(&t->w, tps);
+	for (i = 1; i < FXTRACE_STR_COUNT; i++) {
+		fxt_write_string(&t->w, (uint16_t)i, p, strlen(p));
+		p += strlen(p) + 1;
+	}
+}
+
+/* out/in: tid, or IDLE for the idle task (tid 0, weight INT32_MIN) */
+static void tb_switch(struct tb *t, unsigned cpu, uint64_t ts, int64_t out,
+		      int64_t in, unsigned state)
+{
+	struct fxt_context_switch cs = { cpu, state, ts,
+		out == IDLE ? 0 : (uint64_t)out, in == IDLE ? 0 : (uint64_t)in };
+	struct fxt_arg a[3] = {
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT),
+			      in == IDLE ? INT32_MIN : 120),
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
+			      out == IDLE ? INT32_MIN : 120),
+		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 0),
+	};
+
+	fxt_write_context_switch(&t->w, &cs, a, 3);
+}
+
+static void tb_wake(struct tb *t, unsigned cpu, uint64_t ts, uint64_t tid,
+		    uint64_t waker)
+{
+	struct fxt_wakeup wk = { cpu, ts, tid };
+	struct fxt_arg a[2] = {
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120),
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), waker),
+	};
+
+	fxt_write_wakeup(&t->w, &wk, a, waker ? 2 : 1);
+}
+
+static void tb_thread(struct tb *t, uint64_t tid, uint64_t pid, const char *name)
+{
+	struct fxt_kernel_object o = { FXT_OBJ_TYPE_THREAD, fxt_str_c(name), tid };
+	struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), pid);
+
+	fxt_write_kernel_object(&t->w, &o, &a, 1);
+}
+
+static void tb_process(struct tb *t, uint64_t pid, const char *name)
+{
+	struct fxt_kernel_object o = { FXT_OBJ_TYPE_PROCESS, fxt_str_c(name), pid };
+
+	fxt_write_kernel_object(&t->w, &o, NULL, 0);
+}
+
+/* Write @len bytes of @t to a new file; return its path (static buffer). */
+static const char *tb_file_n(struct tb *t, size_t len)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/t%d.fxt", tmpdir, file_no++);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(fxt_writer_data(&t->w), 1, len, f);
+		fclose(f);
+	}
+	return path;
+}
+
+static const char *tb_file(struct tb *t)
+{
+	return tb_file_n(t, fxt_writer_bytes(&t->w));
+}
+
+static int run(struct analysis *an, struct tb *t, uint64_t window)
+{
+	struct sc_opts o = { window };
+	int ret = analysis_run(an, tb_file(t), &o);
+
+	fxt_writer_free(&t->w);
+	return ret;
+}
+
+static char *render(struct analysis *an, int what, enum out_format fmt,
+		    enum lat_group g)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (what == 0)
+		print_latency(an, f, fmt, g);
+	else if (what == 1)
+		print_top(an, f, fmt);
+	else
+		print_summary(an, f, fmt, 0);
+	fclose(f);
+	return buf;
+}
+
+/* ---- qdist ---- */
+
+TEST(nearest_rank_percentiles)
+{
+	struct qdist q;
+	uint64_t v;
+
+	qd_init(&q);
+	for (v = 100; v >= 1; v--)	/* 1..100, unsorted input */
+		qd_add(&q, v);
+	EXPECT_EQ(q.count, 100);
+	EXPECT_EQ(qd_percentile(&q, 50, 100), 50);	/* rank ceil(50) */
+	EXPECT_EQ(qd_percentile(&q, 90, 100), 90);
+	EXPECT_EQ(qd_percentile(&q, 99, 100), 99);
+	EXPECT_EQ(qd_percentile(&q, 999, 1000), 100);	/* ceil(99.9) = 100 */
+	EXPECT_EQ(q.max, 100);
+	EXPECT(qd_is_exact(&q));
+	qd_free(&q);
+
+	qd_init(&q);
+	qd_add(&q, 40); qd_add(&q, 10); qd_add(&q, 30); qd_add(&q, 20);
+	EXPECT_EQ(qd_percentile(&q, 50, 100), 20);	/* ceil(2.0) = 2nd */
+	EXPECT_EQ(qd_percentile(&q, 90, 100), 40);	/* ceil(3.6) = 4th */
+	EXPECT_EQ(qd_percentile(&q, 1, 100), 10);	/* ceil(0.04) = 1st */
+	qd_free(&q);
+
+	qd_init(&q);
+	EXPECT_EQ(qd_percentile(&q, 50, 100), 0);	/* empty */
+	qd_free(&q);
+}
+
+TEST(log2_buckets)
+{
+	struct qdist q;
+
+	qd_init(&q);
+	qd_add(&q, 0); qd_add(&q, 1); qd_add(&q, 2); qd_add(&q, 3);
+	qd_add(&q, 700);
+	EXPECT_EQ(q.log2[0], 2);	/* 0 -> 1 */
+	EXPECT_EQ(q.log2[1], 2);	/* 2 -> 3 */
+	EXPECT_EQ(q.log2[9], 1);	/* 512 -> 1023 */
+	EXPECT_EQ(qd_log2_low(9), 512);
+	EXPECT_EQ(qd_log2_high(9), 1023);
+	EXPECT_EQ(qd_log2_low(0), 0);
+	EXPECT_EQ(qd_log2_high(0), 1);
+	EXPECT_EQ(qd_log2_high(63), UINT64_MAX);
+	qd_free(&q);
+}
+
+TEST(bucketed_percentiles_bounded_error)
+{
+	struct qdist q, m;
+	uint64_t i, p50, p99;
+
+	qd_init(&q);
+	/* 5000 values 1000, 2000, ..., 5,000,000 (beyond the exact limit) */
+	for (i = 1; i <= 5000; i++)
+		qd_add(&q, i * 1000);
+	EXPECT(!qd_is_exact(&q));
+	p50 = qd_percentile(&q, 50, 100);	/* true: 2,500,000 */
+	p99 = qd_percentile(&q, 99, 100);	/* true: 4,950,000 */
+	EXPECT(p50 >= 2500000 && p50 <= 2500000 + 2500000 / 256);
+	EXPECT(p99 >= 4950000 && p99 <= 4950000 + 4950000 / 256);
+	EXPECT_EQ(qd_percentile(&q, 1000, 1000), 5000000);
+	/* small values stay exact in buckets */
+	qd_init(&m);
+	for (i = 0; i < 2000; i++)
+		qd_add(&m, i % 500);	/* each of 0..499 four times */
+	EXPECT_EQ(qd_percentile(&m, 50, 100), 249);	/* rank 1000 */
+	qd_merge(&m, &q);
+	EXPECT_EQ(m.count, 7000);
+	EXPECT_EQ(m.max, 5000000);
+	EXPECT_EQ(m.min, 0);
+	qd_free(&m);
+	qd_free(&q);
+}
+
+/* ---- latency semantics ---- */
+
+/*
+ * cpu0: 1000 idle->A; 2000 A->idle (blocked); 5000 wakeup A (by B);
+ *       5500 wakeup A again; 5700 idle->A; 9000 A->idle (blocked)
+ * wakeup latency 5700-5000 = 700 (the second wakeup does not restart it)
+ * A runtime (2000-1000) + (9000-5700) = 4300
+ */
+TEST(wakeup_latency_first_wakeup_counts)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 0, 5000, 101, 102);
+	tb_wake(&t, 0, 5500, 101, 0);
+	tb_switch(&t, 0, 5700, IDLE, 101, 0);
+	tb_switch(&t, 0, 9000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].max, 700);
+	EXPECT_EQ(a->lat[LAT_PREEMPT].count, 0);
+	EXPECT_EQ(a->runtime, 4300);
+	EXPECT_EQ(a->switches, 2);
+	EXPECT_EQ(a->voluntary, 2);
+	EXPECT_EQ(a->involuntary, 0);
+	EXPECT_EQ(a->wakeups, 2);
+	EXPECT_EQ(an.cpus[0].busy, 4300);
+	EXPECT_EQ(an.cpus[0].idle, 3700);	/* 2000..5700 */
+	analysis_free(&an);
+}
+
+/*
+ * cpu0: 1000 idle->A; 1500 wakeup A (A is running: ignored);
+ *       2000 A->B (A preempted, state 1); 2600 B->A (B preempted)
+ * cpu1: 3000 idle->B  (B migrates from cpu0 to cpu1)
+ * A: preempt latency 600, no wakeup latency, 1 involuntary switch
+ * B: preempt latency 3000-2600 = 400, migrations 1
+ */
+TEST(preempt_latency_wakeup_of_running_ignored_migration)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a, *b;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_wake(&t, 0, 1500, 101, 0);
+	tb_switch(&t, 0, 2000, 101, 102, FXT_THREAD_STATE_RUNNING);
+	tb_switch(&t, 0, 2600, 102, 101, FXT_THREAD_STATE_RUNNING);
+	tb_switch(&t, 1, 3000, IDLE, 102, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	b = analysis_find(&an, 102);
+	ASSERT(a && b);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(a->lat[LAT_PREEMPT].count, 1);
+	EXPECT_EQ(a->lat[LAT_PREEMPT].max, 600);
+	EXPECT_EQ(a->involuntary, 1);
+	EXPECT_EQ(a->voluntary, 0);
+	EXPECT_EQ(a->runtime, 1000);		/* 1000..2000; 2600.. still open */
+	EXPECT_EQ(b->lat[LAT_PREEMPT].max, 400);
+	EXPECT_EQ(b->migrations, 1);
+	EXPECT_EQ(b->runtime, 600);		/* 2000..2600 */
+	EXPECT_EQ(a->migrations, 0);
+	analysis_free(&an);
+}
+
+/* The same records in a different file order give the same answers. */
+static void build_two_cpu(struct tb *t, bool scrambled)
+{
+	tb_begin(t, 1000000000);
+	if (!scrambled) {
+		tb_switch(t, 0, 100, IDLE, 101, 0);
+		tb_switch(t, 1, 150, IDLE, 102, 0);
+		tb_switch(t, 0, 200, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+		tb_wake(t, 1, 300, 101, 102);	/* B wakes A, from cpu1 */
+		tb_switch(t, 0, 450, IDLE, 101, 0);
+		tb_switch(t, 1, 500, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	} else {
+		/* per-CPU chunks, cpu0 first; the wakeup sits in cpu1's ring,
+		 * after A's switch-in in the file */
+		tb_switch(t, 0, 100, IDLE, 101, 0);
+		tb_switch(t, 0, 200, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+		tb_switch(t, 0, 450, IDLE, 101, 0);
+		tb_switch(t, 1, 150, IDLE, 102, 0);
+		tb_wake(t, 1, 300, 101, 102);
+		tb_switch(t, 1, 500, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	}
+}
+
+TEST(out_of_order_records_are_reordered)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		struct analysis an;
+		struct tb t;
+		struct thread *a, *b;
+
+		build_two_cpu(&t, s);
+		analysis_init(&an);
+		ASSERT(run(&an, &t, 0) == 0);
+		a = analysis_find(&an, 101);
+		b = analysis_find(&an, 102);
+		ASSERT(a && b);
+		EXPECT_EQ(a->lat[LAT_WAKEUP].count, 1);
+		EXPECT_EQ(a->lat[LAT_WAKEUP].max, 150);	/* 450 - 300 */
+		EXPECT_EQ(a->runtime, 100);
+		EXPECT_EQ(b->runtime, 350);
+		EXPECT_EQ(an.io.late, 0);
+		EXPECT_EQ(an.t0, 100);
+		EXPECT_EQ(an.t_end, 500);
+		analysis_free(&an);
+	}
+}
+
+TEST(late_records_beyond_window_are_counted_not_applied)
+{
+	struct analysis an;
+	struct tb t;
+
+	/* window 100 ns: cpu1's records (150..500) come after cpu0 reached 450 */
+	build_two_cpu(&t, true);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 100) == 0);
+	EXPECT(an.io.late >= 1);
+	EXPECT(an.io.first_late_offset > 0);
+	analysis_free(&an);
+}
+
+/*
+ * top: cpu0: 4000 idle->B; 5000 wakeup A (by C, from cpu1);
+ *      5400 B->C (B preempted); 5700 C->A
+ * A's wakeup latency 700; meanwhile on cpu0: B 400 ns (5000..5400),
+ * C 300 ns (5400..5700)
+ */
+TEST(top_lists_what_ran_meanwhile)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt, *js;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 4000, IDLE, 102, 0);
+	tb_switch(&t, 1, 4100, IDLE, 103, 0);
+	tb_wake(&t, 0, 5000, 101, 103);
+	tb_switch(&t, 1, 5001, 103, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 1, 5100, 103, 0);
+	tb_switch(&t, 1, 5150, IDLE, IDLE, 0);
+	tb_switch(&t, 0, 5400, 102, 103, FXT_THREAD_STATE_RUNNING);
+	tb_switch(&t, 0, 5700, 103, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_thread(&t, 101, 100, "alpha");
+	tb_thread(&t, 102, 100, "beta");
+	tb_thread(&t, 103, 200, "gamma");
+	tb_process(&t, 100, "proc-a");
+	analysis_init(&an);
+	an.top_n = 2;
+	ASSERT(run(&an, &t, 0) == 0);
+	txt = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 1, OUT_JSON, GROUP_NONE);
+	ASSERT(txt && js);
+	/* #1: A 700 on cpu0; #2: C waited 5100..5400 = 300 on cpu0 */
+	EXPECT_CONTAINS(txt, "#1 wakeup latency 700 ns: tid 101 alpha (pid 100 proc-a) on cpu 0");
+	EXPECT_CONTAINS(txt, "by tid 103 gamma");
+	EXPECT_CONTAINS(txt, "tid 102 beta 400 ns (1), tid 103 gamma 300 ns (1)");
+	EXPECT_CONTAINS(txt, "#2 wakeup latency 300 ns: tid 103 gamma");
+	EXPECT_CONTAINS(js, "\"latency_ns\": 700, \"ran_meanwhile\": [{\"tid\": 102, \"idle\": false, \"name\": \"beta\", \"ns\": 400, \"slices\": 1}");
+	EXPECT_CONTAINS(js, "\"waker\": 103");
+	EXPECT_CONTAINS(js, "\"history_truncated\": false");
+	free(txt);
+	free(js);
+	analysis_free(&an);
+}
+
+/*
+ * summary: cpu0 1000 idle->A, 3000 A->idle, 4000 idle->A, 5000 A->idle
+ * busy 3000, idle 1000 -> 75%; A runtime 3000, 2 voluntary switches.
+ * Drops: two provider events; counters cpu0=5, then cpu0=9 and cpu1=7.
+ */
+TEST(summary_busy_idle_and_drops)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt, *js, *csv;
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c("records_dropped"), 6000, 0 };
+	struct fxt_arg a1[1] = { fxt_arg_int64(fxt_str_c("cpu0"), 5) };
+	struct fxt_arg a2[2] = { fxt_arg_int64(fxt_str_c("cpu0"), 9),
+				 fxt_arg_int64(fxt_str_c("cpu1"), 7) };
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 3000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	fxt_write_provider_event(&t.w, 1, 0);
+	fxt_write_event(&t.w, &ev, a1, 1);
+	tb_switch(&t, 0, 4000, IDLE, 101, 0);
+	tb_switch(&t, 0, 5000, 101, IDLE, FXT_THREAD_STATE_SUSPENDED);
+	fxt_write_provider_event(&t.w, 1, 0);
+	fxt_write_event(&t.w, &ev, a2, 2);
+	tb_thread(&t, 101, 100, "alpha");
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	csv = render(&an, 2, OUT_CSV, GROUP_NONE);
+	ASSERT(txt && js && csv);
+	EXPECT_EQ(an.drop_events, 2);
+	EXPECT_CONTAINS(txt, "records dropped: 16 cpu0=9 cpu1=7 (2 buffer-full provider events)");
+	EXPECT_CONTAINS(txt, "time span: 0.000001000 .. 0.000005000 s (0.000004000 s)");
+	EXPECT_CONTAINS(txt, "75.00%");
+	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 3000, \"idle_ns\": 1000, \"busy_share\": 0.750000, \"switches\": 4}");
+	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"alpha\", \"runtime_ns\": 3000, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 0, \"wakeups\": 0}");
+	EXPECT_CONTAINS(csv, "thread,101,100,alpha,3000,,2,2,0,0,0\n");
+	EXPECT_CONTAINS(csv, "cpu,0,,,3000,1000,4,,,,\n");
+	free(txt);
+	free(js);
+	free(csv);
+	analysis_free(&an);
+}
+
+/* Two threads of two processes, names at the end of the file. */
+static void build_filtered(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	/* A (pid 100) waits 1000..1100 and 3000..3400; C (pid 200) 2000..2050 */
+	tb_wake(t, 0, 1000, 101, 0);
+	tb_switch(t, 0, 1100, IDLE, 101, 0);
+	tb_switch(t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 2000, 201, 0);
+	tb_switch(t, 0, 2050, IDLE, 201, 0);
+	tb_switch(t, 0, 2100, 201, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 3000, 101, 0);
+	tb_switch(t, 0, 3400, IDLE, 101, 0);
+	tb_switch(t, 0, 3500, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_process(t, 100, "app");
+	tb_process(t, 200, "other");
+	tb_thread(t, 101, 100, "app-main");
+	tb_thread(t, 201, 200, "other-1");
+}
+
+TEST(latency_json_and_filters)
+{
+	struct analysis an;
+	struct tb t;
+	char *js, *txt;
+	uint64_t pid = 100, tid = 201;
+
+	build_filtered(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	js = render(&an, 0, OUT_JSON, GROUP_PROCESS);
+	ASSERT(js);
+	/* all: 100, 400, 50 -> p50 = 100 (rank 2), p90/p99/max = 400 */
+	EXPECT_CONTAINS(js, "\"wakeup_latency_ns\": {\"count\": 3, \"p50\": 100, \"p90\": 400, \"p99\": 400, \"p999\": 400, \"max\": 400, \"exact\": true, \"hist\": [{\"low\": 32, \"high\": 63, \"count\": 1}, {\"low\": 64, \"high\": 127, \"count\": 1}, {\"low\": 128, \"high\": 255, \"count\": 0}, {\"low\": 256, \"high\": 511, \"count\": 1}]}");
+	EXPECT_CONTAINS(js, "\"preempt_latency_ns\": {\"count\": 0, \"p50\": 0, \"p90\": 0, \"p99\": 0, \"p999\": 0, \"max\": 0, \"exact\": true, \"hist\": []}");
+	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"app-main\", \"wakeup_latency_ns\": {\"count\": 2, \"p50\": 100, \"p90\": 400");
+	EXPECT_CONTAINS(js, "{\"pid\": 200, \"name\": \"other\", \"wakeup_latency_ns\": {\"count\": 1, \"p50\": 50,");
+	free(js);
+
+	/* --pid 100 (names known only at the end of the file) */
+	an.f.pids = &pid;
+	an.f.npids = 1;
+	js = render(&an, 0, OUT_JSON, GROUP_NONE);
+	EXPECT_CONTAINS(js, "\"wakeup_latency_ns\": {\"count\": 2, \"p50\": 100, \"p90\": 400");
+	EXPECT(!strstr(js, "\"tid\": 201"));
+	free(js);
+	an.f.npids = 0;
+	an.f.pids = NULL;
+
+	/* --comm 'other*' */
+	an.f.comm = "other*";
+	txt = render(&an, 0, OUT_TEXT, GROUP_THREAD);
+	EXPECT_CONTAINS(txt, "wakeup-to-run latency: 1 intervals");
+	EXPECT_CONTAINS(txt, "tid = 201 other-1 (pid 200 other)");
+	EXPECT_CONTAINS(txt, "        32 -> 63         : 1        |****************************************|");
+	free(txt);
+	an.f.comm = NULL;
+
+	/* --tid 201 */
+	an.f.tids = &tid;
+	an.f.ntids = 1;
+	js = render(&an, 0, OUT_CSV, GROUP_NONE);
+	EXPECT_CONTAINS(js, "all,0,0,,wakeup,1,50,50,50,50,50\n");
+	EXPECT_CONTAINS(js, "thread,201,200,other-1,wakeup,1,50,50,50,50,50\n");
+	free(js);
+	an.f.tids = NULL;
+	an.f.ntids = 0;
+	analysis_free(&an);
+
+	/* a time window: --from 500 --to 1500, relative to the first record
+	 * at 1000, is [1500, 2500): only C's interval (ends at 2050) */
+	build_filtered(&t);
+	analysis_init(&an);
+	an.f.has_from = an.f.has_to = true;
+	an.f.from = 500;
+	an.f.to = 1500;
+	ASSERT(run(&an, &t, 0) == 0);
+	js = render(&an, 0, OUT_JSON, GROUP_NONE);
+	EXPECT_CONTAINS(js, "\"wakeup_latency_ns\": {\"count\": 1, \"p50\": 50,");
+	/* inside [1500, 2500): C ran 2050..2100 = 50 ns; idle
+	 * 1500..2050 + 2100..2500 = 950 ns */
+	EXPECT_EQ(an.cpus[0].busy, 50);
+	EXPECT_EQ(an.cpus[0].idle, 950);
+	free(js);
+	analysis_free(&an);
+}
+
+/* A provider with microsecond ticks and its own string table (index 1
+ * means "outgoing_weight" there), after the fxtrace provider. */
+TEST(per_provider_tables_and_tick_rate)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a;
+	struct fxt_context_switch cs1 = { 0, 0, 10, 0, 101 };
+	struct fxt_context_switch cs2 = { 0, 3, 12, 101, 0 };
+	struct fxt_wakeup wk = { 0, 20, 101 };
+	struct fxt_context_switch cs3 = { 0, 0, 25, 0, 101 };
+	struct fxt_arg in_idle[2], out_idle[2];
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 3, 5, IDLE, 999, 0);	/* provider 1: one switch */
+	fxt_write_provider_info(&t.w, 2, "other", 5);
+	fxt_write_provider_section(&t.w, 2);
+	fxt_write_initialization(&t.w, 1000000);	/* 1 tick = 1 us */
+	fxt_write_string(&t.w, 1, "outgoing_weight", 15);
+	fxt_write_string(&t.w, 2, "incoming_weight", 15);
+	in_idle[0] = fxt_arg_int32(fxt_str_index(1), INT32_MIN);	/* out */
+	in_idle[1] = fxt_arg_int32(fxt_str_index(2), 120);		/* in */
+	out_idle[0] = fxt_arg_int32(fxt_str_index(1), 120);
+	out_idle[1] = fxt_arg_int32(fxt_str_index(2), INT32_MIN);
+	fxt_write_context_switch(&t.w, &cs1, in_idle, 2);
+	fxt_write_context_switch(&t.w, &cs2, out_idle, 2);
+	fxt_write_wakeup(&t.w, &wk, NULL, 0);
+	fxt_write_context_switch(&t.w, &cs3, in_idle, 2);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->runtime, 2000);			/* 10..12 us */
+	EXPECT_EQ(a->lat[LAT_WAKEUP].max, 5000);	/* 20..25 us */
+	EXPECT_EQ(an.cpus[0].idle, 13000);		/* 12..25 us */
+	EXPECT(!analysis_find(&an, 0));			/* idle is not a thread */
+	analysis_free(&an);
+}
+
+/* ---- robustness ---- */
+
+TEST(truncated_file_reports_offset_and_keeps_results)
+{
+	struct analysis an;
+	struct tb t;
+	size_t full;
+	const char *path;
+	struct sc_opts o = { 0 };
+	struct thread *a;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	full = fxt_writer_bytes(&t.w);
+	tb_switch(&t, 0, 3000, IDLE, 101, 0);
+	path = tb_file_n(&t, fxt_writer_bytes(&t.w) - 12);	/* cut mid-record */
+	fxt_writer_free(&t.w);
+	analysis_init(&an);
+	ASSERT(analysis_run(&an, path, &o) == 0);
+	EXPECT(an.io.malformed);
+	EXPECT_EQ(an.io.error.offset, full);
+	EXPECT_CONTAINS(an.io.error.message, "truncated");
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->runtime, 1000);
+	analysis_free(&an);
+}
+
+TEST(unknown_records_skipped_by_size)
+{
+	struct analysis an;
+	struct tb t;
+	uint64_t unk[3] = { 10 | (3 << 4), 0x1234, 0x5678 };	/* type 10, 3 words */
+	uint64_t kind3[3] = { 8 | (3 << 4) | (3ULL << 60), 1, 2 };	/* sched kind 3 */
+	const char *path;
+	FILE *f;
+	struct sc_opts o = { 0 };
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	path = tb_file(&t);
+	f = fopen(path, "a");
+	ASSERT(f);
+	fwrite(unk, 8, 3, f);
+	fwrite(kind3, 8, 3, f);
+	fclose(f);
+	fxt_writer_reset(&t.w);
+	tb_switch(&t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	f = fopen(path, "a");
+	ASSERT(f);
+	fwrite(fxt_writer_data(&t.w), 1, fxt_writer_bytes(&t.w), f);
+	fclose(f);
+	fxt_writer_free(&t.w);
+	analysis_init(&an);
+	ASSERT(analysis_run(&an, path, &o) == 0);
+	EXPECT(!an.io.malformed);
+	EXPECT_EQ(an.io.skipped, 2);
+	ASSERT(analysis_find(&an, 101));
+	EXPECT_EQ(analysis_find(&an, 101)->runtime, 1000);
+	analysis_free(&an);
+}
+
+TEST(garbage_never_crashes)
+{
+	static const size_t sizes[] = { 0, 3, 8, 16, 4096 };
+	struct sc_opts o = { 0 };
+	unsigned int i, seed = 1;
+	char path[128];
+
+	for (i = 0; i < 40; i++) {
+		struct analysis an;
+		size_t n = i < 5 ? sizes[i] : (size_t)(rand_r(&seed) % 2048) * 8;
+		uint64_t *buf = calloc(n / 8 + 1, 8);
+		size_t k;
+		FILE *f;
+
+		ASSERT(buf);
+		for (k = 0; k < n / 8; k++)
+			buf[k] = ((uint64_t)rand_r(&seed) << 32) | (uint64_t)rand_r(&seed);
+		if (i >= 5 && n >= 8)
+			buf[0] = FXT_MAGIC_RECORD;
+		for (k = 1; i % 2 && k < n / 8; k += 3)	/* plausible headers */
+			buf[k] = (buf[k] & ~0xfffULL) | (8 | (1 << 4));
+		snprintf(path, sizeof(path), "%s/g%u.fxt", tmpdir, i);
+		f = fopen(path, "w");
+		ASSERT(f);
+		fwrite(buf, 1, n, f);
+		fclose(f);
+		free(buf);
+		analysis_init(&an);
+		an.top_n = 3;
+		EXPECT(analysis_run(&an, path, &o) == 0);
+		free(render(&an, 0, OUT_JSON, GROUP_PROCESS));
+		free(render(&an, 1, OUT_TEXT, GROUP_NONE));
+		free(render(&an, 2, OUT_CSV, GROUP_NONE));
+		analysis_free(&an);
+	}
+	{
+		struct analysis an;
+
+		analysis_init(&an);
+		EXPECT(analysis_run(&an, "/nonexistent/x.fxt", &o) == -1);
+		EXPECT_EQ(errno, ENOENT);
+		analysis_free(&an);
+	}
+}
+
+TEST(zero_header_reported_with_offset)
+{
+	struct analysis an;
+	struct tb t;
+	size_t at;
+	uint64_t zero = 0;
+	const char *path;
+	FILE *f;
+	struct sc_opts o = { 0 };
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	at = fxt_writer_bytes(&t.w);
+	path = tb_file(&t);
+	fxt_writer_free(&t.w);
+	f = fopen(path, "a");
+	ASSERT(f);
+	fwrite(&zero, 8, 1, f);
+	fclose(f);
+	analysis_init(&an);
+	ASSERT(analysis_run(&an, path, &o) == 0);
+	EXPECT(an.io.malformed);
+	EXPECT_EQ(an.io.error.offset, at);
+	analysis_free(&an);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	RUN(nearest_rank_percentiles);
+	RUN(log2_buckets);
+	RUN(bucketed_percentiles_bounded_error);
+	RUN(wakeup_latency_first_wakeup_counts);
+	RUN(preempt_latency_wakeup_of_running_ignored_migration);
+	RUN(out_of_order_records_are_reordered);
+	RUN(late_records_beyond_window_are_counted_not_applied);
+	RUN(top_lists_what_ran_meanwhile);
+	RUN(summary_busy_idle_and_drops);
+	RUN(latency_json_and_filters);
+	RUN(per_provider_tables_and_tick_rate);
+	RUN(truncated_file_reports_offset_and_keeps_results);
+	RUN(unknown_records_skipped_by_size);
+	RUN(garbage_never_crashes);
+	RUN(zero_header_reported_with_offset);
+	{
+		char cmd[160];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd))
+			printf("# could not remove %s\n", tmpdir);
+	}
+	return tap_exit();
+}
