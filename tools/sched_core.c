@@ -240,7 +240,7 @@ static void close_input(struct input *in)
 /* Give back the pages of a mapped file behind the reader (they are file
  * backed and read-only: touching them again just reads them back), so the
  * resident set does not grow with the file. */
-#define RELEASE_STEP	(64u << 20)
+#define RELEASE_STEP	(16u << 20)
 
 static void release_behind(struct input *in, size_t upto, size_t *released)
 {
