@@ -88,6 +88,7 @@ if [[ $deps -eq 1 ]]; then
 fi
 if [[ $host -eq 1 ]]; then
 	step "host unit tests (collector, fxt-dump, ring drain)" make -C collector check || true
+	step "fxt-sched and fxt2json tests" make -C tools check || true
 	step "checkpatch --strict (kmod, uapi)" scripts/checkpatch.sh || true
 fi
 if [[ $vm -eq 1 ]]; then
