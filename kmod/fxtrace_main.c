@@ -275,10 +275,14 @@ static long fxtrace_ioctl(struct file *file, unsigned int cmd,
 		return fxtrace_ioctl_get_info(s, uarg);
 	case FXTRACE_IOC_CONFIGURE:
 		return fxtrace_ioctl_configure(s, uarg);
+	/*
+	 * _IO commands take no argument, and callers commonly omit it from
+	 * the variadic ioctl(), leaving whatever the register held: ignore it.
+	 */
 	case FXTRACE_IOC_START:
-		return arg ? -EINVAL : fxtrace_ioctl_start(s);
+		return fxtrace_ioctl_start(s);
 	case FXTRACE_IOC_STOP:
-		return arg ? -EINVAL : fxtrace_ioctl_stop(s);
+		return fxtrace_ioctl_stop(s);
 	default:
 		return -ENOTTY;
 	}

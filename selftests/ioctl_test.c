@@ -192,14 +192,6 @@ TEST(start_twice_is_ebusy)
 	close(fd);
 }
 
-TEST(start_with_argument_is_einval)
-{
-	int fd = dev_open();
-
-	ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_START, 1UL));
-	close(fd);
-}
-
 TEST(stop_when_not_tracing_is_einval)
 {
 	int fd = dev_open();

@@ -188,6 +188,26 @@ struct fxtrace_ctrl {
 #define FXTRACE_IOC_STOP		_IO(FXTRACE_IOC_MAGIC, 0x03)
 
 /*
+ * Errors, by call:
+ *   open       EPERM   neither CAP_PERFMON nor CAP_SYS_ADMIN
+ *              EBUSY   another session is open
+ *   GET_INFO   EFAULT  bad pointer
+ *   CONFIGURE  EFAULT  bad pointer
+ *              EINVAL  flags or __reserved not zero; buf_size not a power of
+ *                      two in [MIN, MAX]; watermark >= buf_size
+ *              EBUSY   tracing, or some part of the buffers is mapped
+ *              ENOMEM  the buffers could not be allocated (none are left)
+ *   START      EBUSY   already tracing
+ *              ENOMEM  default buffers could not be allocated
+ *   STOP       EINVAL  not tracing
+ *   other      ENOTTY  unknown command
+ *   mmap       EINVAL  not MAP_SHARED; offset or length outside one region
+ *              EPERM   PROT_WRITE on a data area
+ *              ENXIO   the CPU is not possible on this machine
+ * START and STOP take no argument and ignore the third ioctl() argument.
+ */
+
+/*
  * String-table indices used by kernel records. The collector writes one FXT
  * String record for each before any ring data. Index 0 means "empty string"
  * in FXT and is never used.
