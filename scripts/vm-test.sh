@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# vm-test.sh FLAVOUR -- the project's test entry for one Debian kernel:
+# fetch the kernel, build fxtrace.ko against it and the static userspace,
+# boot it in QEMU and run selftests/run_vm_tests.sh there.
+set -euo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+usage() {
+	cat <<EOF
+Usage: $prog [--smp N] [--mem MB] [--timeout SECONDS] FLAVOUR
+
+FLAVOUR: 6.1, 6.12 or 6.12-rt (see scripts/fetch-kernel.sh --help)
+
+Steps:
+  1. scripts/fetch-kernel.sh FLAVOUR            (cached after the first run)
+  2. make -C <repo> modules KDIR=<kernel headers>   -> kmod/fxtrace.ko
+  3. make -C <repo> vm-userspace BUILDDIR=build/vm-<release>/bin  (static)
+  4. payload build/vm-<release>/payload/:
+       fxtrace.ko, bin/ (the static binaries), selftests/ (scripts + data
+       from the repo's selftests/, no sources or host binaries)
+  5. scripts/vm-run.sh ... --out build/vm-out/FLAVOUR -- 'sh selftests/run_vm_tests.sh'
+
+stdout is the VM console: the TAP stream of the tests (plus kernel
+warnings). Build output and harness messages go to stderr.
+Exit status: the guest's (0 = all tests passed), 124 VM timeout, 125 VM
+failure (panic, no status), 1 a host-side step (fetch/build) failed,
+2 usage error.
+
+Options are passed to scripts/vm-run.sh (defaults: --smp 2, --timeout 600).
+Environment: FXTRACE_CACHE, FXTRACE_KERNEL_RELEASE (fetch-kernel.sh),
+FXTRACE_VM_ACCEL (vm-run.sh), MAKE (default make).
+EOF
+}
+
+die() { echo "$prog: error: $*" >&2; exit 1; }
+log() { echo "$prog: $*" >&2; }
+
+vm_opts=()
+flavour=''
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--smp | --mem | --timeout)
+		[[ $# -ge 2 ]] || { echo "$prog: $1 needs a value" >&2; exit 2; }
+		vm_opts+=("$1" "$2")
+		shift 2
+		;;
+	-h | --help) usage; exit 0 ;;
+	-*) echo "$prog: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*)
+		[[ -z $flavour ]] || { echo "$prog: only one FLAVOUR, got '$flavour' and '$1'" >&2; exit 2; }
+		flavour=$1
+		shift
+		;;
+	esac
+done
+[[ -n $flavour ]] || { usage >&2; exit 2; }
+case $flavour in
+6.1 | 6.12 | 6.12-rt) ;;
+*) echo "$prog: unknown FLAVOUR '$flavour' (expected 6.1, 6.12 or 6.12-rt)" >&2; exit 2 ;;
+esac
+MAKE=${MAKE:-make}
+
+# 1. kernel
+kinfo=$("$REPO/scripts/fetch-kernel.sh" "$flavour") ||
+	die "scripts/fetch-kernel.sh $flavour failed (see above)"
+RELEASE='' KDIR='' VMLINUZ='' MODULES=''
+eval "$kinfo"
+[[ -n $RELEASE && -d $KDIR && -f $VMLINUZ && -d $MODULES ]] ||
+	die "scripts/fetch-kernel.sh printed unexpected output: $kinfo"
+log "kernel $RELEASE"
+
+build=$REPO/build/vm-$RELEASE
+outdir=$REPO/build/vm-out/$flavour
+mkdir -p "$build" "$REPO/build"
+
+# The module is built in the source tree (kbuild M=<repo>), so builds for
+# different kernels must not overlap: hold a lock until it is copied out.
+exec 9>"$REPO/build/.vm-test.lock"
+flock 9
+
+# 2. module
+make_target() { # $1 = what, rest = make args
+	local what=$1 rc=0
+	shift
+	log "$MAKE -C $REPO $*"
+	"$MAKE" -C "$REPO" "$@" >&2 || rc=$?
+	if ((rc)); then
+		if ! "$MAKE" -C "$REPO" -n "$1" >/dev/null 2>&1; then
+			die "the top-level Makefile has no working '$1' target yet (needed for $what); it must support: make -C <repo> $*"
+		fi
+		die "building $what failed: '$MAKE -C $REPO $*' exited $rc (see the compiler output above)"
+	fi
+}
+make_target "fxtrace.ko for $RELEASE" modules KDIR="$KDIR"
+ko=$REPO/kmod/fxtrace.ko
+[[ -f $ko ]] || die "'make modules' succeeded but $ko does not exist"
+vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+[[ $vermagic == "$RELEASE "* ]] ||
+	die "$ko was built for '${vermagic%% *}', not $RELEASE (stale build? try 'make clean')"
+
+# 3. static userspace
+bindir=$build/bin
+rm -rf "$bindir"
+make_target "the static VM userspace" vm-userspace BUILDDIR="$bindir"
+[[ -d $bindir ]] || die "'make vm-userspace' succeeded but created no $bindir"
+
+# 4. payload
+payload=$build/payload
+rm -rf "$payload"
+mkdir -p "$payload/bin" "$payload/selftests"
+cp "$ko" "$payload/fxtrace.ko"
+flock -u 9
+is_elf() { [[ $(head -c 4 "$1" | od -An -c | tr -d ' ') == '177ELF' ]]; }
+nbin=0
+for f in "$bindir"/*; do
+	[[ -f $f && -x $f ]] || continue
+	if is_elf "$f" && readelf -l "$f" 2>/dev/null | grep -q 'program interpreter'; then
+		die "$f is dynamically linked; the VM has no libc (vm-userspace must link with -static)"
+	fi
+	cp "$f" "$payload/bin/"
+	nbin=$((nbin + 1))
+done
+for f in "$REPO"/selftests/*; do
+	[[ -f $f ]] || continue
+	case ${f##*/} in
+	*.c | *.h | *.o | *.d | *.a | Makefile) continue ;;
+	esac
+	is_elf "$f" && continue # host builds; the static ones are in bin/
+	cp "$f" "$payload/selftests/"
+done
+[[ -f $payload/selftests/run_vm_tests.sh ]] ||
+	die "selftests/run_vm_tests.sh is missing from the repo"
+log "payload $payload: fxtrace.ko, $nbin binaries in bin/, $(find "$payload/selftests" -type f | wc -l) files in selftests/"
+
+# 5. run
+rc=0
+"$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
+	--payload "$payload" --out "$outdir" "${vm_opts[@]}" \
+	-- 'sh selftests/run_vm_tests.sh' || rc=$?
+log "$flavour ($RELEASE): exit $rc; results in $outdir"
+exit "$rc"
