@@ -55,8 +55,10 @@ Exit status: the guest command's exit status, or
   2    usage error
 
 Environment:
-  FXTRACE_VM_ACCEL=kvm|tcg   force the accelerator (default: KVM if
-                             /dev/kvm really runs a guest, else TCG)
+  FXTRACE_VM_ACCEL=kvm|tcg   force the accelerator (default: KVM if a tiny
+                             long-mode test guest runs under it within 2.5 s,
+                             else TCG; the verdict is cached per host boot in
+                             \${FXTRACE_CACHE:-<repo>/.cache}/kvm-probe.*)
   FXTRACE_VM_OUT_MB=N        size limit of the transfer disk (default 4096;
                              the file is sparse)
   FXTRACE_VM_KEEP=1          keep the work dir (initramfs, disk image)
@@ -435,7 +437,11 @@ last_lines() { tail -n "${1:-25}" "$outdir/console.log" | sed 's/^/    | /'; }
 if [[ $qemu_rc -eq 124 || $qemu_rc -eq 137 ]]; then
 	{
 		echo "$prog: VM timed out after $timeout_s s; last console lines:"
-		last_lines
+		if [[ -s $outdir/console.log ]]; then
+			last_lines
+		else
+			echo "    (none: the console stayed empty, so the kernel never reached /init; retry with --loglevel 8)"
+		fi
 		((watchdog_at)) && echo "$prog: (the guest dumped blocked tasks and CPU backtraces ~20 s before the limit; see the console log)"
 		echo "$prog: (full log: $outdir/console.log; raise --timeout, or --loglevel 8 to see boot messages)"
 	} >&2
