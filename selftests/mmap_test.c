@@ -34,6 +34,7 @@ static void make_scheduler_noise(int ms)
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0) {
+		close(fds[1]);	/* else the reader never sees EOF */
 		while (read(fds[0], &c, 1) == 1)
 			;
 		_exit(0);
