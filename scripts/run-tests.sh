@@ -5,7 +5,8 @@
 #   2. checkpatch --strict on kmod/ and uapi/
 #   3. for each kernel: the module builds with W=1 and no warning; the VM
 #      selftests (scripts/vm-test.sh) pass; Perfetto's trace_processor
-#      accepts the ping-pong trace from that VM run (scripts/perfetto/)
+#      accepts the ping-pong trace from that VM run (scripts/perfetto/), and
+#      fxt-sched's latencies and runtimes agree with Perfetto's on that trace
 #
 # Prints TAP for each top-level step, the steps' own output nested with "# ",
 # and ends with the line "N passed, N failed". Exit status 0 only if all passed.
@@ -102,6 +103,8 @@ if [[ $vm -eq 1 ]]; then
 		step "module builds with W=1 for $k" build_module_w1 "$kdir" "$k" || continue
 		step "VM selftests on $k" scripts/vm-test.sh "$k" || true
 		step "Perfetto trace_processor accepts the $k ping-pong trace" perfetto_check "$k" || true
+		step "fxt-sched agrees with Perfetto on the $k trace" \
+			make -s -C tools crosscheck FILE="$REPO/build/vm-out/$k/out/sched.fxt" || true
 	done
 fi
 echo "1..$n"
