@@ -9,7 +9,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 usage() {
 	cat <<EOF
-Usage: $prog [--smp N] [--mem MB] [--timeout SECONDS] FLAVOUR
+Usage: $prog [--smp N] [--mem MB] [--timeout SECONDS] [--command CMD] [--out DIR] FLAVOUR
 
 FLAVOUR: 6.1, 6.12 or 6.12-rt (see scripts/fetch-kernel.sh --help)
 
@@ -28,7 +28,10 @@ Exit status: the guest's (0 = all tests passed), 124 VM timeout, 125 VM
 failure (panic, no status), 1 a host-side step (fetch/build) failed,
 2 usage error.
 
-Options are passed to scripts/vm-run.sh (defaults: --smp 2, --timeout 600).
+Options --smp, --mem and --timeout are passed to scripts/vm-run.sh
+(defaults: --smp 2, --timeout 600).
+  --command CMD   run CMD in the guest instead of the selftests (same payload)
+  --out DIR       results directory (default: build/vm-out/FLAVOUR)
 Environment: FXTRACE_CACHE, FXTRACE_KERNEL_RELEASE (fetch-kernel.sh),
 FXTRACE_VM_ACCEL (vm-run.sh), MAKE (default make).
 EOF
@@ -39,11 +42,18 @@ log() { echo "$prog: $*" >&2; }
 
 vm_opts=()
 flavour=''
+guest_cmd='sh selftests/run_vm_tests.sh'
+outdir=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--smp | --mem | --timeout)
 		[[ $# -ge 2 ]] || { echo "$prog: $1 needs a value" >&2; exit 2; }
 		vm_opts+=("$1" "$2")
+		shift 2
+		;;
+	--command | --out)
+		[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value" >&2; exit 2; }
+		if [[ $1 == --command ]]; then guest_cmd=$2; else outdir=$2; fi
 		shift 2
 		;;
 	-h | --help) usage; exit 0 ;;
@@ -72,7 +82,7 @@ eval "$kinfo"
 log "kernel $RELEASE"
 
 build=$REPO/build/vm-$RELEASE
-outdir=$REPO/build/vm-out/$flavour
+outdir=${outdir:-$REPO/build/vm-out/$flavour}
 mkdir -p "$build" "$REPO/build"
 
 # The module is built in the source tree (kbuild M=<repo>), so builds for
@@ -138,6 +148,6 @@ log "payload $payload: fxtrace.ko, $nbin binaries in bin/, $(find "$payload/self
 rc=0
 "$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
 	--payload "$payload" --out "$outdir" "${vm_opts[@]}" \
-	-- 'sh selftests/run_vm_tests.sh' || rc=$?
+	-- "$guest_cmd" || rc=$?
 log "$flavour ($RELEASE): exit $rc; results in $outdir"
 exit "$rc"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# trace-in-vm.sh -- the main job, for a machine whose own kernel cannot load
+# modules: boot Debian's kernel in QEMU with fxtrace.ko, trace a scheduler
+# workload there with fxt-collect, and leave the trace on the host.
+set -euo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+usage() {
+	cat <<EOF
+Usage: $prog [-o FILE] [-d SECONDS] [--kernel FLAVOUR] [--no-deps]
+
+Installs what is needed (scripts/install-deps.sh), builds fxtrace.ko and the
+tools for a Debian kernel, boots it in QEMU and runs, as root in the guest:
+
+  insmod fxtrace.ko
+  fxt-pingpong (two threads on two CPUs) and a CPU spinner, in the background
+  fxt-collect -o sched.fxt -d SECONDS
+
+then copies the trace to FILE on this machine and summarizes it.
+
+  -o FILE          where to put the trace (default: ./sched.fxt)
+  -d SECONDS       how long to trace (default: 5)
+  --kernel FLAVOUR 6.1 (default), 6.12 or 6.12-rt
+  --no-deps        skip scripts/install-deps.sh
+
+EXAMPLES
+  $prog                       # ./sched.fxt, 5 s on Debian's 6.1 kernel
+  $prog -d 2 -o rt.fxt --kernel 6.12-rt
+EOF
+}
+
+out=$PWD/sched.fxt duration=5 flavour=6.1 deps=1
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	-o) out=$(realpath -m "${2:?-o needs a file}"); shift 2 ;;
+	-d) duration=${2:?-d needs seconds}; shift 2 ;;
+	--kernel) flavour=${2:?--kernel needs 6.1, 6.12 or 6.12-rt}; shift 2 ;;
+	--no-deps) deps=0; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+[[ $duration =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "$prog: -d takes seconds, got '$duration'" >&2; exit 2; }
+
+[[ $deps -eq 0 ]] || "$REPO/scripts/install-deps.sh"
+make -s -C "$REPO/collector" >/dev/null
+make -s -C "$REPO/tools" >/dev/null
+
+vmout=$REPO/build/vm-out/trace-$flavour
+guest="insmod fxtrace.ko &&
+	{ fxt-pingpong --rounds 100000000 >/dev/null 2>&1 & } &&
+	{ sh -c 'while :; do :; done' & } &&
+	fxt-collect -o /out/sched.fxt -d $duration; rc=\$?;
+	kill %1 %2 2>/dev/null; exit \$rc"
+echo "$prog: tracing $duration s in a QEMU VM (Debian $flavour kernel) ..." >&2
+rc=0
+"$REPO/scripts/vm-test.sh" --out "$vmout" --command "$guest" "$flavour" >"$vmout.console" 2>&1 || rc=$?
+# fxt-collect exits 3 when records were dropped: the trace is still whole.
+if [[ $rc -ne 0 && $rc -ne 3 || ! -s $vmout/out/sched.fxt ]]; then
+	echo "$prog: the VM run failed (exit $rc); console: $vmout.console" >&2
+	tail -20 "$vmout.console" >&2
+	exit 1
+fi
+grep 'fxt-collect:' "$vmout.console" | sed 's/^# //' >&2 || true
+cp "$vmout/out/sched.fxt" "$out"
+echo
+"$REPO/collector/fxt-dump" --summary "$out"
+cat <<EOF
+
+The trace is $out ($(du -h "$out" | cut -f1)).
+Open it in the Perfetto UI: https://ui.perfetto.dev -> "Open trace file" -> $(basename "$out")
+Or from here:  collector/fxt-dump $out | less
+               tools/fxt-sched latency $out
+EOF
