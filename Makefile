@@ -27,6 +27,7 @@ modules:
 
 userspace:
 	$(MAKE) -C collector
+	$(MAKE) -C tools
 	$(MAKE) -C selftests
 
 # Static binaries for the VM's busybox initramfs (no libc in there).
@@ -36,13 +37,15 @@ vm-userspace:
 	$(MAKE) -C selftests BUILDDIR="$(abspath $(BUILDDIR))" \
 		LIBFXT_DIR="$(abspath $(BUILDDIR))" LDFLAGS=-static
 
-check: check-host check-vm
+# The README's test command; these targets are shortcuts into it.
+check:
+	scripts/run-tests.sh --no-deps
 
 check-host:
-	$(MAKE) -C collector check
+	scripts/run-tests.sh --no-deps --host-only
 
 check-vm:
-	scripts/run-tests.sh --vm-only
+	scripts/run-tests.sh --no-deps --vm-only
 
 checkpatch:
 	scripts/checkpatch.sh
@@ -50,6 +53,7 @@ checkpatch:
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
 	$(MAKE) -C collector clean
+	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean
 
 help:
