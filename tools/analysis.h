@@ -130,6 +130,7 @@ const char *analysis_proc_name(const struct analysis *an, uint64_t pid);
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 enum lat_group { GROUP_NONE, GROUP_PROCESS, GROUP_THREAD };
 
+void json_write_string(FILE *out, const char *s, size_t len);
 void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 		   enum lat_group group);
 void print_top(struct analysis *an, FILE *out, enum out_format fmt);

@@ -30,27 +30,9 @@ struct conv {
 	bool oom;
 };
 
-static void json_strn(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	fputc('"', out);
-	for (i = 0; s && i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 static void json_fstr(FILE *out, const struct fxt_str *s)
 {
-	json_strn(out, s->text, s->text ? s->len : 0);
+	json_write_string(out, s->text, s->text ? s->len : 0);
 }
 
 static void begin_event(struct conv *cv)
@@ -106,7 +88,7 @@ static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
 	}
 	begin_event(cv);
 	fputs("{\"name\": ", out);
-	json_strn(out, name, strlen(name));
+	json_write_string(out, name, strlen(name));
 	fprintf(out, ", \"cat\": \"sched\", \"ph\": \"X\", \"pid\": %" PRIu64
 		", \"tid\": %u, ", CPU_PID, cpu);
 	put_ts(out, "ts", start);
@@ -209,7 +191,7 @@ static void conv_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
 			rec->log.thread.tid);
 		put_ts(out, "ts", ts);
 		fputs(", \"args\": {\"message\": ", out);
-		json_strn(out, rec->log.message, rec->log.len);
+		json_write_string(out, rec->log.message, rec->log.len);
 		fputs("}}", out);
 		return;
 	}
@@ -321,7 +303,7 @@ int main(int argc, char **argv)
 		begin_event(&cv);
 		fprintf(cv.out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %"
 			PRIu64 ", \"args\": {\"name\": ", cv.names.procs[i].id);
-		json_strn(cv.out, cv.names.procs[i].name, strlen(cv.names.procs[i].name));
+		json_write_string(cv.out, cv.names.procs[i].name, strlen(cv.names.procs[i].name));
 		fputs("}}", cv.out);
 	}
 	for (i = 0; i < cv.names.nthreads; i++) {
@@ -333,7 +315,7 @@ int main(int argc, char **argv)
 		fprintf(cv.out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
 			PRIu64 ", \"tid\": %" PRIu64 ", \"args\": {\"name\": ",
 			t->pid_known ? t->pid : 0, t->tid);
-		json_strn(cv.out, t->name, strlen(t->name));
+		json_write_string(cv.out, t->name, strlen(t->name));
 		fputs("}}", cv.out);
 	}
 	begin_event(&cv);

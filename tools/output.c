@@ -16,11 +16,17 @@ static const char *const kind_json[LAT_KINDS] = {
 };
 static const char *const kind_short[LAT_KINDS] = { "wakeup", "preempt" };
 
-static void json_str(FILE *out, const char *s)
+/**
+ * json_write_string() - @len bytes of @s as a quoted JSON string (@s may be
+ * NULL when @len is 0); shared by fxt-sched's --json and fxt2json.
+ */
+void json_write_string(FILE *out, const char *s, size_t len)
 {
+	size_t i;
+
 	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	for (i = 0; s && i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
 
 		if (ch == '"' || ch == '\\')
 			fprintf(out, "\\%c", ch);
@@ -30,6 +36,11 @@ static void json_str(FILE *out, const char *s)
 			fputc(ch, out);
 	}
 	fputc('"', out);
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	json_write_string(out, s, s ? strlen(s) : 0);
 }
 
 static void csv_str(FILE *out, const char *s)

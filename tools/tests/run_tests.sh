@@ -13,23 +13,7 @@ trap 'rm -f "$RESULTS" "$OUT"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-suite() {
-	prefix=$1
-	shift
-	"$@" >"$OUT" 2>&1
-	status=$?
-	awk -v p="$prefix" '
-		/^ok - /     { sub(/^ok - /, "ok - " p); print; next }
-		/^not ok - / { sub(/^not ok - /, "not ok - " p); print; next }
-		/^#/         { print; next }
-		             { print "# " $0 }' "$OUT" >>"$RESULTS"
-	if [ "$status" -ne 0 ] && ! grep -q "^not ok - " "$OUT"; then
-		echo "not ok - $prefix${1##*/} exited with status $status without reporting a failing test (crash?)" >>"$RESULTS"
-	fi
-	if ! grep -q -e "^ok - " -e "^not ok - " "$OUT"; then
-		echo "not ok - $prefix${1##*/} ran no tests" >>"$RESULTS"
-	fi
-}
+. "$SRCDIR/../collector/tests/tap_suite.sh"
 
 valgrind_run() {
 	if ! command -v valgrind >/dev/null 2>&1; then
