@@ -92,6 +92,48 @@ pingpong_trace() {
 	check-pingpong "$OUT/sched.fxt" "$OUT/expect.json"
 }
 
+# collect_stress FILE STRESS-ARGS...: trace fxt-stress with the smallest
+# rings. Dropping is allowed (exit 3), but then fxt-collect must say so.
+collect_stress() {
+	file=$1
+	shift
+	fxt-collect -b 64K -o "$file" -- fxt-stress "$@" 2> "$OUT/collect.err"
+	rc=$?
+	cat "$OUT/collect.err"
+	case $rc in
+	0) ;;
+	3)
+		grep -q 'records dropped:' "$OUT/collect.err" || {
+			echo "exit 3 without 'records dropped:' on stderr"
+			return 1
+		}
+		;;
+	*)
+		echo "fxt-collect exit $rc"
+		return 1
+		;;
+	esac
+	echo "trace: $(wc -c < "$file") bytes"
+	fxt-dump --check "$file" || return 1
+	fxt-dump --summary "$file"
+}
+
+# The collector under the storm, at full rate (the trace is too big for
+# Perfetto, so it is checked and deleted), then a rate-capped run whose
+# trace is kept: Perfetto slows down badly past ~100k wakeups.
+stress_collect() {
+	collect_stress "$OUT/stress-full.fxt" --seconds 10 || return 1
+	rm -f "$OUT/stress-full.fxt"
+	collect_stress "$OUT/stress.fxt" --seconds 10 --pause-us 2000 || return 1
+	wakeups=$(fxt-dump --summary "$OUT/stress.fxt" |
+		sed -n 's/.* wakeup \([0-9]*\).*/\1/p')
+	echo "stress.fxt: ${wakeups:-?} wakeups"
+	[ -n "$wakeups" ] && [ "$wakeups" -lt 100000 ] || {
+		echo "stress.fxt has too many wakeups for Perfetto"
+		return 1
+	}
+}
+
 unload_while_open_is_refused() {
 	exec 3<>/dev/fxtrace || return 1
 	if rmmod fxtrace 2>/dev/null; then
@@ -104,12 +146,14 @@ unload_while_open_is_refused() {
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..9"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 step load_module load_module
 step ioctl_test ioctl_test
 step mmap_test mmap_test
 step pingpong_trace pingpong_trace
+step stress_test stress_test
+step stress_collect stress_collect
 step unload_while_open_is_refused unload_while_open_is_refused
 step unload_and_reload unload_and_reload
 step final_unload rmmod fxtrace
