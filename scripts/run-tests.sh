@@ -103,8 +103,10 @@ if [[ $vm -eq 1 ]]; then
 		step "module builds with W=1 for $k" build_module_w1 "$kdir" "$k" || continue
 		step "VM selftests on $k" scripts/vm-test.sh "$k" || true
 		step "Perfetto trace_processor accepts the $k ping-pong trace" perfetto_check "$k" || true
-		step "fxt-sched agrees with Perfetto on the $k trace" \
+		step "fxt-sched agrees with Perfetto on the $k ping-pong trace" \
 			make -s -C tools crosscheck FILE="$REPO/build/vm-out/$k/out/sched.fxt" || true
+		step "fxt-sched agrees with Perfetto on the $k stress trace" \
+			make -s -C tools crosscheck FILE="$REPO/build/vm-out/$k/out/stress.fxt" || true
 	done
 fi
 echo "1..$n"
