@@ -145,9 +145,21 @@ done
 log "payload $payload: fxtrace.ko, $nbin binaries in bin/, $(find "$payload/selftests" -type f | wc -l) files in selftests/"
 
 # 5. run
-rc=0
-"$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
-	--payload "$payload" --out "$outdir" "${vm_opts[@]}" \
-	-- "$guest_cmd" || rc=$?
+run_vm() {
+	rc=0
+	"$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
+		--payload "$payload" --out "$outdir" "${vm_opts[@]}" \
+		-- "$guest_cmd" || rc=$?
+}
+run_vm
+# Multi-vCPU TCG has crashed Debian's kernels while they patch their own
+# text during boot (an int3 oops before any module is loaded). A guest that
+# died before our command started says nothing about fxtrace: boot it once
+# more, and say so. A failure after the command started is never retried.
+if [[ $rc -eq 125 ]] && ! grep -q 'vm-init: running:' "$outdir/console.log" 2>/dev/null; then
+	log "the guest died while booting, before the tests started (see $outdir/console.log); retrying once"
+	cp "$outdir/console.log" "$outdir/console.boot-failure.log" 2>/dev/null || true
+	run_vm
+fi
 log "$flavour ($RELEASE): exit $rc; results in $outdir"
 exit "$rc"
