@@ -38,19 +38,6 @@ unit_suites() {
 		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"
 }
 
-# The same sources must build warning-free with clang -Werror.
-clang_build() {
-	if ! command -v clang >/dev/null 2>&1; then
-		echo "ok - clang build is warning-free # SKIP clang is not installed"
-		return 0
-	fi
-	if $MAKE -s --no-print-directory -C "$SRCDIR" BUILDDIR="$BUILD/clang" \
-		CC=clang LDFLAGS= tests-build; then
-		echo "ok - clang build (-Wall -Wextra -Werror) is warning-free"
-	else
-		echo "not ok - clang build (-Wall -Wextra -Werror) is warning-free"
-	fi
-}
 
 case $MODE in
 all)

@@ -54,18 +54,6 @@ valgrind_run() {
 	rm -rf "$tmp"
 }
 
-clang_build() {
-	if ! command -v clang >/dev/null 2>&1; then
-		echo "ok - clang build is warning-free # SKIP clang is not installed"
-		return 0
-	fi
-	if $MAKE -s --no-print-directory -C "$SRCDIR" BUILDDIR="$BUILD/clang" \
-		CC=clang LDFLAGS= tests-build; then
-		echo "ok - clang build (-Wall -Wextra -Werror) is warning-free"
-	else
-		echo "not ok - clang build (-Wall -Wextra -Werror) is warning-free"
-	fi
-}
 
 suite "" "$BUILD/obj/tests/test_fxt_sched"
 suite "" sh "$T/test_cli.sh" "$BUILD"
