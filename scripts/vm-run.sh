@@ -59,6 +59,12 @@ Environment:
                              long-mode test guest runs under it within 2.5 s,
                              else TCG; the verdict is cached per host boot in
                              \${FXTRACE_CACHE:-<repo>/.cache}/kvm-probe.*)
+  FXTRACE_VM_TCG_THREAD=single|multi
+                             TCG threading (default single: all vCPUs take
+                             turns on one host thread; multi: one host
+                             thread per vCPU, which here has oopsed 6.12-rt
+                             guests with a stale int3 from kernel text
+                             patching, with and without fxtrace loaded)
   FXTRACE_VM_OUT_MB=N        size limit of the transfer disk (default 4096;
                              the file is sparse)
   FXTRACE_VM_KEEP=1          keep the work dir (initramfs, disk image)
@@ -404,9 +410,17 @@ esac
 if [[ $accel == kvm ]]; then
 	cpu=host
 else
-	# 'max' = every feature TCG can emulate; boots all Debian kernels with
-	# multi-threaded TCG (one host thread per vCPU).
+	# 'max' = every feature TCG can emulate; boots all Debian kernels.
 	cpu=max
+	# Multi-threaded TCG has oopsed 6.12-rt guests ("Oops: int3" at a
+	# static-key site, once at boot with no module loaded): a vCPU still
+	# ran a breakpoint that text_poke_bp() had already removed. With one
+	# TCG thread the vCPUs still interleave and preempt each other, and
+	# those oopses have not been seen.
+	tcg_thread=${FXTRACE_VM_TCG_THREAD:-single}
+	[[ $tcg_thread == single || $tcg_thread == multi ]] ||
+		die "FXTRACE_VM_TCG_THREAD must be single or multi, not '$tcg_thread'"
+	accel="tcg,thread=$tcg_thread"
 fi
 
 cmdline="console=ttyS0,115200 loglevel=$loglevel panic=-1 oops=panic $append"
