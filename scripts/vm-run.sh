@@ -33,6 +33,10 @@ Options:
   --module NAME        also load module NAME (+ deps) from --modules-dir
                        before the command; repeatable
   --append ARGS        extra kernel command line arguments
+  --icount             guest time counts executed instructions (QEMU -icount
+                       shift=0,align=off,sleep=off: 1 instruction = 1 ns,
+                       repeat runs agree to ~0.1%); TCG only, needs --smp 1
+                       (2 vCPUs hang at SMP bring-up with it here)
   --loglevel N         console loglevel (default 5: warnings and worse are
                        shown live; the full log is always in dmesg.txt)
   -h, --help           this text
@@ -76,7 +80,7 @@ die() { echo "$prog: error: $*" >&2; exit 2; }
 log() { echo "$prog: $*" >&2; }
 
 kernel='' moddir='' payload='' outdir='' smp=2 mem=2048 timeout_s=600
-loglevel=5 append='' extra_modules=() have_cmd=0 guest_cmd=''
+loglevel=5 append='' extra_modules=() have_cmd=0 guest_cmd='' icount=0
 
 need_arg() { [[ $# -ge 2 && -n $2 ]] || die "$1 needs a value (see --help)"; }
 while [[ $# -gt 0 ]]; do
@@ -91,6 +95,7 @@ while [[ $# -gt 0 ]]; do
 	--module) need_arg "$@"; extra_modules+=("$2"); shift 2 ;;
 	--append) need_arg "$@"; append=$2; shift 2 ;;
 	--loglevel) need_arg "$@"; loglevel=$2; shift 2 ;;
+	--icount) icount=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--)
 		shift
@@ -113,6 +118,7 @@ for n in "$smp" "$mem" "$timeout_s" "$loglevel"; do
 	[[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
 done
 ((smp >= 1 && mem >= 256 && timeout_s >= 1)) || die "need --smp >= 1, --mem >= 256, --timeout >= 1"
+((!icount || smp == 1)) || die "--icount needs --smp 1 (with 2 vCPUs the guest hangs at SMP bring-up)"
 
 QEMU=${QEMU:-qemu-system-x86_64}
 command -v "$QEMU" >/dev/null || die "$QEMU not found; run scripts/install-deps.sh (qemu-system-x86)"
@@ -398,12 +404,19 @@ kvm_works_cached() {
 	[[ $verdict == yes ]]
 }
 accel=${FXTRACE_VM_ACCEL:-}
+# -icount is a TCG feature: do not let the KVM probe pick KVM.
+if ((icount)); then
+	[[ $accel != kvm ]] || die "--icount needs TCG, but FXTRACE_VM_ACCEL=kvm"
+	accel=tcg
+fi
+tcg_why=FXTRACE_VM_ACCEL=tcg
+((icount)) && tcg_why=--icount
 case $accel in
 kvm)
 	kvm_works || log "warning: FXTRACE_VM_ACCEL=kvm forced although $kvm_reason"
 	kvm_reason='forced by FXTRACE_VM_ACCEL=kvm'
 	;;
-tcg) kvm_reason='forced by FXTRACE_VM_ACCEL=tcg' ;;
+tcg) kvm_reason="forced by $tcg_why" ;;
 '') if kvm_works_cached; then accel=kvm; else accel=tcg; fi ;;
 *) die "FXTRACE_VM_ACCEL must be kvm or tcg, not '$accel'" ;;
 esac
@@ -433,6 +446,10 @@ qemu_args=(
 	-device "virtio-blk-pci,drive=xfer,serial=fxtrace-out"
 	-pidfile "$qemu_pidfile"
 )
+if ((icount)); then
+	[[ $tcg_thread == single ]] || die "--icount needs single-threaded TCG (unset FXTRACE_VM_TCG_THREAD)"
+	qemu_args+=(-icount "shift=0,align=off,sleep=off")
+fi
 
 log "accelerator: $accel ($kvm_reason)"
 log "booting $release: accel=$accel cpu=$cpu smp=$smp mem=${mem}M timeout=${timeout_s}s initramfs=$(($(stat -c %s "$initrd") / 1024)) KiB modules: ${load_order[*]:-none}"
