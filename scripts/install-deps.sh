@@ -53,6 +53,8 @@ PACKAGES=(
 	valgrind        # memory checking of the userspace collector
 	clang           # fuzzing (libFuzzer, sanitizers) of the userspace parsers
 	shellcheck      # lints the shell scripts
+	linux-perf      # bench/: perf record, copied into the VM with its libraries
+	trace-cmd       # bench/: ftrace's recorder, copied into the VM likewise
 )
 # Node.js >= 18 runs Perfetto's trace_processor (WebAssembly). Only install
 # Debian's packages when node/npm are missing: a node from elsewhere (e.g.
