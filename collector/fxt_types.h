@@ -26,7 +26,6 @@
 #define FXT_MAX_STRING_INDEX	0x7fff	/* string refs: 15-bit index */
 #define FXT_MAX_INLINE_STRING	0x7fff	/* string refs: 15-bit length */
 #define FXT_MAX_THREAD_INDEX	0xff	/* thread refs: 8 bits */
-#define FXT_STRING_REF_INLINE	0x8000	/* MSB of a string ref: inline */
 #define FXT_MAX_LARGE_WORDS	0xffffffffULL	/* large records: 32-bit size */
 
 /* Metadata record subtypes (record type 0, bits [16..19]). */
@@ -38,9 +37,9 @@
 #define FXT_PROVIDER_EVENT_BUFFER_FULL	0	/* "a buffer filled up" */
 #define FXT_TRACE_INFO_MAGIC		0	/* trace info type of the magic */
 
-/* Event record subtypes (record type 4, bits [16..19]). */
+/* Event record subtypes (record type 4, bits [16..19]); the kernel's
+ * FXT_EVENT_COUNTER and FXT_STRING_REF_INLINE are in the ABI header. */
 #define FXT_EVENT_INSTANT		0
-#define FXT_EVENT_COUNTER		1
 #define FXT_EVENT_DURATION_BEGIN	2
 #define FXT_EVENT_DURATION_END		3
 #define FXT_EVENT_DURATION_COMPLETE	4

@@ -25,11 +25,12 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
-#include <linux/slab.h>
+#include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/fxtrace.h>
 
+#include "fxtrace_alloc.h"
 #include "fxtrace_compat.h"
 #include "fxtrace_probes.h"
 #include "fxtrace_ring.h"
@@ -49,6 +50,8 @@
  * @nr_maps: live mappings of any ring; the buffers cannot be replaced while
  *	this is non-zero
  * @wq: poll() waiters, woken by the rings' irq_work and by STOP
+ * @owner_tgid: the opener's process: loss markers are drawn on its track
+ * @owner_tid: the opener's thread
  */
 struct fxtrace_session {
 	struct mutex lock;	/* see "Locking" at the top of this file */
@@ -58,6 +61,8 @@ struct fxtrace_session {
 	bool tracing;
 	atomic_t nr_maps;
 	wait_queue_head_t wq;
+	u32 owner_tgid;
+	u32 owner_tid;
 };
 
 /* Bit 0 set while a session exists: one tracing session at a time. */
@@ -71,7 +76,7 @@ static void fxtrace_free_rings(struct fxtrace_session *s)
 		return;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		fxtrace_ring_free(s->rings[cpu]);
-	kfree(s->rings);
+	fxtrace_kfree(s->rings);
 	s->rings = NULL;
 }
 
@@ -80,12 +85,13 @@ static int fxtrace_alloc_rings(struct fxtrace_session *s)
 	unsigned int cpu;
 
 	lockdep_assert_held(&s->lock);
-	s->rings = kcalloc(nr_cpu_ids, sizeof(*s->rings), GFP_KERNEL);
+	s->rings = fxtrace_kcalloc(nr_cpu_ids, sizeof(*s->rings));
 	if (!s->rings)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		s->rings[cpu] = fxtrace_ring_alloc(cpu, s->buf_size,
-						   s->watermark, &s->wq);
+						   s->watermark, &s->wq,
+						   s->owner_tgid, s->owner_tid);
 		if (!s->rings[cpu])
 			goto out_free_rings;
 	}
@@ -119,7 +125,7 @@ static int fxtrace_open(struct inode *inode, struct file *file)
 	if (test_and_set_bit_lock(0, &fxtrace_busy))
 		return -EBUSY;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = fxtrace_kzalloc(sizeof(*s));
 	if (!s)
 		goto out_clear_busy;
 	mutex_init(&s->lock);
@@ -127,6 +133,8 @@ static int fxtrace_open(struct inode *inode, struct file *file)
 	atomic_set(&s->nr_maps, 0);
 	s->buf_size = FXTRACE_BUF_SIZE_DEFAULT;
 	s->watermark = s->buf_size / 4;
+	s->owner_tgid = task_tgid_nr(current);
+	s->owner_tid = task_pid_nr(current);
 	file->private_data = s;
 	return nonseekable_open(inode, file);
 
@@ -146,7 +154,7 @@ static int fxtrace_release(struct inode *inode, struct file *file)
 	fxtrace_free_rings(s);
 	mutex_unlock(&s->lock);
 	mutex_destroy(&s->lock);
-	kfree(s);
+	fxtrace_kfree(s);
 	clear_bit_unlock(0, &fxtrace_busy);
 	return 0;
 }
@@ -407,6 +415,7 @@ static void __init fxtrace_check_abi_layout(void)
 	BUILD_BUG_ON(sizeof(struct fxtrace_config) != 64);
 	BUILD_BUG_ON(sizeof(struct fxtrace_ctrl) != 192);
 	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, producer_pos) != 64);
+	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, markers_written) != 112);
 	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, consumer_pos) != 128);
 	BUILD_BUG_ON(sizeof(struct fxtrace_ctrl) > PAGE_SIZE);
 	BUILD_BUG_ON(FXTRACE_BUF_SIZE_MAX + PAGE_SIZE > FXTRACE_CPU_STRIDE);
@@ -421,14 +430,19 @@ static int __init fxtrace_init(void)
 	ret = fxtrace_probes_init();
 	if (ret)
 		return ret;
+	fxtrace_alloc_debugfs_init();
 	ret = misc_register(&fxtrace_miscdev);
 	if (ret) {
 		pr_err("cannot register /dev/%s: %d\n", FXTRACE_DEVICE_NAME, ret);
-		return ret;
+		goto out_remove_debugfs;
 	}
 	pr_info("ready: /dev/%s, ABI %d\n", FXTRACE_DEVICE_NAME,
 		FXTRACE_ABI_VERSION);
 	return 0;
+
+out_remove_debugfs:
+	fxtrace_alloc_debugfs_exit();
+	return ret;
 }
 
 /*
@@ -439,6 +453,7 @@ static void __exit fxtrace_exit(void)
 {
 	misc_deregister(&fxtrace_miscdev);
 	WARN_ON_ONCE(test_bit(0, &fxtrace_busy));
+	fxtrace_alloc_debugfs_exit();
 }
 
 module_init(fxtrace_init);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fxtrace_probes.c - the scheduler tracepoint probes and the records they write
+ * fxtrace_probes.c - the tracepoint probes and the records they write
  *
- * sched_switch and sched_wakeup{,_new} are not exported to modules, so the
- * tracepoints are found by name with for_each_kernel_tracepoint() and
- * attached with tracepoint_probe_register() (design.md decision 2).
+ * Scheduling: sched_switch, sched_waking, sched_wakeup{,_new}. Names:
+ * sched_process_fork, sched_process_exec and task_rename, so that a thread
+ * born and gone during the trace is still named. None of these tracepoints
+ * is exported to modules, so they are found by name with
+ * for_each_kernel_tracepoint() and attached with tracepoint_probe_register()
+ * (design.md decision 2).
  *
  * Each probe builds its record on the stack and copies it into the current
  * CPU's ring with interrupts disabled: a wakeup from an interrupt can arrive
@@ -15,10 +18,13 @@
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
+#include <trace/events/task.h>
 
 #include "fxtrace_probes.h"
 #include "fxtrace_record.h"
@@ -161,6 +167,88 @@ static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
 }
 
 /*
+ * A task name as an FXT inline string: at most 15 bytes (a comm, or the
+ * first 15 bytes of what task_rename is given), zero-padded to whole words.
+ */
+struct fxtrace_name {
+	union {
+		char text[FXTRACE_NAME_MAX_WORDS * sizeof(u64)];
+		u64 words[FXTRACE_NAME_MAX_WORDS];
+	};
+	unsigned int len;
+	unsigned int nwords;
+};
+
+/*
+ * @src may change under us (a comm being renamed): strscpy_pad() still
+ * stops within the buffer, terminates it and zeroes the rest, so the worst
+ * case is a mix of the old and new names, as with get_task_comm().
+ */
+static void fxtrace_get_name(struct fxtrace_name *name, const char *src)
+{
+	strscpy_pad(name->text, src, sizeof(name->text));
+	name->len = strlen(name->text);
+	name->nwords = DIV_ROUND_UP(name->len, sizeof(u64));
+}
+
+/*
+ * Kernel object records naming @task (uapi header, "Names"): its thread,
+ * and its process first when @process. Not a hot path (fork, exec, rename),
+ * so each record reads the clock only for the loss accounting.
+ */
+static void fxtrace_write_names(struct task_struct *task, const char *comm,
+				bool process)
+{
+	u64 rec[FXTRACE_THREAD_MAX_WORDS];
+	struct fxtrace_name name;
+	struct fxtrace_ring *ring;
+	unsigned int words;
+	unsigned long flags;
+
+	fxtrace_get_name(&name, comm);
+	local_irq_save(flags);
+	ring = fxtrace_rings[smp_processor_id()];
+	if (process) {
+		words = 2 + name.nwords;
+		rec[0] = fxt_kobj_header(FXT_OBJ_TYPE_PROCESS, words, name.len, 0);
+		rec[1] = task_tgid_nr(task);
+		memcpy(&rec[2], name.words, name.nwords * sizeof(u64));
+		fxtrace_ring_write(ring, rec, words, fxtrace_clock());
+	}
+	words = 4 + name.nwords;
+	rec[0] = fxt_kobj_header(FXT_OBJ_TYPE_THREAD, words, name.len, 1);
+	rec[1] = task_pid_nr(task);
+	memcpy(&rec[2], name.words, name.nwords * sizeof(u64));
+	rec[2 + name.nwords] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_PROCESS);
+	rec[3 + name.nwords] = task_tgid_nr(task);
+	fxtrace_ring_write(ring, rec, words, fxtrace_clock());
+	local_irq_restore(flags);
+}
+
+/* After copy_process(): @child is complete and has not run yet. */
+static void fxtrace_probe_sched_process_fork(void *data,
+					     struct task_struct *parent,
+					     struct task_struct *child)
+{
+	fxtrace_write_names(child, child->comm, thread_group_leader(child));
+}
+
+/* After the new image is in place: comm is the new name, pid the leader's. */
+static void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
+					     pid_t old_pid,
+					     struct linux_binprm *bprm)
+{
+	fxtrace_write_names(p, p->comm, true);
+}
+
+/* Before the rename: @comm is the new name (maybe longer than a comm). */
+static void fxtrace_probe_task_rename(void *data, struct task_struct *task,
+				      const char *comm)
+{
+	fxtrace_write_names(task, comm, thread_group_leader(task));
+}
+
+/*
  * A prototype change in a future kernel must fail the build, not corrupt
  * records at run time: compare each probe with the register_trace_<event>()
  * that <trace/events/sched.h> declares for that tracepoint.
@@ -174,6 +262,9 @@ FXTRACE_CHECK_PROBE(sched_switch, fxtrace_probe_sched_switch);
 FXTRACE_CHECK_PROBE(sched_waking, fxtrace_probe_sched_waking);
 FXTRACE_CHECK_PROBE(sched_wakeup, fxtrace_probe_sched_wakeup);
 FXTRACE_CHECK_PROBE(sched_wakeup_new, fxtrace_probe_sched_wakeup_new);
+FXTRACE_CHECK_PROBE(sched_process_fork, fxtrace_probe_sched_process_fork);
+FXTRACE_CHECK_PROBE(sched_process_exec, fxtrace_probe_sched_process_exec);
+FXTRACE_CHECK_PROBE(task_rename, fxtrace_probe_task_rename);
 
 struct fxtrace_probe {
 	const char *name;
@@ -181,8 +272,15 @@ struct fxtrace_probe {
 	struct tracepoint *tp;
 };
 
-/* sched_waking comes before sched_wakeup so the waker table is filled first. */
+/*
+ * sched_waking comes before sched_wakeup so the waker table is filled first;
+ * the name probes come before any scheduling probe so that a task created
+ * while attaching is named before its first scheduling record.
+ */
 static struct fxtrace_probe fxtrace_probes[] = {
+	{ "sched_process_fork", fxtrace_probe_sched_process_fork },
+	{ "sched_process_exec", fxtrace_probe_sched_process_exec },
+	{ "task_rename", fxtrace_probe_task_rename },
 	{ "sched_waking", fxtrace_probe_sched_waking },
 	{ "sched_wakeup", fxtrace_probe_sched_wakeup },
 	{ "sched_wakeup_new", fxtrace_probe_sched_wakeup_new },

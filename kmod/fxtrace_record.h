@@ -15,6 +15,10 @@
 #define FXTRACE_SWITCH_WORDS		7	/* hdr ts out in 3 x arg */
 #define FXTRACE_WAKEUP_WORDS		6	/* hdr ts tid weight waker(2) */
 #define FXTRACE_WAKEUP_NO_WAKER_WORDS	4	/* hdr ts tid weight */
+#define FXTRACE_LOSS_MARKER_WORDS	7	/* hdr ts pid tid arg(2) id */
+#define FXTRACE_NAME_MAX_WORDS		2	/* 15 bytes + NUL padding */
+#define FXTRACE_PROCESS_MAX_WORDS	(2 + FXTRACE_NAME_MAX_WORDS)
+#define FXTRACE_THREAD_MAX_WORDS	(4 + FXTRACE_NAME_MAX_WORDS)
 
 static __always_inline u64 fxt_sched_header(u64 kind, u64 words, u64 argc,
 					    u64 cpu)
@@ -24,6 +28,31 @@ static __always_inline u64 fxt_sched_header(u64 kind, u64 words, u64 argc,
 	       (argc << FXT_SCHED_ARGC_SHIFT) |
 	       ((cpu & FXT_SCHED_CPU_MASK) << FXT_SCHED_CPU_SHIFT) |
 	       (kind << FXT_SCHED_KIND_SHIFT);
+}
+
+/* A kernel object record's header, its name an inline string of @name_len. */
+static __always_inline u64 fxt_kobj_header(u64 obj_type, u64 words,
+					   u64 name_len, u64 argc)
+{
+	u64 name_ref = name_len ? (FXT_STRING_REF_INLINE | name_len) : 0;
+
+	return ((u64)FXT_RECORD_KERNEL_OBJECT << FXT_HDR_TYPE_SHIFT) |
+	       (words << FXT_HDR_SIZE_SHIFT) |
+	       (obj_type << FXT_KOBJ_TYPE_SHIFT) |
+	       (name_ref << FXT_KOBJ_NAME_SHIFT) |
+	       (argc << FXT_KOBJ_ARGC_SHIFT);
+}
+
+/* An event record's header, with an inline thread and indexed names. */
+static __always_inline u64 fxt_event_header(u64 event_type, u64 words,
+					    u64 argc, u64 category, u64 name)
+{
+	return ((u64)FXT_RECORD_EVENT << FXT_HDR_TYPE_SHIFT) |
+	       (words << FXT_HDR_SIZE_SHIFT) |
+	       (event_type << FXT_EVENT_TYPE_SHIFT) |
+	       (argc << FXT_EVENT_ARGC_SHIFT) |
+	       (category << FXT_EVENT_CATEGORY_SHIFT) |
+	       (name << FXT_EVENT_NAME_SHIFT);
 }
 
 /* A one-word argument (int32, uint32) named by a string-table index. */

@@ -8,6 +8,7 @@
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
+#include "fxtrace_alloc.h"
 #include "fxtrace_ring.h"
 
 static void fxtrace_ring_wakeup(struct irq_work *work)
@@ -24,6 +25,8 @@ static void fxtrace_ring_wakeup(struct irq_work *work)
  * @buf_size: data area bytes, a power of two, a multiple of PAGE_SIZE
  * @watermark: pending bytes at which to wake poll() readers
  * @wq: the wait queue to wake
+ * @owner_tgid: the session opener's process, named in loss markers
+ * @owner_tid: the session opener's thread
  *
  * The area comes from vmalloc_user(), so it is zeroed (no stale kernel memory
  * reaches userspace) and can be mapped with remap_vmalloc_range().
@@ -31,15 +34,16 @@ static void fxtrace_ring_wakeup(struct irq_work *work)
  * Return: the ring, or NULL if out of memory.
  */
 struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
-					wait_queue_head_t *wq)
+					wait_queue_head_t *wq, u32 owner_tgid,
+					u32 owner_tid)
 {
 	struct fxtrace_ring *ring;
 
-	ring = kzalloc_node(sizeof(*ring), GFP_KERNEL, cpu_to_node(cpu));
+	ring = fxtrace_kzalloc_node(sizeof(*ring), cpu_to_node(cpu));
 	if (!ring)
 		return NULL;
 
-	ring->area = vmalloc_user(PAGE_SIZE + buf_size);
+	ring->area = fxtrace_vmalloc_user(PAGE_SIZE + buf_size);
 	if (!ring->area)
 		goto out_free_ring;
 
@@ -48,6 +52,8 @@ struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
 	ring->mask = buf_size - 1;
 	ring->watermark = watermark;
 	ring->wq = wq;
+	ring->owner_tgid = owner_tgid;
+	ring->owner_tid = owner_tid;
 	ring->cpu = cpu;
 	init_irq_work(&ring->wakeup, fxtrace_ring_wakeup);
 
@@ -58,8 +64,49 @@ struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
 	return ring;
 
 out_free_ring:
-	kfree(ring);
+	fxtrace_kfree(ring);
 	return NULL;
+}
+
+/* One loss marker: a sample of the counter "records_lost:cpu:<cpu>". */
+static u64 fxtrace_ring_put_loss_marker(struct fxtrace_ring *ring, u64 head,
+					u64 ts, u64 lost)
+{
+	u64 rec[FXTRACE_LOSS_MARKER_WORDS] = {
+		fxt_event_header(FXT_EVENT_COUNTER, FXTRACE_LOSS_MARKER_WORDS,
+				 1, FXTRACE_STR_FXTRACE,
+				 FXTRACE_STR_RECORDS_LOST),
+		ts,
+		ring->owner_tgid,
+		ring->owner_tid,
+		fxt_arg_header2(FXT_ARG_INT64, FXTRACE_STR_CPU),
+		lost,
+		ring->cpu,
+	};
+
+	return fxtrace_ring_put(ring, head, rec, FXTRACE_LOSS_MARKER_WORDS);
+}
+
+/**
+ * fxtrace_ring_put_loss_markers() - mark the hole the last drops left
+ * @ring: the current CPU's ring, with @ring->lost records lost
+ * @head: where to write; FXTRACE_LOSS_MARKERS_BYTES are free there
+ * @now: the timestamp of the record about to follow the markers
+ *
+ * Out of line: it runs once per loss, not once per record.
+ *
+ * Context: interrupts disabled (called from fxtrace_ring_write()).
+ * Return: the position after the markers.
+ */
+u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now)
+{
+	head = fxtrace_ring_put_loss_marker(ring, head, ring->first_lost_ns,
+					    ring->lost);
+	head = fxtrace_ring_put_loss_marker(ring, head, now, 0);
+	ring->lost = 0;
+	ring->markers += 2;
+	WRITE_ONCE(ring->ctrl->markers_written, ring->markers);
+	return head;
 }
 
 /**
@@ -74,8 +121,8 @@ void fxtrace_ring_free(struct fxtrace_ring *ring)
 	if (!ring)
 		return;
 	irq_work_sync(&ring->wakeup);
-	vfree(ring->area);
-	kfree(ring);
+	fxtrace_vfree(ring->area);
+	fxtrace_kfree(ring);
 }
 
 /**

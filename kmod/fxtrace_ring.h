@@ -14,6 +14,8 @@
 #include <linux/wait.h>
 #include <linux/fxtrace.h>
 
+#include "fxtrace_record.h"
+
 /**
  * struct fxtrace_ring - one CPU's ring buffer
  * @head: private producer position; the kernel trusts only this copy
@@ -21,6 +23,9 @@
  * @dropped: records lost to a full ring (ctrl->records_dropped)
  * @hits: probe calls that tried to write a record (ctrl->tracepoint_hits)
  * @consumer_errors: times ctrl->consumer_pos was out of range
+ * @lost: records dropped since the last loss markers were written
+ * @first_lost_ns: timestamp of the first of those @lost records
+ * @markers: loss markers written (ctrl->markers_written)
  * @mask: data area size - 1 (the size is a power of two)
  * @watermark: pending bytes at which poll() readers are woken
  * @data: the data area, mapped read-only into userspace
@@ -28,6 +33,8 @@
  * @area: the vmalloc_user() area holding @ctrl then @data
  * @wakeup: wakes @wq from outside the probe (design.md decision 4)
  * @wq: the session's poll() wait queue
+ * @owner_tgid: the session opener's process, the loss markers' thread
+ * @owner_tid: the session opener's thread
  * @cpu: the CPU that owns this ring
  *
  * Every field above @wakeup is written only by the owning CPU with
@@ -39,6 +46,9 @@ struct fxtrace_ring {
 	u64 dropped;
 	u64 hits;
 	u64 consumer_errors;
+	u64 lost;
+	u64 first_lost_ns;
+	u64 markers;
 	u64 mask;
 	u64 watermark;
 	u8 *data;
@@ -46,19 +56,41 @@ struct fxtrace_ring {
 	void *area;
 	struct irq_work wakeup;
 	wait_queue_head_t *wq;
+	u32 owner_tgid;
+	u32 owner_tid;
 	int cpu;
 } ____cacheline_aligned;
 
 struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
-					wait_queue_head_t *wq);
+					wait_queue_head_t *wq, u32 owner_tgid,
+					u32 owner_tid);
 void fxtrace_ring_free(struct fxtrace_ring *ring);
 bool fxtrace_ring_readable(struct fxtrace_ring *ring, bool tracing);
+u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now);
+
+/* Bytes of the pair of loss markers written before the first record that fits. */
+#define FXTRACE_LOSS_MARKERS_BYTES	(2 * FXTRACE_LOSS_MARKER_WORDS * sizeof(u64))
 
 static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
 {
+	if (!ring->lost)
+		ring->first_lost_ns = ts;
+	ring->lost++;
 	ring->dropped++;
 	WRITE_ONCE(ring->ctrl->records_dropped, ring->dropped);
 	WRITE_ONCE(ring->ctrl->last_drop_ns, ts);
+}
+
+/* Copy @words words to position @head; return the position after them. */
+static __always_inline u64 fxtrace_ring_put(struct fxtrace_ring *ring, u64 head,
+					    const u64 *rec, unsigned int words)
+{
+	unsigned int i;
+
+	/* Words never straddle the end: positions and size are multiples of 8. */
+	for (i = 0; i < words; i++)
+		*(u64 *)(ring->data + ((head + i * sizeof(u64)) & ring->mask)) = rec[i];
+	return head + (u64)words * sizeof(u64);
 }
 
 /**
@@ -66,7 +98,12 @@ static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
  * @ring: the current CPU's ring
  * @rec: the record's words, header first
  * @words: number of words in @rec
- * @ts: the record's timestamp, kept as the time of the drop if it is dropped
+ * @ts: the record's timestamp (or now, for records without one): the time
+ *	of the drop if it is dropped, the end of the loss it follows if any
+ *
+ * After a loss, the first record that fits together with the two loss
+ * markers (uapi header, "Loss markers") is written after them; until then
+ * records keep being dropped, so the markers always sit exactly at the hole.
  *
  * Context: interrupts disabled, so nothing else writes to @ring meanwhile.
  * Cost: one acquire load of the consumer line (shared with the reader, but
@@ -80,8 +117,7 @@ static __always_inline void fxtrace_ring_write(struct fxtrace_ring *ring,
 	u64 size = ring->mask + 1;
 	u64 len = (u64)words * sizeof(u64);
 	u64 head = ring->head;
-	u64 used, cons;
-	unsigned int i;
+	u64 used, cons, need;
 
 	ring->hits++;
 	WRITE_ONCE(ring->ctrl->tracepoint_hits, ring->hits);
@@ -96,22 +132,23 @@ static __always_inline void fxtrace_ring_write(struct fxtrace_ring *ring,
 		fxtrace_ring_drop(ring, ts);
 		return;
 	}
-	if (unlikely(size - used < len)) {
+	need = len;
+	if (unlikely(ring->lost))
+		need += FXTRACE_LOSS_MARKERS_BYTES;
+	if (unlikely(size - used < need)) {
 		fxtrace_ring_drop(ring, ts);
 		return;
 	}
 
-	/* Words never straddle the end: positions and size are multiples of 8. */
-	for (i = 0; i < words; i++)
-		*(u64 *)(ring->data + ((head + i * sizeof(u64)) & ring->mask)) = rec[i];
-
-	ring->head = head + len;
+	if (unlikely(ring->lost))
+		head = fxtrace_ring_put_loss_markers(ring, head, ts);
+	ring->head = fxtrace_ring_put(ring, head, rec, words);
 	ring->written++;
 	WRITE_ONCE(ring->ctrl->records_written, ring->written);
 	/* (A): pairs with the reader's (C); the bytes are visible first. */
 	smp_store_release(&ring->ctrl->producer_pos, ring->head);
 
-	if (unlikely(used < ring->watermark && used + len >= ring->watermark))
+	if (unlikely(used < ring->watermark && used + need >= ring->watermark))
 		irq_work_queue(&ring->wakeup);
 }
 

@@ -64,8 +64,9 @@
  * records_dropped) and counted in consumer_errors.
  *
  * When a ring is full the new record is dropped, never an old one, and
- * records_dropped counts it. Every probe hit ends up in exactly one of
- * records_written and records_dropped.
+ * records_dropped counts it. Every record a probe tries to write ends up in
+ * exactly one of records_written and records_dropped. Loss markers (see
+ * "Records") are counted apart, in markers_written.
  *
  * == Clock ==
  *
@@ -74,8 +75,8 @@
  *
  * == Records ==
  *
- * The kernel writes two FXT scheduling records (see the FXT_* constants
- * below and docs/fxt-format.md):
+ * The kernel writes these FXT records (see the FXT_* constants below and
+ * docs/fxt-format.md); nothing else ever appears in a ring.
  *
  * Context switch (scheduling kind 1), 7 words (56 bytes):
  *   header: type 8, size 7, 3 args, CPU, outgoing FXT thread state, kind 1
@@ -91,9 +92,38 @@
  *   koid   FXTRACE_STR_WAKER  = tid of the waking task; omitted when the
  *                               wakeup came from interrupt context or idle
  *
- * Argument names are indices into the string table that the collector
- * defines with String records before any ring data (FXTRACE_STRING_TABLE
- * below). CPU numbers are written as they are; Perfetto accepts < 4096.
+ * Names (kernel object records, type 7), written when a task is created
+ * (sched_process_fork), execs (sched_process_exec) or is renamed
+ * (task_rename), before the task's next scheduling record on any CPU:
+ *   process: header (object type FXT_OBJ_TYPE_PROCESS, inline name, 0 args);
+ *            koid = tgid; the name, 1 or 2 words (2 to 4 words in all)
+ *   thread:  header (object type FXT_OBJ_TYPE_THREAD, inline name, 1 arg);
+ *            koid = tid; the name; koid FXTRACE_STR_PROCESS = tgid
+ *            (5 or 6 words in all)
+ * A new process (fork of a group leader) and exec write both; a new thread
+ * and a rename write the thread record, plus the process record when the
+ * task is the group leader (the process is named after it). Names are at
+ * most 15 bytes (TASK_COMM_LEN - 1), inline, zero-padded to a word. A
+ * reused tid gets a new record when it is created, so last-wins per tid
+ * in file order names every incarnation correctly from then on.
+ *
+ * Loss markers (counter events: event record type 4, event type 1), 7 words
+ * each, written in pairs by the first record that fits after a ring dropped
+ * records: name FXTRACE_STR_RECORDS_LOST, category FXTRACE_STR_FXTRACE,
+ * inline thread = the session's opener (its tgid and tid), counter id = the
+ * CPU, one int64 argument FXTRACE_STR_CPU =
+ *   the number of records lost, at the time of the first record lost;
+ *   0, at the timestamp of the record that follows the pair.
+ * Perfetto draws each pair as a block on the counter track
+ * "records_lost:cpu:<id>" spanning exactly the hole in that CPU's data.
+ * Markers are counted in markers_written, not in records_written. Records
+ * lost when the session stops, before any record fits again, have no
+ * marker; records_dropped always has them.
+ *
+ * Argument and event names are indices into the string table that the
+ * collector defines with String records before any ring data
+ * (FXTRACE_STRING_TABLE below). CPU numbers are written as they are;
+ * Perfetto accepts < 4096.
  */
 #ifndef _UAPI_LINUX_FXTRACE_H
 #define _UAPI_LINUX_FXTRACE_H
@@ -101,7 +131,7 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define FXTRACE_ABI_VERSION		1
+#define FXTRACE_ABI_VERSION		2
 #define FXTRACE_DEVICE_NAME		"fxtrace"	/* /dev/fxtrace */
 
 /* Per-CPU data area size: a power of two in [MIN, MAX]. */
@@ -147,7 +177,7 @@ struct fxtrace_config {
 	__u64 __reserved[6];	/* must be 0, else EINVAL */
 };
 
-#define FXTRACE_CTRL_VERSION		1
+#define FXTRACE_CTRL_VERSION		2
 
 /**
  * struct fxtrace_ctrl - the per-CPU control page
@@ -170,11 +200,12 @@ struct fxtrace_ctrl {
 	__u64 producer_pos;	/* end of the last committed record; (A) */
 	__u64 records_written;	/* records committed to the ring */
 	__u64 records_dropped;	/* records lost because the ring was full */
-	__u64 tracepoint_hits;	/* record-writing probe calls, always */
-				/* records_written + records_dropped */
+	__u64 tracepoint_hits;	/* records the probes tried to write: */
+				/* always written + dropped */
 	__u64 last_drop_ns;	/* timestamp of the most recent drop, 0 = none */
 	__u64 consumer_errors;	/* times consumer_pos was found out of range */
-	__u64 __reserved1[2];	/* zero */
+	__u64 markers_written;	/* loss markers committed to the ring */
+	__u64 __reserved1;	/* zero */
 
 	/* Consumer cache line (offset 128): userspace writes, kernel reads. */
 	__u64 consumer_pos;	/* end of what userspace has copied; (D) */
@@ -218,14 +249,18 @@ struct fxtrace_ctrl {
 #define FXTRACE_STR_WAKER		4	/* "waker" */
 #define FXTRACE_STR_LINUX_STATE		5	/* "linux_state" */
 #define FXTRACE_STR_PROCESS		6	/* "process" */
-#define FXTRACE_STR_COUNT		7	/* first index free for the collector */
+#define FXTRACE_STR_FXTRACE		7	/* "fxtrace" */
+#define FXTRACE_STR_RECORDS_LOST	8	/* "records_lost" */
+#define FXTRACE_STR_CPU			9	/* "cpu" */
+#define FXTRACE_STR_COUNT		10	/* first index free for the collector */
 
 /*
  * The text of every index above, in index order: piece i of this string,
  * split at NUL bytes, is the text of index i (piece 0 is the empty string).
  */
 #define FXTRACE_STRING_TABLE						\
-	"\0incoming_weight\0outgoing_weight\0weight\0waker\0linux_state\0process"
+	"\0incoming_weight\0outgoing_weight\0weight\0waker\0linux_state"	\
+	"\0process\0fxtrace\0records_lost\0cpu"
 
 /*
  * FXT format constants (docs: fxt-format.md). Bit ranges are [lsb, msb].
@@ -286,6 +321,22 @@ struct fxtrace_ctrl {
 #define FXT_ARG_KOID			8
 #define FXT_ARG_BOOL			9
 #define FXT_ARG_BLOB			10
+
+/* Kernel object record (type 7) fields. */
+#define FXT_KOBJ_TYPE_SHIFT		16	/* [16..23] */
+#define FXT_KOBJ_NAME_SHIFT		24	/* [24..39] */
+#define FXT_KOBJ_ARGC_SHIFT		40	/* [40..43] */
+
+/* Event record (type 4) fields. */
+#define FXT_EVENT_TYPE_SHIFT		16	/* [16..19] */
+#define FXT_EVENT_ARGC_SHIFT		20	/* [20..23] */
+#define FXT_EVENT_THREAD_SHIFT		24	/* [24..31], 0 = inline */
+#define FXT_EVENT_CATEGORY_SHIFT	32	/* [32..47] */
+#define FXT_EVENT_NAME_SHIFT		48	/* [48..63] */
+#define FXT_EVENT_COUNTER		1
+
+/* A string reference with this bit set is inline; the rest is its length. */
+#define FXT_STRING_REF_INLINE		0x8000
 
 /* Kernel object (type 7) object types (ZX_OBJ_TYPE_*). */
 #define FXT_OBJ_TYPE_PROCESS		1

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel_records.h - recognise each record the kernel may put in a ring
+ *
+ * The uapi header ("Records") lists exactly what the module writes; a ring
+ * walker uses krec_classify() to tell those apart from anything else, which
+ * is then a torn or corrupt record.
+ */
+#ifndef KERNEL_RECORDS_H
+#define KERNEL_RECORDS_H
+
+#include <linux/fxtrace.h>
+
+/* Words of one loss marker (the kernel writes them in pairs). */
+#define FXTRACE_LOSS_WORDS	7
+
+enum krec {
+	KREC_BAD,	/* not something the kernel writes */
+	KREC_SWITCH,
+	KREC_WAKEUP,
+	KREC_PROCESS,	/* kernel object record naming a process */
+	KREC_THREAD,	/* kernel object record naming a thread */
+	KREC_LOSS,	/* loss marker (counter event) */
+};
+
+static inline unsigned int krec_words(__u64 hdr)
+{
+	return (hdr >> FXT_HDR_SIZE_SHIFT) & FXT_HDR_SIZE_MASK;
+}
+
+/* Words a kernel object record with this header must have, name included. */
+static inline unsigned int krec_kobj_words(__u64 hdr, unsigned int fixed)
+{
+	__u64 ref = (hdr >> FXT_KOBJ_NAME_SHIFT) & 0xffff;
+	__u64 len = ref & ~(__u64)FXT_STRING_REF_INLINE;
+
+	if (ref && (!(ref & FXT_STRING_REF_INLINE) || len > 15))
+		return 0;
+	return fixed + (len + 7) / 8;
+}
+
+/* What the record with header @hdr is; sizes are checked exactly. */
+static inline enum krec krec_classify(__u64 hdr)
+{
+	unsigned int words = krec_words(hdr);
+	__u64 kind = hdr >> FXT_SCHED_KIND_SHIFT;
+	__u64 argc;
+
+	switch (hdr & 0xf) {
+	case FXT_RECORD_SCHEDULING:
+		argc = (hdr >> FXT_SCHED_ARGC_SHIFT) & 0xf;
+		if (kind == FXT_SCHED_KIND_CONTEXT_SWITCH && words == 7 &&
+		    argc == 3)
+			return KREC_SWITCH;
+		if (kind == FXT_SCHED_KIND_WAKEUP &&
+		    ((words == 6 && argc == 2) || (words == 4 && argc == 1)))
+			return KREC_WAKEUP;
+		return KREC_BAD;
+	case FXT_RECORD_KERNEL_OBJECT:
+		argc = (hdr >> FXT_KOBJ_ARGC_SHIFT) & 0xf;
+		switch ((hdr >> FXT_KOBJ_TYPE_SHIFT) & 0xff) {
+		case FXT_OBJ_TYPE_PROCESS:
+			return argc == 0 && words == krec_kobj_words(hdr, 2) ?
+			       KREC_PROCESS : KREC_BAD;
+		case FXT_OBJ_TYPE_THREAD:
+			return argc == 1 && words == krec_kobj_words(hdr, 4) ?
+			       KREC_THREAD : KREC_BAD;
+		}
+		return KREC_BAD;
+	case FXT_RECORD_EVENT:
+		if (((hdr >> FXT_EVENT_TYPE_SHIFT) & 0xf) == FXT_EVENT_COUNTER &&
+		    words == 7 && ((hdr >> FXT_EVENT_ARGC_SHIFT) & 0xf) == 1 &&
+		    ((hdr >> FXT_EVENT_THREAD_SHIFT) & 0xff) == 0 &&
+		    ((hdr >> FXT_EVENT_CATEGORY_SHIFT) & 0xffff) ==
+		    FXTRACE_STR_FXTRACE &&
+		    (hdr >> FXT_EVENT_NAME_SHIFT) == FXTRACE_STR_RECORDS_LOST)
+			return KREC_LOSS;
+		return KREC_BAD;
+	}
+	return KREC_BAD;
+}
+
+#endif /* KERNEL_RECORDS_H */
