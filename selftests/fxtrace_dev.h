@@ -7,6 +7,7 @@
 #define FXTRACE_DEV_H
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/fxtrace.h>
@@ -83,6 +84,40 @@ static inline const unsigned char *map_data(int fd,
 
 	ASSERT_TRUE(p != MAP_FAILED);
 	return p;
+}
+
+/*
+ * The module's count of its allocations not yet freed (debugfs), or -1 if
+ * this module does not provide it (or debugfs is not mounted). It must be 0
+ * whenever no session exists.
+ */
+#define FXTRACE_LIVE_ALLOCS_PATH "/sys/kernel/debug/fxtrace/live_allocations"
+
+static inline long long live_allocations(void)
+{
+	FILE *f = fopen(FXTRACE_LIVE_ALLOCS_PATH, "r");
+	long long n = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &n) != 1)
+		n = -2;		/* present but unreadable: a failure */
+	fclose(f);
+	return n;
+}
+
+/* After the last session closed: nothing of the module's may be left. */
+static inline void expect_no_live_allocations(void)
+{
+	long long n = live_allocations();
+
+	if (n == -1) {
+		printf("#   (no leak check: %s is absent)\n",
+		       FXTRACE_LIVE_ALLOCS_PATH);
+		return;
+	}
+	HARNESS_CHECK(n == 0, 0, "%s is %lld after the session closed, expected 0",
+		      FXTRACE_LIVE_ALLOCS_PATH, n);
 }
 
 #endif /* FXTRACE_DEV_H */

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ring_check.h - map every ring of a session and drain it the way a
+ * collector does, checking each record on the way, for the tests that own a
+ * session and must check its counters themselves (they are freed with it):
+ * stress_test, hotplug_test, lifecycle_test.
+ *
+ *	struct rings rs;
+ *	rings_map(fd, &info, &rs);
+ *	... START, work, rings_drain(&rs) now and then, STOP ...
+ *	rings_drain(&rs);		after STOP: the rest
+ *	rings_check_counters(&rs);	per CPU: hits == written + dropped, ...
+ *	rings_unmap(&rs);
+ */
+#ifndef FXTRACE_RING_CHECK_H
+#define FXTRACE_RING_CHECK_H
+
+#include <stddef.h>
+
+#include "fxtrace_dev.h"
+#include "kernel_records.h"
+
+struct ring {
+	int cpu;
+	struct fxtrace_ctrl *ctrl;
+	const unsigned char *data;
+	__u64 walked;		/* records seen between consumer and producer */
+	__u64 markers;		/* loss markers seen (not in walked) */
+	__u64 marked_lost;	/* records lost, summed over the markers */
+	__u64 drains;		/* drains that found records */
+};
+
+struct rings {
+	struct fxtrace_info info;
+	struct ring *r;
+	int n;			/* possible CPUs: entries in r */
+	unsigned char *copy;	/* one ring's worth of drained bytes */
+};
+
+/* (C): pairs with the kernel's store-release (A). */
+static inline __u64 ring_load_producer(struct fxtrace_ctrl *ctrl)
+{
+	return __atomic_load_n(&ctrl->producer_pos, __ATOMIC_ACQUIRE);
+}
+
+/* (D): pairs with the kernel's load-acquire (B). */
+static inline void ring_store_consumer(struct fxtrace_ctrl *ctrl, __u64 pos)
+{
+	__atomic_store_n(&ctrl->consumer_pos, pos, __ATOMIC_RELEASE);
+}
+
+/* Map the control page and data area of every possible CPU. */
+static inline void rings_map(int fd, const struct fxtrace_info *info,
+			     struct rings *rs)
+{
+	int cpu;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->info = *info;
+	rs->r = calloc(info->nr_cpu_ids, sizeof(*rs->r));
+	rs->copy = malloc(info->buf_size);
+	ASSERT_TRUE(rs->r && rs->copy);
+	for (cpu = 0; cpu < (int)info->nr_cpu_ids; cpu++) {
+		void *ctrl = mmap(NULL, info->ctrl_size, PROT_READ | PROT_WRITE,
+				  MAP_SHARED, fd, (off_t)ctrl_offset(info, cpu));
+
+		if (ctrl == MAP_FAILED && errno == ENXIO)
+			continue;	/* not a possible CPU */
+		ASSERT_TRUE(ctrl != MAP_FAILED);
+		rs->r[rs->n].cpu = cpu;
+		rs->r[rs->n].ctrl = ctrl;
+		rs->r[rs->n].data = map_data(fd, info, cpu);
+		rs->n++;
+	}
+	ASSERT_GE(rs->n, 1);
+}
+
+static inline void rings_unmap(struct rings *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		ASSERT_EQ(0, munmap(rs->r[i].ctrl, rs->info.ctrl_size));
+		ASSERT_EQ(0, munmap((void *)rs->r[i].data, rs->info.buf_size));
+	}
+	free(rs->r);
+	free(rs->copy);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/*
+ * Loss markers come in pairs followed by a record, all published at once
+ * (uapi header, "Loss markers"): N records lost from the first marker's
+ * time, then 0 at the time of the record after the pair, for this CPU.
+ * Return the bytes of the pair.
+ */
+static inline __u64 ring_check_loss_markers(struct ring *r, const __u64 *rec,
+					    __u64 bytes)
+{
+	const __u64 *zero = rec + FXTRACE_LOSS_WORDS;
+	const __u64 *next = zero + FXTRACE_LOSS_WORDS;
+	enum krec next_kind;
+
+	ASSERT_LE(2 * FXTRACE_LOSS_WORDS * 8 + 8, bytes);
+	ASSERT_EQ(KREC_LOSS, krec_classify(zero[0]));
+	next_kind = krec_classify(next[0]);
+	ASSERT_TRUE(next_kind != KREC_BAD && next_kind != KREC_LOSS);
+	ASSERT_EQ((__u64)r->cpu, rec[6]);
+	ASSERT_EQ((__u64)r->cpu, zero[6]);
+	ASSERT_NE(0, rec[5]);
+	ASSERT_EQ(0, zero[5]);
+	ASSERT_LE(rec[1], zero[1]);
+	/* Scheduling records carry a timestamp: the hole ends right there. */
+	if (next_kind == KREC_SWITCH || next_kind == KREC_WAKEUP)
+		ASSERT_EQ(zero[1], next[1]);
+	r->markers += 2;
+	r->marked_lost += rec[5];
+	return 2 * FXTRACE_LOSS_WORDS * 8;
+}
+
+/*
+ * Check the record at @pos of a @len-byte copy; return its size in bytes
+ * (a pair of loss markers counts as one step). Anything krec_classify()
+ * does not recognise is a torn or corrupt record.
+ */
+static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
+				      __u64 pos, __u64 len, __u64 ring_pos)
+{
+	enum krec kind = krec_classify(rec[0]);
+	__u64 words = krec_words(rec[0]);
+
+	HARNESS_CHECK(kind != KREC_BAD && words * 8 <= len - pos, 1,
+		      "cpu %d: bad record header %#llx at ring position %llu",
+		      r->cpu, (unsigned long long)rec[0],
+		      (unsigned long long)ring_pos);
+	if (kind == KREC_SWITCH)
+		HARNESS_CHECK(((rec[0] >> FXT_SCHED_CPU_SHIFT) &
+			       FXT_SCHED_CPU_MASK) == (__u64)r->cpu, 1,
+			      "cpu %d: context switch at ring position %llu says cpu %llu",
+			      r->cpu, (unsigned long long)ring_pos,
+			      (unsigned long long)((rec[0] >> FXT_SCHED_CPU_SHIFT) &
+						   FXT_SCHED_CPU_MASK));
+	if (kind == KREC_LOSS)
+		return ring_check_loss_markers(r, rec, len - pos);
+	r->walked++;
+	return words * 8;
+}
+
+/*
+ * Copy [consumer, producer) out in at most two chunks, as a collector does,
+ * then release the space and walk the copy. Walking the copy, not the ring,
+ * is the point: a record the kernel had not finished when it published
+ * producer_pos would show up here as a bad header.
+ */
+static inline void ring_drain(struct ring *r, __u64 size, unsigned char *copy)
+{
+	__u64 head = ring_load_producer(r->ctrl), tail = r->ctrl->consumer_pos;
+	__u64 len = head - tail, off = tail & (size - 1), first, pos;
+
+	ASSERT_LE(len, size);
+	if (!len)
+		return;
+	first = size - off < len ? size - off : len;
+	memcpy(copy, r->data + off, first);
+	memcpy(copy + first, r->data, len - first);
+	ring_store_consumer(r->ctrl, head);
+
+	for (pos = 0; pos < len; )
+		pos += ring_record_bytes(r, (const __u64 *)(copy + pos), pos,
+					 len, tail + pos);
+	r->drains++;
+}
+
+static inline void rings_drain(struct rings *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		ring_drain(&rs->r[i], rs->info.buf_size, rs->copy);
+}
+
+/* Sum of one counter over every ring. */
+static inline __u64 rings_sum(const struct rings *rs, size_t field_offset)
+{
+	__u64 sum = 0;
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		sum += __atomic_load_n((const __u64 *)((const char *)rs->r[i].ctrl +
+						       field_offset),
+				       __ATOMIC_RELAXED);
+	return sum;
+}
+
+/*
+ * After STOP and a last rings_drain(), for every CPU: every probe hit was
+ * written or dropped, every written record was walked whole, our consumer
+ * position was always sane and everything was drained. Prints one line per
+ * CPU. Returns the number of records dropped in total.
+ */
+static inline __u64 rings_check_counters(const struct rings *rs)
+{
+	__u64 total_dropped = 0;
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct ring *r = &rs->r[i];
+		__u64 written = r->ctrl->records_written;
+		__u64 dropped = r->ctrl->records_dropped;
+		__u64 hits = r->ctrl->tracepoint_hits;
+
+		printf("#   cpu %d: written %llu dropped %llu hits %llu walked %llu drains %llu consumer_errors %llu loss markers %llu for %llu records\n",
+		       r->cpu, (unsigned long long)written,
+		       (unsigned long long)dropped, (unsigned long long)hits,
+		       (unsigned long long)r->walked,
+		       (unsigned long long)r->drains,
+		       (unsigned long long)r->ctrl->consumer_errors,
+		       (unsigned long long)r->markers,
+		       (unsigned long long)r->marked_lost);
+		EXPECT_EQ(hits, written + dropped);
+		EXPECT_EQ(written, r->walked);
+		EXPECT_EQ(r->ctrl->markers_written, r->markers);
+		/* Only records lost when tracing stopped have no marker. */
+		EXPECT_LE(r->marked_lost, dropped);
+		EXPECT_EQ(0, r->ctrl->consumer_errors);
+		EXPECT_EQ(ring_load_producer(r->ctrl), r->ctrl->consumer_pos);
+		if (dropped)
+			EXPECT_NE(0, r->ctrl->last_drop_ns);
+		total_dropped += dropped;
+	}
+	return total_dropped;
+}
+
+#endif /* FXTRACE_RING_CHECK_H */
