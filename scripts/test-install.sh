@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test-install.sh -- the packaging targets of the top-level Makefile, on the
+# host, in temporary directories only (nothing outside them is touched):
+#
+#   1. make install DESTDIR=... PREFIX=/usr puts exactly the expected files
+#      there with the right modes; the installed programs run, the installed
+#      header agrees with them, the installed man pages match the programs
+#      (scripts/check-manpage.sh); make uninstall removes every file again.
+#   2. make dkms DESTDIR=... writes a DKMS source tree (sources only, the
+#      version from VERSION), and the module really builds from it against
+#      a cached Debian kernel; make install-module in it uses the module's
+#      own release.
+#   3. The real dkms, in private trees: make dkms (add, build, install), run
+#      twice; a "kernel upgrade" (dkms autoinstall for a second cached
+#      kernel, as the kernel's postinst hook does); make dkms-remove.
+#
+# Kernels come from the cache only (FXTRACE_OFFLINE=1: never a download);
+# without one, the build steps are skipped with the reason. TAP output.
+set -euo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO"
+
+usage() {
+	cat <<EOF
+Usage: $prog [--kernel FLAVOUR] [--upgrade-kernel FLAVOUR|none]
+
+Tests make install/uninstall, the man pages, make dkms and DKMS itself in
+temporary directories; prints TAP and exits 1 if a test failed.
+  --kernel FLAVOUR          cached kernel to build the module for (default 6.1)
+  --upgrade-kernel FLAVOUR  cached kernel that plays the upgrade (default 6.12)
+Kernels are used only if scripts/fetch-kernel.sh has cached them.
+EOF
+}
+
+kernel=6.1 upgrade=6.12
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--kernel) kernel=${2:?--kernel needs a flavour}; shift 2 ;;
+	--upgrade-kernel) upgrade=${2:?--upgrade-kernel needs a flavour}; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+export PATH=$PATH:/sbin:/usr/sbin	# modinfo, depmod, dkms for non-root
+tmp=$(mktemp -d /tmp/fxtrace-install.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+version=$(<VERSION)
+
+n=0 failed=0
+# ok STATUS NAME [LOG]: one TAP line; on failure LOG's last lines follow.
+ok() {
+	n=$((n + 1))
+	if [[ $1 -eq 0 ]]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[[ -z ${3:-} ]] || tail -n 25 "$3" | sed 's/^/#   /'
+	fi
+}
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+# run NAME LOG CMD...: a command as a test, its output in LOG.
+run() {
+	local name=$1 log=$2
+	shift 2
+	"$@" >"$log" 2>&1
+	ok $? "$name" "$log"
+}
+# The kernel release a module was built for.
+vermagic() { modinfo -F vermagic "$1" 2>/dev/null | cut -d' ' -f1; }
+# kernel_env FLAVOUR: RELEASE and KDIR of a cached kernel, or fail.
+kernel_env() {
+	FXTRACE_OFFLINE=1 scripts/fetch-kernel.sh "$1" 2>/dev/null
+}
+
+echo "TAP version 13"
+
+# ---- 1. make install / uninstall -------------------------------------------
+stage=$tmp/stage
+expected=(
+	"/usr/bin/fxt-collect 755" "/usr/bin/fxt-dump 755" "/usr/bin/fxt-sched 755"
+	"/usr/bin/fxt2json 755"
+	"/usr/share/man/man1/fxt-collect.1 644" "/usr/share/man/man1/fxt-dump.1 644"
+	"/usr/share/man/man1/fxt-sched.1 644" "/usr/share/man/man1/fxt2json.1 644"
+	"/usr/include/linux/fxtrace.h 644"
+)
+# A rebuild of kmod/fxtrace.ko by someone else must not change the answer
+# between the install and the checks: decide once.
+ko_release=
+[[ -f kmod/fxtrace.ko ]] && ko_release=$(vermagic kmod/fxtrace.ko)
+[[ -z $ko_release ]] || expected+=("/lib/modules/$ko_release/extra/fxtrace.ko 644")
+
+set +e
+run "make install DESTDIR=\$tmp PREFIX=/usr" "$tmp/install.log" \
+	make install DESTDIR="$stage" PREFIX=/usr
+for e in "${expected[@]}"; do
+	f=${e% *} mode=${e#* }
+	actual=$(stat -c %a "$stage$f" 2>/dev/null)
+	if [[ $mode == 755 ]]; then
+		[[ -f $stage$f && -x $stage$f && $actual == 755 ]]
+	else
+		[[ -f $stage$f && -r $stage$f && $actual == 644 ]]
+	fi
+	ok $? "installed $f, mode $mode (is: ${actual:-missing})"
+done
+if [[ -z $ko_release ]]; then
+	grep -q "kmod/fxtrace.ko is not built" "$tmp/install.log"
+	ok $? "no kmod/fxtrace.ko: make install says so and skips it" "$tmp/install.log"
+	skip "the installed module is the built one" "kmod/fxtrace.ko is not built (make modules KDIR=...)"
+else
+	[[ $(modinfo -F name "$stage/lib/modules/$ko_release/extra/fxtrace.ko" 2>/dev/null) == fxtrace ]]
+	ok $? "the installed module is fxtrace.ko for $ko_release (its vermagic)"
+fi
+# Exactly these files: nothing forgotten, nothing extra.
+(cd "$stage" 2>/dev/null && find . -type f | sed 's/^\.//' | sort) >"$tmp/files.txt"
+printf '%s\n' "${expected[@]}" | cut -d' ' -f1 | sort >"$tmp/expected.txt"
+diff "$tmp/expected.txt" "$tmp/files.txt" >"$tmp/files.diff"
+ok $? "make install installed exactly ${#expected[@]} files" "$tmp/files.diff"
+echo "# installed: $(tr '\n' ' ' <"$tmp/files.txt")"
+
+# The installed header must describe the ABI the installed collector speaks.
+cat >"$tmp/abi.c" <<'EOF'
+#include <stdio.h>
+#include <linux/fxtrace.h>
+int main(void) { printf("%d\n", FXTRACE_ABI_VERSION); return 0; }
+EOF
+cc -std=c11 -Wall -Wextra -Werror -I"$stage/usr/include" -o "$tmp/abi" "$tmp/abi.c" \
+	>"$tmp/abi.log" 2>&1 && abi=$("$tmp/abi") &&
+	"$stage/usr/bin/fxt-collect" --version >"$tmp/version.txt" 2>&1 &&
+	grep -q "ABI version $abi)" "$tmp/version.txt"
+ok $? "installed <linux/fxtrace.h> compiles alone and matches fxt-collect --version ($(cat "$tmp/version.txt" 2>/dev/null))" \
+	"$tmp/abi.log"
+grep -q "^\.TH .* \"fxtrace $version\" " "$stage/usr/share/man/man1/fxt-collect.1"
+ok $? "installed man pages carry the version $version"
+
+# Each page against the installed program it documents; the tools' pages
+# (older than this test) get only the option checks.
+check_page() {
+	local page=$stage/usr/share/man/man1/$1 bin=$stage/usr/bin/$2 args rc
+	shift 2
+	if [[ ${1:-} == --options-only ]]; then
+		args=(--options-only "$page" "$bin")
+	else
+		args=("$page" "$bin" "$@")
+	fi
+	scripts/check-manpage.sh "${args[@]}" >"$tmp/page.tap" 2>&1
+	rc=$?
+	sed 's/^/    /' "$tmp/page.tap"
+	ok $rc "man page ${page##*/} matches ${bin##*/} ($(grep -c '^ok' "$tmp/page.tap") checks passed)"
+}
+check_page fxt-collect.1 fxt-collect collector/collect_options.c
+check_page fxt-dump.1 fxt-dump collector/fxt_dump.c
+check_page fxt-sched.1 fxt-sched --options-only
+check_page fxt2json.1 fxt2json --options-only
+
+run "make uninstall DESTDIR=\$tmp PREFIX=/usr" "$tmp/uninstall.log" \
+	make uninstall DESTDIR="$stage" PREFIX=/usr
+left=$(find "$stage" -type f)
+[[ -z $left ]]
+ok $? "make uninstall removed every installed file${left:+ (left: $left)}"
+set -e
+
+# ---- 2. make dkms DESTDIR=...: the source tree, built with plain make ------
+dkroot=$tmp/dkmsroot
+tree=$dkroot/usr/src/fxtrace-$version
+set +e
+run "make dkms DESTDIR=\$tmp" "$tmp/dkms.log" make dkms DESTDIR="$dkroot"
+grep -qx "PACKAGE_VERSION=\"$version\"" "$tree/dkms.conf" &&
+	! grep -q '#MODULE_VERSION#' "$tree/dkms.conf"
+ok $? "dkms.conf in /usr/src/fxtrace-$version has PACKAGE_VERSION=\"$version\" (from VERSION)"
+# The objects kmod/Kbuild links (fxtrace-y := / += lines), as sources.
+kbuild_sources=$(sed -nE 's/^fxtrace-y *[:+]?= *//p' kmod/Kbuild | tr ' ' '\n' |
+	sed -n 's|^\(.*\)\.o$|kmod/\1.c|p')
+missing=()
+for f in dkms.conf Makefile Kbuild VERSION kmod/Kbuild uapi/linux/fxtrace.h \
+	$kbuild_sources kmod/*.h; do
+	[[ -f $tree/$f ]] || missing+=("$f")
+done
+ok ${#missing[@]} "the tree has dkms.conf, Makefile, Kbuild, kmod/Kbuild, the $(wc -w <<<"$kbuild_sources") sources kmod/Kbuild names, kmod/*.h, the uapi header${missing[*]:+ (missing: ${missing[*]})}"
+products=$(find "$tree" -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
+	-o -name Module.symvers -o -name modules.order)
+[[ -z $products ]]
+ok $? "the tree has no build products${products:+ ($products)}"
+set -e
+
+kdir='' release=''
+if ! kenv=$(kernel_env "$kernel"); then
+	skip "the module builds from the DKMS tree" "no cached $kernel kernel (scripts/fetch-kernel.sh $kernel)"
+else
+	# shellcheck disable=SC2153 # RELEASE and KDIR come from the eval
+	release=$(eval "$kenv"; echo "$RELEASE")
+	# shellcheck disable=SC2153
+	kdir=$(eval "$kenv"; echo "$KDIR")
+	set +e
+	run "make -C /usr/src/fxtrace-$version modules KDIR=<$release headers>" \
+		"$tmp/tree-build.log" make -C "$tree" modules KDIR="$kdir"
+	[[ $(vermagic "$tree/kmod/fxtrace.ko") == "$release" ]]
+	ok $? "the module built from the DKMS tree is for $release"
+	run "make install-module in the DKMS tree" "$tmp/tree-install.log" \
+		make -C "$tree" install-module DESTDIR="$tmp/modstage"
+	[[ -f $tmp/modstage/lib/modules/$release/extra/fxtrace.ko ]]
+	ok $? "install-module put it in lib/modules/$release/extra (the module's release, not $(uname -r))" \
+		"$tmp/tree-install.log"
+	make -C "$tree" modules-clean KDIR="$kdir" >"$tmp/tree-clean.log" 2>&1 &&
+		[[ ! -e $tree/kmod/fxtrace.ko ]]
+	ok $? "make modules-clean in the DKMS tree removes the module" "$tmp/tree-clean.log"
+	set -e
+fi
+
+# ---- 3. the real dkms, in private trees -------------------------------------
+why=
+command -v dkms >/dev/null || why="no dkms command (scripts/install-deps.sh installs it)"
+[[ -n $why || $(id -u) -eq 0 ]] || why="dkms install needs root"
+[[ -n $why || -n $release ]] || why="no cached $kernel kernel"
+if [[ -n $why ]]; then
+	skip "dkms add/build/install, autoinstall, remove" "$why"
+else
+	src=$tmp/dkms-src inst=$tmp/dkms-lib
+	mkdir -p "$tmp/dkms-tree" "$inst/$release"
+	# The system's /var/lib/dkms, /usr/src and /lib/modules are never used.
+	dk=(dkms --dkmstree "$tmp/dkms-tree" --sourcetree "$src" --installtree "$inst" --no-depmod)
+	mk=(make dkms DKMS_SOURCE_TREE="$src" DKMS_KERNEL="$release"
+	    DKMS="${dk[*]} --kernelsourcedir $kdir")
+	ko=$inst/$release/updates/dkms/fxtrace.ko
+	set +e
+	run "make dkms: dkms add, build, install for $release" "$tmp/dkms-make.log" "${mk[@]}"
+	"${dk[@]}" status >"$tmp/status.txt" 2>&1
+	echo "# dkms status: $(tr '\n' ' ' <"$tmp/status.txt")"
+	grep -q "^fxtrace/$version, $release, .*: installed" "$tmp/status.txt" &&
+		[[ $(vermagic "$ko") == "$release" ]]
+	ok $? "dkms installed fxtrace/$version into updates/dkms for $release" "$tmp/dkms-make.log"
+	run "make dkms again replaces the registered version" "$tmp/dkms-make2.log" "${mk[@]}"
+
+	if [[ $upgrade != none ]] && ukenv=$(kernel_env "$upgrade"); then
+		# shellcheck disable=SC2153 # set by the eval
+		up_release=$(eval "$ukenv"; echo "$RELEASE")
+		# shellcheck disable=SC2153
+		up_kdir=$(eval "$ukenv"; echo "$KDIR")
+		mkdir -p "$inst/$up_release"
+		# What /etc/kernel/postinst.d/dkms does for a new kernel.
+		"${dk[@]}" autoinstall -k "$up_release" --kernelsourcedir "$up_kdir" \
+			>"$tmp/autoinstall.log" 2>&1 &&
+			[[ $(vermagic "$inst/$up_release/updates/dkms/fxtrace.ko") == "$up_release" ]]
+		ok $? "kernel upgrade: dkms autoinstall built and installed it for $up_release (AUTOINSTALL=yes)" \
+			"$tmp/autoinstall.log"
+	elif [[ $upgrade == none ]]; then
+		skip "kernel upgrade: dkms autoinstall" "--upgrade-kernel none"
+	else
+		skip "kernel upgrade: dkms autoinstall" "no cached $upgrade kernel"
+	fi
+
+	run "make dkms-remove" "$tmp/dkms-remove.log" make dkms-remove \
+		DKMS_SOURCE_TREE="$src" DKMS="${dk[*]}"
+	left=$(find "$inst" "$src" -type f 2>/dev/null; "${dk[@]}" status 2>&1)
+	[[ -z $left ]]
+	ok $? "after dkms-remove: not registered, no module, no source tree${left:+ (left: $left)}"
+	set -e
+fi
+
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[[ $failed -eq 0 ]]
