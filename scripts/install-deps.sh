@@ -53,6 +53,8 @@ PACKAGES=(
 	valgrind        # memory checking of the userspace collector
 	clang           # fuzzing (libFuzzer, sanitizers) of the userspace parsers
 	shellcheck      # lints the shell scripts
+	dkms            # make dkms, and scripts/test-install.sh builds the module with it
+	groff-base      # scripts/check-manpage.sh renders the man pages
 	linux-perf      # bench/: perf record, copied into the VM with its libraries
 	trace-cmd       # bench/: ftrace's recorder, copied into the VM likewise
 )

@@ -91,6 +91,7 @@ if [[ $host -eq 1 ]]; then
 	step "host unit tests (collector, fxt-dump, ring drain)" make -C collector check || true
 	step "fxt-sched and fxt2json tests" make -C tools check || true
 	step "checkpatch --strict (kmod, uapi)" scripts/checkpatch.sh || true
+	step "make install/uninstall, man pages, make dkms + DKMS build (cached kernels)" scripts/test-install.sh || true
 fi
 if [[ $vm -eq 1 ]]; then
 	for k in $kernels; do
