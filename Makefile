@@ -130,7 +130,6 @@ install-headers:
 	$(INSTALL) -m 0644 uapi/linux/fxtrace.h "$(DESTDIR)$(INCLUDEDIR)/linux/"
 
 # depmod only for the live system: a staging root is not a module tree.
-install-module: KRELEASE := $(KRELEASE)
 install-module:
 	@test -f $(KO) || { echo "error: $(KO) is not built: make modules [KDIR=...] first"; exit 1; }
 	$(INSTALL) -d "$(MODDIR)"
