@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTrace, IMPORT_ERRORS_SQL, TP_VERSION } from './tp.mjs';
+import { Tap } from './tap.mjs';
 
 const USAGE = `usage: node scripts/perfetto/check-trace.mjs [--verbose] FILE.fxt EXPECT.json
 
@@ -83,25 +84,6 @@ function commMatches(actual, expected) {
   if (actual === expected) return true;
   // The expected name may be the untruncated one.
   return expected.length >= TASK_COMM_LEN && actual === expected.slice(0, TASK_COMM_LEN - 1);
-}
-
-// TAP collection.
-class Tap {
-  constructor() { this.results = []; }
-  test(ok, name, diag = []) { this.results.push({ ok: !!ok, name, diag }); return !!ok; }
-  skip(name, why) { this.results.push({ ok: true, name, diag: [], skip: why }); }
-  print(out = process.stdout) {
-    const lines = ['TAP version 13', `1..${this.results.length}`];
-    this.results.forEach((r, i) => {
-      const dir = r.skip ? ` # SKIP ${r.skip}` : '';
-      lines.push(`${r.ok ? 'ok' : 'not ok'} ${i + 1} - ${r.name}${dir}`);
-      for (const d of r.diag) for (const l of String(d).split('\n')) lines.push(`# ${l}`);
-    });
-    const failed = this.results.filter((r) => !r.ok).length;
-    lines.push(`# ${this.results.length - failed}/${this.results.length} passed`);
-    out.write(lines.join('\n') + '\n');
-    return failed;
-  }
 }
 
 const j = (v) => JSON.stringify(v);

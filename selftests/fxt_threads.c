@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fxt-threads - threads born and gone during a trace, each with its own name
+ *
+ * Starts --count threads (default 200), --batch at a time. Each one renames
+ * itself ("thr-NNN", so the name it is born with is not the one it must
+ * end up with), sleeps briefly a few times so it has scheduling records,
+ * and exits. Each lives a few milliseconds, far less than fxt-collect's
+ * drain interval, so only the kernel's own name records (task_rename,
+ * sched_process_fork) can name it. --expect writes the pid and every
+ * thread's tid and name as JSON for scripts/perfetto/check-names.mjs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NAP_NS		200000	/* 0.2 ms: one sleep and one wakeup */
+#define NAPS		3
+
+struct worker {
+	pthread_t thread;
+	pid_t tid;
+	char name[16];
+};
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "fxt-threads: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct timespec nap = { 0, NAP_NS };
+	int i;
+
+	w->tid = (pid_t)syscall(SYS_gettid);
+	prctl(PR_SET_NAME, w->name);
+	for (i = 0; i < NAPS; i++)
+		nanosleep(&nap, NULL);
+	return NULL;
+}
+
+/* A positive int option, or exit 2 with a message. */
+static int parse_count(const char *opt, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v <= 0 || v > 100000) {
+		fprintf(stderr, "fxt-threads: %s takes a number in 1..100000, not '%s'\n",
+			opt, arg);
+		exit(2);
+	}
+	return (int)v;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: fxt-threads [--count N] [--batch B] [--expect FILE]\n"
+"\n"
+"Start N short-lived threads (default 200), B at a time (default 10). Each\n"
+"names itself thr-NNN, naps %d times for %d us and exits. --expect writes\n"
+"{\"pid\": P, \"threads\": [{\"tid\": T, \"name\": \"thr-000\"}, ...]}.\n"
+"\n"
+"EXAMPLE\n"
+"  fxt-collect -o names.fxt -- fxt-threads --expect names.json\n",
+		NAPS, NAP_NS / 1000);
+}
+
+static void write_expect(const char *file, const struct worker *w, int n)
+{
+	FILE *f = fopen(file, "w");
+	int i;
+
+	if (!f)
+		die(file, errno);
+	fprintf(f, "{\"pid\": %d, \"threads\": [", getpid());
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s{\"tid\": %d, \"name\": \"%s\"}", i ? ", " : "",
+			w[i].tid, w[i].name);
+	fprintf(f, "]}\n");
+	if (fclose(f))
+		die(file, errno);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'n' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *expect = NULL;
+	int count = 200, batch = 10, opt, i, j, err;
+	struct worker *w;
+
+	while ((opt = getopt_long(argc, argv, "n:b:e:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			count = parse_count("--count", optarg);
+			break;
+		case 'b':
+			batch = parse_count("--batch", optarg);
+			break;
+		case 'e':
+			expect = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fxt-threads: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+
+	w = calloc(count, sizeof(*w));
+	if (!w)
+		die("calloc", ENOMEM);
+	for (i = 0; i < count; i += batch) {
+		for (j = i; j < count && j < i + batch; j++) {
+			snprintf(w[j].name, sizeof(w[j].name), "thr-%03d", j);
+			err = pthread_create(&w[j].thread, NULL, work, &w[j]);
+			if (err)
+				die("pthread_create", err);
+		}
+		for (j = i; j < count && j < i + batch; j++) {
+			err = pthread_join(w[j].thread, NULL);
+			if (err)
+				die("pthread_join", err);
+		}
+	}
+	if (expect)
+		write_expect(expect, w, count);
+	free(w);
+	return 0;
+}
