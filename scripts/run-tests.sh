@@ -23,14 +23,15 @@ Usage: $prog [--host-only | --vm-only] [--kernels "6.1 6.12 6.12-rt"] [--no-deps
 Runs every fxtrace test and prints a TAP summary ending in "N passed, N failed".
   --host-only     only the host-side tests (no kernel download, no VM)
   --vm-only       only the kernel build, VM selftests and Perfetto checks
-  --kernels LIST  Debian kernel flavours to test (default: \$FXTRACE_KERNELS or "6.1")
+  --kernels LIST  Debian kernel flavours to test (default: \$FXTRACE_KERNELS or
+                  "6.1 6.12 6.12-rt", every supported kernel)
   --no-deps       do not run scripts/install-deps.sh first
 Artifacts: build/vm-out/<flavour>/ (console.log, dmesg.txt, out/sched.fxt ...)
 EOF
 }
 
 host=1 vm=1 deps=1
-kernels=${FXTRACE_KERNELS:-6.1}
+kernels=${FXTRACE_KERNELS:-6.1 6.12 6.12-rt}
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--host-only) vm=0; shift ;;
@@ -83,6 +84,17 @@ perfetto_check() {
 	node scripts/perfetto/check-trace.mjs "$out/sched.fxt" "$out/expect.json"
 }
 
+# perfetto_check_with FLAVOUR SCRIPT TRACE DATA: a check-*.mjs on one VM output.
+perfetto_check_with() {
+	local out=build/vm-out/$1/out
+	[[ -s $out/$3 && -s $out/$4 ]] || {
+		echo "no $3 and $4 from the VM run in $out (did the VM step fail?)"
+		return 1
+	}
+	scripts/perfetto/fetch-trace-processor.sh >/dev/null || return 1
+	node "scripts/perfetto/$2" "$out/$3" "$out/$4"
+}
+
 echo "TAP version 13"
 if [[ $deps -eq 1 ]]; then
 	step "install dependencies" scripts/install-deps.sh || true
@@ -99,8 +111,9 @@ if [[ $vm -eq 1 ]]; then
 			step "fetch Debian kernel $k" false || true
 			continue
 		fi
-		kdir=$(sed -n "s/^KDIR=//p" <<<"$kenv")
-		kdir=$(eval "echo $kdir")  # the value is shell-quoted
+		KDIR=''
+		eval "$(grep '^KDIR=' <<<"$kenv")"  # shell-quoted by fetch-kernel.sh
+		kdir=$KDIR
 		step "module builds with W=1 for $k" build_module_w1 "$kdir" "$k" || continue
 		step "VM selftests on $k" scripts/vm-test.sh "$k" || true
 		step "Perfetto trace_processor accepts the $k ping-pong trace" perfetto_check "$k" || true
@@ -108,6 +121,10 @@ if [[ $vm -eq 1 ]]; then
 			make -s -C tools crosscheck FILE="$REPO/build/vm-out/$k/out/sched.fxt" || true
 		step "fxt-sched agrees with Perfetto on the $k stress trace" \
 			make -s -C tools crosscheck FILE="$REPO/build/vm-out/$k/out/stress.fxt" || true
+		step "Perfetto names all 200 short-lived threads of the $k trace" \
+			perfetto_check_with "$k" check-names.mjs names.fxt names.json || true
+		step "Perfetto shows every ring hole of the $k loss trace where it happened" \
+			perfetto_check_with "$k" check-loss.mjs loss.fxt loss.json || true
 	done
 fi
 echo "1..$n"
