@@ -33,6 +33,8 @@ void analysis_free(struct analysis *an)
 	free(an->cpus);
 	free(an->procs);
 	free(an->cpu_dropped);
+	if (an->intervals)
+		fclose(an->intervals);
 	memset(an, 0, sizeof(*an));
 }
 
@@ -53,9 +55,11 @@ static bool grow_index(struct analysis *an)
 
 	if (!n)
 		return false;
+	/* rows in creation order: a later incarnation of a tid replaces
+	 * the earlier one's slot */
 	for (i = 0; i < an->nthreads; i++) {
 		h = hash_id(an->threads[i].tid, ncap);
-		while (n[h])
+		while (n[h] && an->threads[n[h] - 1].tid != an->threads[i].tid)
 			h = (h + 1) & (ncap - 1);
 		n[h] = (uint32_t)(i + 1);
 	}
@@ -82,14 +86,20 @@ struct thread *analysis_find(struct analysis *an, uint64_t tid)
 	return NULL;
 }
 
-/* Index of @tid's thread, created if new; -1 when out of memory. */
-static long thread_idx(struct analysis *an, uint64_t tid)
+struct thread *analysis_row(struct analysis *an, uint32_t row)
 {
-	struct thread *t = analysis_find(an, tid);
+	return row < an->nthreads ? &an->threads[row] : NULL;
+}
+
+/* A new row for @tid that the index points at from now on (the first
+ * incarnation, or a new one); -1 when out of memory. */
+static long add_row(struct analysis *an, uint64_t tid)
+{
+	struct thread *t;
 	size_t h;
 
-	if (t)
-		return t - an->threads;
+	if (an->nthreads >= NO_ROW - 1)
+		goto oom;
 	if ((an->nthreads + 1) * 2 > an->tindex_cap && !grow_index(an))
 		goto oom;
 	if (an->nthreads == an->cap_threads) {
@@ -105,16 +115,37 @@ static long thread_idx(struct analysis *an, uint64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->last_cpu = -1;
+	t->waker_row = NO_ROW;
 	qd_init(&t->lat[0]);
 	qd_init(&t->lat[1]);
 	h = hash_id(tid, an->tindex_cap);
-	while (an->tindex[h])
+	while (an->tindex[h] && an->threads[an->tindex[h] - 1].tid != tid)
 		h = (h + 1) & (an->tindex_cap - 1);
 	an->tindex[h] = (uint32_t)(++an->nthreads);
 	return (long)an->nthreads - 1;
 oom:
 	an->oom = true;
 	return -1;
+}
+
+/* Index of @tid's newest row, created if new; -1 when out of memory. */
+static long thread_idx(struct analysis *an, uint64_t tid)
+{
+	struct thread *t = analysis_find(an, tid);
+
+	return t ? t - an->threads : add_row(an, tid);
+}
+
+void analysis_seed_name(struct analysis *an, uint64_t tid, uint64_t pid,
+			bool pid_known, const char *name)
+{
+	long i = thread_idx(an, tid);
+
+	if (i < 0)
+		return;
+	snprintf(an->threads[i].name, NAME_MAX_LEN, "%s", name);
+	an->threads[i].pid = pid;
+	an->threads[i].pid_known = pid_known;
 }
 
 static struct cpu *get_cpu(struct analysis *an, uint32_t cpu)
@@ -134,19 +165,28 @@ static struct cpu *get_cpu(struct analysis *an, uint32_t cpu)
 	return &an->cpus[cpu];
 }
 
-static void set_name(char *dst, const struct fxt_str *s)
+static void set_name(char *dst, const char *text, size_t len)
 {
-	size_t len = s->text ? s->len : 0;
-
+	if (!text)
+		len = 0;
 	if (len >= NAME_MAX_LEN)
 		len = NAME_MAX_LEN - 1;
 	if (len)
-		memcpy(dst, s->text, len);
+		memcpy(dst, text, len);
 	dst[len] = '\0';
 }
 
+static bool same_name(const char *name, const char *text, size_t len)
+{
+	if (!text)
+		len = 0;
+	if (len >= NAME_MAX_LEN)
+		len = NAME_MAX_LEN - 1;
+	return strlen(name) == len && !memcmp(name, text, len);
+}
+
 static void set_proc_name(struct analysis *an, uint64_t pid,
-			  const struct fxt_str *s)
+			  const char *text, size_t len)
 {
 	size_t i;
 
@@ -169,7 +209,7 @@ static void set_proc_name(struct analysis *an, uint64_t pid,
 		an->nprocs++;
 		an->procs[i].id = pid;
 	}
-	set_name(an->procs[i].name, s);
+	set_name(an->procs[i].name, text, len);
 }
 
 const char *analysis_proc_name(const struct analysis *an, uint64_t pid)
@@ -221,29 +261,14 @@ static void note_drop_counter(struct analysis *an, const struct fxt_record *rec)
 	}
 }
 
+/* Collector metadata, in file order (names and kernel loss markers come
+ * through analysis_sched(), in time order). */
 void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
 {
 	struct analysis *an = ctx;
-	const struct fxt_arg *p;
-	long i;
 
 	(void)ts;
 	switch (rec->type) {
-	case FXT_RECORD_KERNEL_OBJECT:
-		if (rec->kobj.obj_type == FXT_OBJ_TYPE_PROCESS) {
-			set_proc_name(an, rec->kobj.koid, &rec->kobj.name);
-		} else if (rec->kobj.obj_type == FXT_OBJ_TYPE_THREAD) {
-			i = thread_idx(an, rec->kobj.koid);
-			if (i < 0)
-				return;
-			set_name(an->threads[i].name, &rec->kobj.name);
-			p = fxt_record_find_arg(rec, "process");
-			if (p && p->type == FXT_ARG_KOID) {
-				an->threads[i].pid = p->v.koid;
-				an->threads[i].pid_known = true;
-			}
-		}
-		break;
 	case FXT_RECORD_METADATA:
 		if (rec->kind == FXT_META_PROVIDER_EVENT &&
 		    rec->meta.event_id == FXT_PROVIDER_EVENT_BUFFER_FULL)
@@ -321,6 +346,7 @@ static void push_segment(struct analysis *an, struct cpu *c, uint64_t end)
 	}
 	s = &c->hist[c->head];
 	s->tid = c->cur;
+	s->row = c->cur_row;
 	s->idle = c->cur_idle;
 	s->start = c->since;
 	s->end = end;
@@ -354,7 +380,7 @@ static void fill_context(struct cpu *c, struct top_entry *e)
 			continue;
 		for (j = 0; j < e->nctx; j++)
 			if (e->ctx[j].idle == s->idle &&
-			    (s->idle || e->ctx[j].tid == s->tid))
+			    (s->idle || e->ctx[j].row == s->row))
 				break;
 		if (j == e->nctx) {
 			if (e->nctx == TOP_CTX) {
@@ -364,6 +390,7 @@ static void fill_context(struct cpu *c, struct top_entry *e)
 			}
 			e->nctx++;
 			e->ctx[j].tid = s->idle ? 0 : s->tid;
+			e->ctx[j].row = s->idle ? NO_ROW : s->row;
 			e->ctx[j].idle = s->idle;
 			e->ctx[j].ns = 0;
 			e->ctx[j].slices = 0;
@@ -409,14 +436,34 @@ static void note_top(struct analysis *an, struct thread *t, int kind,
 	}
 	e->kind = kind;
 	e->tid = t->tid;
+	e->row = (uint32_t)(t - an->threads);
 	e->latency = lat;
 	e->start = start;
 	e->end = end;
 	e->cpu = cpu;
 	e->wake_cpu = t->wait_cpu;
 	e->waker = t->waker;
+	e->waker_row = t->waker_row;
 	e->has_waker = kind == LAT_WAKEUP && t->has_waker;
 	fill_context(&an->cpus[cpu], e);
+}
+
+int analysis_spool_intervals(struct analysis *an)
+{
+	an->intervals = tmpfile();
+	return an->intervals ? 0 : -1;
+}
+
+/* Start a latency clock: @st is ST_WAIT_WAKE or ST_WAIT_PREEMPT. A clock
+ * started in an incomplete period cannot be trusted to see its end. */
+static void start_clock(struct analysis *an, struct thread *t, uint8_t st,
+			uint64_t ts, uint32_t cpu)
+{
+	t->st = st;
+	t->since = ts;
+	t->wait_cpu = cpu;
+	t->has_waker = false;
+	t->tainted = !an->switch_seen || an->holes_open;
 }
 
 static void switch_in(struct analysis *an, struct thread *t,
@@ -429,12 +476,18 @@ static void switch_in(struct analysis *an, struct thread *t,
 	else if (t->st == ST_WAIT_PREEMPT)
 		kind = LAT_PREEMPT;
 	if (kind >= 0 && in_window(an, ev->ts)) {
+		if (t->tainted && t->since < an->first_switch)
+			an->skipped_start++;
+		else if (t->tainted)
+			an->skipped_hole++;
+	}
+	if (kind >= 0 && !t->tainted && in_window(an, ev->ts)) {
 		qd_add(&t->lat[kind], ev->ts - t->since);
-		if (an->intervals && tid_wanted(an, t->tid))
+		if (an->intervals)
 			fprintf(an->intervals,
-				"%s,%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-				kind_names[kind], t->tid, ev->cpu, t->wait_cpu,
-				t->since, ev->ts, ev->ts - t->since);
+				"%td,%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				t - an->threads, kind_names[kind], ev->cpu,
+				t->wait_cpu, t->since, ev->ts, ev->ts - t->since);
 		if (an->top_n)
 			note_top(an, t, kind, t->since, ev->ts, ev->cpu);
 	}
@@ -442,6 +495,8 @@ static void switch_in(struct analysis *an, struct thread *t,
 	    in_window(an, ev->ts))
 		t->migrations++;
 	t->st = ST_RUNNING;
+	t->tainted = false;
+	t->dead = false;
 	t->last_cpu = ev->cpu;
 	t->has_waker = false;
 }
@@ -457,14 +512,35 @@ static void switch_out(struct analysis *an, struct thread *t,
 			t->voluntary++;
 	}
 	if (ev->state == FXT_THREAD_STATE_RUNNING) {
-		t->st = ST_WAIT_PREEMPT;
-		t->since = ev->ts;
-		t->wait_cpu = ev->cpu;
-		t->has_waker = false;
+		start_clock(an, t, ST_WAIT_PREEMPT, ev->ts, ev->cpu);
 	} else {
 		t->st = ST_SLEEPING;
+		t->tainted = false;
+		if (ev->state == FXT_THREAD_STATE_DYING ||
+		    ev->state == FXT_THREAD_STATE_DEAD)
+			t->dead = true;
 	}
 	t->last_cpu = ev->cpu;
+}
+
+/* The CPU's current segment ends at @ts (what the CPU says ran). */
+static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
+{
+	uint64_t d;
+
+	if (!c->known)
+		return;
+	d = clipped(an, c->since, ts);
+	if (c->cur_idle) {
+		c->idle += d;
+	} else {
+		struct thread *cur = analysis_row(an, c->cur_row);
+
+		c->busy += d;
+		if (cur)
+			cur->runtime += d;
+	}
+	push_segment(an, c, ts);
 }
 
 static void do_switch(struct analysis *an, const struct sc_event *ev)
@@ -475,6 +551,10 @@ static void do_switch(struct analysis *an, const struct sc_event *ev)
 
 	if (!c)
 		return;
+	if (!an->switch_seen) {
+		an->switch_seen = true;
+		an->first_switch = ev->ts;
+	}
 	if (!out_idle)
 		oi = thread_idx(an, ev->a);
 	if (!in_idle)
@@ -486,27 +566,14 @@ static void do_switch(struct analysis *an, const struct sc_event *ev)
 	c->last_ts = ev->ts;
 	if (in_window(an, ev->ts))
 		c->switches++;
-	/* close the CPU's current segment (what the CPU says ran) */
-	if (c->known) {
-		uint64_t d = clipped(an, c->since, ev->ts);
-
-		if (c->cur_idle) {
-			c->idle += d;
-		} else {
-			struct thread *cur = analysis_find(an, c->cur);
-
-			c->busy += d;
-			if (cur)
-				cur->runtime += d;
-		}
-		push_segment(an, c, ev->ts);
-	}
+	close_segment(an, c, ev->ts);
 	if (oi >= 0)
 		switch_out(an, &an->threads[oi], ev);
 	if (ii >= 0)
 		switch_in(an, &an->threads[ii], ev);
 	c->known = true;
 	c->cur = in_idle ? 0 : ev->b;
+	c->cur_row = ii >= 0 ? (uint32_t)ii : NO_ROW;
 	c->cur_idle = in_idle;
 	c->since = ev->ts;
 }
@@ -524,20 +591,111 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	t = &an->threads[i];
 	if (in_window(an, ev->ts))
 		t->wakeups++;
+	/* Linux traces wakeups of tasks still on a runqueue (ttwu_runnable:
+	 * running, or preempted): those start no clock. A thread whose
+	 * state is unknown (no switch of it seen yet) is taken as sleeping:
+	 * if it was running its next record is a switch-out, which ends
+	 * nothing. */
 	if (t->st == ST_RUNNING || t->st == ST_WAIT_WAKE ||
 	    t->st == ST_WAIT_PREEMPT)
 		return;	/* running, or already waiting: the clock runs on */
-	t->st = ST_WAIT_WAKE;
-	t->since = ev->ts;
-	t->wait_cpu = ev->cpu;
+	start_clock(an, t, ST_WAIT_WAKE, ev->ts, ev->cpu);
 	t->waker = ev->waker;
 	t->has_waker = ev->flags & SC_HAS_WAKER;
+	t->waker_row = NO_ROW;
+	if (t->has_waker) {
+		struct thread *w = analysis_find(an, ev->waker);
+
+		t->waker_row = w ? (uint32_t)(w - an->threads) : NO_ROW;
+	}
+}
+
+/*
+ * A thread or process name, at its point of the trace. A thread row that
+ * already has a name is renamed in place (exec, prctl), unless the record
+ * shows the tid was reused: another process, or another name after the
+ * thread died. Then the tid gets a new row from here on.
+ */
+static void do_name(struct analysis *an, const struct sc_event *ev)
+{
+	bool has_pid = ev->flags & SC_HAS_PID;
+	struct thread *t;
+	long i;
+
+	if (ev->state == FXT_OBJ_TYPE_PROCESS) {
+		set_proc_name(an, ev->a, ev->name, ev->name_len);
+		return;
+	}
+	i = thread_idx(an, ev->a);
+	if (i < 0)
+		return;
+	t = &an->threads[i];
+	if (t->named &&
+	    ((has_pid && t->pid_known && t->pid != ev->b) ||
+	     (t->dead && !same_name(t->name, ev->name, ev->name_len)))) {
+		i = add_row(an, ev->a);
+		if (i < 0)
+			return;
+		t = &an->threads[i];
+	}
+	set_name(t->name, ev->name, ev->name_len);
+	t->named = true;
+	if (has_pid) {
+		t->pid = ev->b;
+		t->pid_known = true;
+	}
+}
+
+/*
+ * A kernel loss marker: CPU ev->cpu lost ev->a records from ev->ts on
+ * (ev->a > 0), until the marker with 0. What that CPU ran from here on is
+ * unknown until its next switch; every thread waiting now may be switched
+ * in unseen on it, so its clock is not trusted.
+ */
+static void do_lost(struct analysis *an, const struct sc_event *ev)
+{
+	struct cpu *c = get_cpu(an, ev->cpu);
+	size_t i;
+
+	if (!c)
+		return;
+	if (!ev->a) {
+		if (c->in_hole) {
+			c->in_hole = false;
+			an->holes_open--;
+		}
+		return;
+	}
+	c->lost += ev->a;
+	an->lost += ev->a;
+	c->holes++;
+	an->holes++;
+	if (!c->in_hole) {
+		c->in_hole = true;
+		an->holes_open++;
+	}
+	if (c->known && ev->ts >= c->since) {
+		close_segment(an, c, ev->ts);
+		c->known = false;
+	}
+	for (i = 0; i < an->nthreads; i++)
+		if (an->threads[i].st == ST_WAIT_WAKE ||
+		    an->threads[i].st == ST_WAIT_PREEMPT)
+			an->threads[i].tainted = true;
 }
 
 void analysis_sched(void *ctx, const struct sc_event *ev)
 {
 	struct analysis *an = ctx;
 
+	if (ev->kind == SC_NAME) {
+		do_name(an, ev);
+		return;
+	}
+	if (ev->kind == SC_LOST) {
+		do_lost(an, ev);
+		return;
+	}
 	if (!an->started) {
 		an->started = true;
 		an->t0 = ev->ts;

@@ -4,6 +4,18 @@
  * records (sched_core.h): latencies, top latencies with their context,
  * per-CPU and per-thread summaries. Memory grows with the number of
  * threads and CPUs, not with the number of records.
+ *
+ * A "thread" here is one incarnation of a tid: a kernel object record that
+ * gives a tid a different process, or a different name after the tid died,
+ * starts a new one (tids are reused). Rows are never removed; the tid index
+ * points at the newest incarnation.
+ *
+ * Incomplete periods: before the trace's first context switch (fxtrace
+ * attaches sched_switch last: wakeups are recorded for a moment while
+ * switches are not) and, per CPU, between the two records_lost markers of
+ * a hole. A latency clock started in one, or still running when a hole
+ * begins, may have missed its end: the interval is not counted (but
+ * counted as such in @skipped_*).
  */
 #ifndef ANALYSIS_H
 #define ANALYSIS_H
@@ -18,9 +30,11 @@ enum { LAT_WAKEUP = 0, LAT_PREEMPT = 1, LAT_KINDS = 2 };
 #define TOP_CTX		8	/* tasks listed per top entry */
 #define CPU_HISTORY	1024	/* run segments kept per CPU for `top` */
 #define NAME_MAX_LEN	64
+#define NO_ROW		UINT32_MAX	/* no thread row */
 
 struct ctx_task {
 	uint64_t tid;
+	uint32_t row;			/* thread row (NO_ROW for idle) */
 	bool idle;
 	uint64_t ns;
 	uint32_t slices;
@@ -29,6 +43,7 @@ struct ctx_task {
 struct top_entry {
 	int kind;
 	uint64_t tid;
+	uint32_t row, waker_row;	/* thread rows (waker: NO_ROW if unknown) */
 	uint64_t latency, start, end;	/* ns */
 	uint32_t cpu, wake_cpu;
 	uint64_t waker;
@@ -44,12 +59,17 @@ struct thread {
 	uint64_t tid, pid;
 	bool pid_known;
 	char name[NAME_MAX_LEN];
+	bool named;			/* a kernel object record named it */
+	bool dead;			/* switched out dying/dead since */
 	/* scheduling state */
 	uint8_t st;
+	bool tainted;			/* the clock started in, or ran into,
+					 * an incomplete period */
 	int64_t last_cpu;		/* -1: never seen running */
 	uint64_t since;			/* start of the current wait */
 	uint32_t wait_cpu;
 	uint64_t waker;
+	uint32_t waker_row;
 	bool has_waker;
 	/* statistics (inside the time window) */
 	uint64_t runtime, switches, voluntary, involuntary, migrations;
@@ -61,16 +81,20 @@ struct thread {
 
 struct seg {
 	uint64_t tid, start, end;
+	uint32_t row;
 	bool idle;
 };
 
 struct cpu {
 	bool seen, known;
+	bool in_hole;			/* between a records_lost pair */
 	uint64_t cur;
+	uint32_t cur_row;
 	bool cur_idle;
 	uint64_t since;
 	uint64_t first_ts, last_ts;
 	uint64_t busy, idle, switches;
+	uint64_t lost, holes;		/* kernel loss markers */
 	struct seg *hist;		/* ring, top mode only */
 	unsigned int head, nhist;
 };
@@ -92,9 +116,13 @@ struct analysis {
 	/* options */
 	unsigned int top_n;		/* >0: keep the worst latencies */
 	struct filter f;
-	FILE *intervals;		/* stream every latency interval (CSV) */
+	FILE *intervals;		/* every latency interval, spooled:
+					 * see analysis_spool_intervals() */
 	/* state */
 	bool started;
+	bool switch_seen;		/* the first context switch was seen */
+	unsigned int holes_open;	/* CPUs inside a records_lost hole */
+	uint64_t first_switch;		/* its timestamp */
 	uint64_t t0, t_end;		/* first and last scheduling ts */
 	uint64_t win_from, win_to;	/* absolute window */
 	struct thread *threads;
@@ -109,7 +137,12 @@ struct analysis {
 	uint64_t drop_events;		/* provider "buffer full" events */
 	uint64_t *cpu_dropped;		/* latest records_dropped counter per CPU */
 	uint32_t ncpu_dropped;
+	uint64_t lost, holes;		/* kernel records_lost markers, all CPUs */
+	/* latency intervals not counted (ending inside the window) */
+	uint64_t skipped_start;		/* began before the first switch */
+	uint64_t skipped_hole;		/* began in or ran into a hole */
 	bool oom;
+	bool spool_error;		/* the intervals' temporary file failed */
 	struct sc_stats io;
 };
 
@@ -123,7 +156,18 @@ int analysis_run(struct analysis *an, const char *path,
 void analysis_sched(void *ctx, const struct sc_event *ev);
 void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts);
 
+/* The newest incarnation of @tid, or NULL. */
 struct thread *analysis_find(struct analysis *an, uint64_t tid);
+/* A row for @tid holding a name to use until a name record comes (the
+ * first such record replaces it in place). */
+void analysis_seed_name(struct analysis *an, uint64_t tid, uint64_t pid,
+			bool pid_known, const char *name);
+/* Thread row @row, or NULL for NO_ROW. */
+struct thread *analysis_row(struct analysis *an, uint32_t row);
+/* Send every latency interval to a temporary file, to be printed (with
+ * the filters, which may depend on names at the end of the trace) by
+ * print_intervals(). 0, or -1 with errno. */
+int analysis_spool_intervals(struct analysis *an);
 bool analysis_selected(const struct analysis *an, const struct thread *t);
 const char *analysis_proc_name(const struct analysis *an, uint64_t pid);
 
@@ -136,6 +180,8 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 void print_top(struct analysis *an, FILE *out, enum out_format fmt);
 void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		   unsigned int limit);
+/* The spooled intervals of the selected threads (CSV for text and csv). */
+void print_intervals(struct analysis *an, FILE *out, enum out_format fmt);
 /* stderr: late/malformed/unknown-record warnings. */
 void print_input_warnings(const struct analysis *an, const char *path,
 			  FILE *err);

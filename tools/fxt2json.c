@@ -3,11 +3,15 @@
  * fxt2json - convert an FXT trace to Chrome/Catapult JSON (the Trace Event
  * Format), which chrome://tracing and Perfetto open. See fxt2json.1.
  *
- * Two passes over the file, both in bounded memory: the first collects
- * process and thread names (kernel object records may sit anywhere, and
- * fxt-collect writes most of them at the end); the second writes events.
+ * Two passes over the file, both in bounded memory. Names apply from
+ * their point of the trace on (sched_core.h): the second pass, which
+ * writes the events, follows them as they come, so a reused tid's events
+ * get the new process and name from its new kernel object on. The first
+ * pass finds each tid's first name, for the events before any name record
+ * (fxt-collect writes most names at the end of the file).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +22,8 @@
 #define CPU_PID		((uint64_t)2147483647)	/* the pseudo process holding CPU tracks */
 
 struct conv {
-	struct analysis names;		/* thread/process tables from pass 1 */
+	struct analysis names;		/* pass 1: every name record */
+	struct analysis live;		/* pass 2: names up to this point */
 	FILE *out;
 	bool first;
 	struct cpu_track {
@@ -49,16 +54,30 @@ static void put_ts(FILE *out, const char *key, uint64_t ns)
 
 static uint64_t pid_of(struct conv *cv, uint64_t tid)
 {
-	struct thread *t = analysis_find(&cv->names, tid);
+	struct thread *t = analysis_find(&cv->live, tid);
 
 	return t && t->pid_known ? t->pid : 0;
 }
 
 static const char *name_of(struct conv *cv, uint64_t tid)
 {
-	struct thread *t = analysis_find(&cv->names, tid);
+	struct thread *t = analysis_find(&cv->live, tid);
 
 	return t && t->name[0] ? t->name : NULL;
+}
+
+/* Before pass 2: every tid starts with the first name it ever gets. */
+static void seed_names(struct conv *cv)
+{
+	size_t i;
+
+	for (i = 0; i < cv->names.nthreads; i++) {
+		struct thread *t = &cv->names.threads[i];
+
+		if (t->named && !analysis_find(&cv->live, t->tid))
+			analysis_seed_name(&cv->live, t->tid, t->pid,
+					   t->pid_known, t->name);
+	}
 }
 
 static const char *const state_names[] = {
@@ -98,11 +117,41 @@ static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
 		tid, pid_of(cv, tid));
 }
 
+static struct cpu_track *cpu_track(struct conv *cv, uint32_t cpu)
+{
+	if (cpu >= cv->ncpus) {
+		uint32_t n = cpu + 1;
+		struct cpu_track *nc = realloc(cv->cpus, n * sizeof(*nc));
+
+		if (!nc) {
+			cv->oom = true;
+			return NULL;
+		}
+		memset(nc + cv->ncpus, 0, (n - cv->ncpus) * sizeof(*nc));
+		cv->cpus = nc;
+		cv->ncpus = n;
+	}
+	return &cv->cpus[cpu];
+}
+
 static void conv_sched(void *ctx, const struct sc_event *ev)
 {
 	struct conv *cv = ctx;
 	struct cpu_track *c;
 
+	analysis_sched(&cv->live, ev);	/* names and incarnations so far */
+	if (ev->kind == SC_NAME)
+		return;
+	if (ev->kind == SC_LOST) {
+		/* a hole in this CPU's records: what ran there is unknown
+		 * until its next switch; end the slice where the hole starts */
+		c = ev->a ? cpu_track(cv, ev->cpu) : NULL;
+		if (c && c->known && !c->idle && ev->ts >= c->since)
+			emit_slice(cv, ev->cpu, c->tid, c->since, ev->ts, 6);
+		if (c)
+			c->known = false;
+		return;
+	}
 	if (ev->kind == SC_WAKEUP) {
 		begin_event(cv);
 		fprintf(cv->out, "{\"name\": \"wakeup\", \"cat\": \"sched\", \"ph\": \"i\", \"s\": \"t\", \"pid\": %"
@@ -114,19 +163,9 @@ static void conv_sched(void *ctx, const struct sc_event *ev)
 		fputs("}}", cv->out);
 		return;
 	}
-	if (ev->cpu >= cv->ncpus) {
-		uint32_t n = ev->cpu + 1;
-		struct cpu_track *nc = realloc(cv->cpus, n * sizeof(*nc));
-
-		if (!nc) {
-			cv->oom = true;
-			return;
-		}
-		memset(nc + cv->ncpus, 0, (n - cv->ncpus) * sizeof(*nc));
-		cv->cpus = nc;
-		cv->ncpus = n;
-	}
-	c = &cv->cpus[ev->cpu];
+	c = cpu_track(cv, ev->cpu);
+	if (!c)
+		return;
 	if (c->known && !c->idle)
 		emit_slice(cv, ev->cpu, c->tid, c->since, ev->ts, ev->state);
 	c->known = true;
@@ -228,99 +267,114 @@ static void conv_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
 	fputs("}", out);
 }
 
-static void noop_sched(void *ctx, const struct sc_event *ev)
-{
-	(void)ctx;
-	(void)ev;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: fxt2json [-o OUT.json] [--reorder-window T] FILE.fxt\n"
 		"Converts an FXT trace to Chrome/Catapult JSON (chrome://tracing,\n"
 		"Perfetto). FILE must be a regular file (it is read twice).\n"
+		"T: a number with an optional unit ns, us, ms, s (default s).\n"
 		"See fxt2json(1).\n");
+}
+
+static void write_names(struct conv *cv)
+{
+	size_t i;
+
+	for (i = 0; i < cv->live.nprocs; i++) {
+		begin_event(cv);
+		fprintf(cv->out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %"
+			PRIu64 ", \"args\": {\"name\": ", cv->live.procs[i].id);
+		json_write_string(cv->out, cv->live.procs[i].name,
+				  strlen(cv->live.procs[i].name));
+		fputs("}}", cv->out);
+	}
+	/* one per incarnation (a reused tid may sit in another process) */
+	for (i = 0; i < cv->live.nthreads; i++) {
+		struct thread *t = &cv->live.threads[i];
+
+		if (!t->name[0])
+			continue;
+		begin_event(cv);
+		fprintf(cv->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
+			PRIu64 ", \"tid\": %" PRIu64 ", \"args\": {\"name\": ",
+			t->pid_known ? t->pid : 0, t->tid);
+		json_write_string(cv->out, t->name, strlen(t->name));
+		fputs("}}", cv->out);
+	}
+	begin_event(cv);
+	fprintf(cv->out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %" PRIu64
+		", \"args\": {\"name\": \"CPUs\"}}", CPU_PID);
+	for (i = 0; i < cv->ncpus; i++) {
+		begin_event(cv);
+		fprintf(cv->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
+			PRIu64 ", \"tid\": %zu, \"args\": {\"name\": \"CPU %zu\"}}",
+			CPU_PID, i, i);
+	}
 }
 
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "reorder-window", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct sc_opts opts = { 0 };
 	struct sc_stats st;
 	struct conv cv;
-	const char *path = NULL, *outpath = NULL;
-	size_t i;
-	int ret = 0, a;
+	const char *path, *outpath = NULL;
+	int ret = 0, c;
 
-	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[a], "-o") && a + 1 < argc) {
-			outpath = argv[++a];
-		} else if (!strcmp(argv[a], "--reorder-window") && a + 1 < argc) {
-			char *end;
-			double s = strtod(argv[++a], &end);
-
-			if (end == argv[a] || *end || s <= 0) {
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'w':
+			if (sc_parse_time(optarg, 1000000000ULL,
+					  &opts.reorder_window_ns) ||
+			    !opts.reorder_window_ns) {
+				fprintf(stderr, "fxt2json: invalid --reorder-window '%s'\n",
+					optarg);
 				usage(stderr);
 				return 2;
 			}
-			opts.reorder_window_ns = (uint64_t)(s * 1e9);
-		} else if (argv[a][0] == '-' && argv[a][1]) {
-			usage(stderr);
-			return 2;
-		} else if (!path) {
-			path = argv[a];
-		} else {
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (!path || !strcmp(path, "-")) {
+	if (optind != argc - 1 || !strcmp(argv[optind], "-")) {
 		usage(stderr);
 		return 2;
 	}
+	path = argv[optind];
 	memset(&cv, 0, sizeof(cv));
 	analysis_init(&cv.names);
+	analysis_init(&cv.live);
 	{
-		struct sc_handler h1 = { &cv.names, noop_sched, analysis_record };
+		struct sc_handler h1 = { &cv.names, analysis_sched, NULL };
 
 		if (sc_run(path, &opts, &h1, &st)) {
 			fprintf(stderr, "fxt2json: %s: %s\n", path, strerror(errno));
-			analysis_free(&cv.names);
-			return 1;
+			ret = 1;
+			goto out;
 		}
 	}
+	seed_names(&cv);
 	cv.out = outpath ? fopen(outpath, "w") : stdout;
 	if (!cv.out) {
 		fprintf(stderr, "fxt2json: %s: %s\n", outpath, strerror(errno));
-		analysis_free(&cv.names);
-		return 1;
+		ret = 1;
+		goto out;
 	}
 	cv.first = true;
 	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", cv.out);
-	for (i = 0; i < cv.names.nprocs; i++) {
-		begin_event(&cv);
-		fprintf(cv.out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %"
-			PRIu64 ", \"args\": {\"name\": ", cv.names.procs[i].id);
-		json_write_string(cv.out, cv.names.procs[i].name, strlen(cv.names.procs[i].name));
-		fputs("}}", cv.out);
-	}
-	for (i = 0; i < cv.names.nthreads; i++) {
-		struct thread *t = &cv.names.threads[i];
-
-		if (!t->name[0])
-			continue;
-		begin_event(&cv);
-		fprintf(cv.out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
-			PRIu64 ", \"tid\": %" PRIu64 ", \"args\": {\"name\": ",
-			t->pid_known ? t->pid : 0, t->tid);
-		json_write_string(cv.out, t->name, strlen(t->name));
-		fputs("}}", cv.out);
-	}
-	begin_event(&cv);
-	fprintf(cv.out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %" PRIu64
-		", \"args\": {\"name\": \"CPUs\"}}", CPU_PID);
 	{
 		struct sc_handler h2 = { &cv, conv_sched, conv_record };
 
@@ -329,18 +383,13 @@ int main(int argc, char **argv)
 			ret = 1;
 		}
 	}
-	for (i = 0; i < cv.ncpus; i++) {
-		begin_event(&cv);
-		fprintf(cv.out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
-			PRIu64 ", \"tid\": %zu, \"args\": {\"name\": \"CPU %zu\"}}",
-			CPU_PID, i, i);
-	}
+	write_names(&cv);
 	fputs("\n]}\n", cv.out);
 	if (st.malformed)
 		fprintf(stderr, "fxt2json: warning: %s: offset %zu: %s; converted the records before it\n",
 			path, st.error.offset, st.error.message);
 	if (st.late)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window skipped (first at offset %zu)\n",
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window skipped (first at offset %zu); try a larger --reorder-window\n",
 			path, st.late, st.first_late_offset);
 	if (fflush(cv.out) || ferror(cv.out)) {
 		fprintf(stderr, "fxt2json: writing the output: %s\n", strerror(errno));
@@ -348,9 +397,13 @@ int main(int argc, char **argv)
 	}
 	if (outpath)
 		fclose(cv.out);
-	if (cv.oom)
+	if (cv.oom || cv.names.oom || cv.live.oom) {
+		fprintf(stderr, "fxt2json: out of memory: the output is incomplete\n");
 		ret = 1;
+	}
+out:
 	free(cv.cpus);
 	analysis_free(&cv.names);
+	analysis_free(&cv.live);
 	return ret;
 }

@@ -22,7 +22,7 @@ static void usage(FILE *f)
 "Usage: %s latency|top|summary FILE [options]\n"
 "  latency   wakeup-to-run and preemption-to-run latency: percentiles and\n"
 "            log2 histograms (-P per process, -T per thread,\n"
-"            --intervals: every interval as CSV)\n"
+"            --intervals: every interval, as CSV or with --json)\n"
 "  top       the worst latencies with what ran on that CPU meanwhile (-n N)\n"
 "  summary   per-CPU busy/idle, per-thread runtime/switches/migrations,\n"
 "            time span, dropped records (-n N: at most N threads)\n"
@@ -36,28 +36,7 @@ static void usage(FILE *f)
 
 static int parse_time(const char *s, uint64_t *out)
 {
-	char *end;
-	double v;
-	double mul = 1;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return -1;
-	if (!strcmp(end, "") || !strcmp(end, "ns"))
-		mul = 1;
-	else if (!strcmp(end, "us"))
-		mul = 1e3;
-	else if (!strcmp(end, "ms"))
-		mul = 1e6;
-	else if (!strcmp(end, "s"))
-		mul = 1e9;
-	else
-		return -1;
-	if (v * mul > 1.8e19)
-		return -1;
-	*out = (uint64_t)(v * mul + 0.5);
-	return 0;
+	return sc_parse_time(s, 1, out);
 }
 
 static int parse_list(const char *s, uint64_t **v, size_t *n)
@@ -204,8 +183,13 @@ int main(int argc, char **argv)
 	if (intervals) {
 		if (strcmp(cmd, "latency"))
 			goto usage_err;
-		an.intervals = stdout;
-		fputs("kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns\n", stdout);
+		/* the filters are applied at the end (names may come last) */
+		if (analysis_spool_intervals(&an)) {
+			fprintf(stderr, "%s: --intervals: cannot create a temporary file: %s (set TMPDIR to a writable directory)\n",
+				prog, strerror(errno));
+			ret = 1;
+			goto out;
+		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t_start);
 	if (analysis_run(&an, path, &sopts)) {
@@ -215,7 +199,9 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t_end);
 	if (!strcmp(cmd, "latency")) {
-		if (!intervals)
+		if (intervals)
+			print_intervals(&an, stdout, fmt);
+		else
 			print_latency(&an, stdout, fmt, group);
 	} else if (!strcmp(cmd, "top")) {
 		print_top(&an, stdout, fmt);
@@ -239,7 +225,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: writing the output: %s\n", prog, strerror(errno));
 		ret = 1;
 	}
-	if (an.oom)
+	if (an.oom || an.spool_error)
 		ret = 1;
 out:
 	free(an.f.pids);

@@ -141,6 +141,16 @@ static void text_dist(FILE *out, const char *title, struct qdist *q)
 	fputc('\n', out);
 }
 
+/* Intervals left out because the trace was incomplete around them. */
+static bool print_not_counted(const struct analysis *an, FILE *out)
+{
+	if (!an->skipped_start && !an->skipped_hole)
+		return false;
+	fprintf(out, "not counted (all threads): %" PRIu64 " intervals begun before the trace's first context switch, %" PRIu64 " across records lost by the kernel; see fxt-sched(1)\n",
+		an->skipped_start, an->skipped_hole);
+	return true;
+}
+
 static void csv_dist(FILE *out, const char *scope, uint64_t id, uint64_t pid,
 		     const char *name, int kind, struct qdist *q)
 {
@@ -153,12 +163,15 @@ static void csv_dist(FILE *out, const char *scope, uint64_t id, uint64_t pid,
 		p.p90, p.p99, p.p999, p.max);
 }
 
+/* By tid, then incarnation (row creation order). */
 static int cmp_tid(const void *a, const void *b)
 {
 	const struct thread *x = *(struct thread *const *)a;
 	const struct thread *y = *(struct thread *const *)b;
 
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /* Selected threads, sorted by tid; caller frees. */
@@ -250,6 +263,9 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 			json_dist(out, &all[k]);
 			fputs(",\n", out);
 		}
+		fprintf(out, "\"not_counted\": {\"before_first_switch\": %" PRIu64
+			", \"across_lost_records\": %" PRIu64 "},\n",
+			an->skipped_start, an->skipped_hole);
 		fputs("\"threads\": [", out);
 		first = true;
 		for (i = 0; i < n; i++) {
@@ -302,6 +318,8 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 
 		for (k = 0; k < LAT_KINDS; k++)
 			text_dist(out, kind_title[k], &all[k]);
+		if (print_not_counted(an, out))
+			fputc('\n', out);
 		for (i = 0; i < ng; i++) {
 			if (!g[i].lat[0].count && !g[i].lat[1].count)
 				continue;
@@ -343,16 +361,16 @@ static int cmp_top(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static const char *tname(struct analysis *an, uint64_t tid)
+static const char *rname(struct analysis *an, uint32_t row)
 {
-	struct thread *t = analysis_find(an, tid);
+	struct thread *t = analysis_row(an, row);
 
 	return t ? t->name : "";
 }
 
-static uint64_t tpid(struct analysis *an, uint64_t tid)
+static uint64_t rpid(struct analysis *an, uint32_t row)
 {
-	struct thread *t = analysis_find(an, tid);
+	struct thread *t = analysis_row(an, row);
 
 	return t ? t->pid : 0;
 }
@@ -399,8 +417,8 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			fprintf(out, "%s\n  {\"rank\": %u, \"kind\": \"%s\", \"tid\": %"
 				PRIu64 ", \"pid\": %" PRIu64 ", \"name\": ",
 				j ? "," : "", j + 1, kind_short[e->kind], e->tid,
-				tpid(an, e->tid));
-			json_str(out, tname(an, e->tid));
+				rpid(an, e->row));
+			json_str(out, rname(an, e->row));
 			fprintf(out, ", \"cpu\": %u, \"wait_cpu\": %u, \"waker\": ",
 				e->cpu, e->wake_cpu);
 			if (e->has_waker)
@@ -414,7 +432,7 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 				fprintf(out, "%s{\"tid\": %" PRIu64 ", \"idle\": %s, \"name\": ",
 					c ? ", " : "", e->ctx[c].tid,
 					e->ctx[c].idle ? "true" : "false");
-				json_str(out, e->ctx[c].idle ? "idle" : tname(an, e->ctx[c].tid));
+				json_str(out, e->ctx[c].idle ? "idle" : rname(an, e->ctx[c].row));
 				fprintf(out, ", \"ns\": %" PRIu64 ", \"slices\": %u}",
 					e->ctx[c].ns, e->ctx[c].slices);
 			}
@@ -422,8 +440,8 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 				e->other_ns, e->truncated ? "true" : "false");
 		} else if (fmt == OUT_CSV) {
 			fprintf(out, "%u,%s,%" PRIu64 ",%" PRIu64 ",", j + 1,
-				kind_short[e->kind], e->tid, tpid(an, e->tid));
-			csv_str(out, tname(an, e->tid));
+				kind_short[e->kind], e->tid, rpid(an, e->row));
+			csv_str(out, rname(an, e->row));
 			fprintf(out, ",%u,%u,", e->cpu, e->wake_cpu);
 			if (e->has_waker)
 				fprintf(out, "%" PRIu64, e->waker);
@@ -432,7 +450,7 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			for (c = 0; c < e->nctx; c++)
 				fprintf(out, "%s%" PRIu64 ":%s:%" PRIu64, c ? ";" : "",
 					e->ctx[c].tid, e->ctx[c].idle ? "idle" :
-					tname(an, e->ctx[c].tid), e->ctx[c].ns);
+					rname(an, e->ctx[c].row), e->ctx[c].ns);
 			fprintf(out, "\",%" PRIu64 ",%d\n", e->other_ns, e->truncated);
 		} else {
 			char s1[32], s2[32];
@@ -442,15 +460,15 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			fprintf(out, "#%u %s latency %" PRIu64 " ns: tid %" PRIu64
 				" %s (pid %" PRIu64 " %s) on cpu %u\n", j + 1,
 				kind_short[e->kind], e->latency, e->tid,
-				tname(an, e->tid), tpid(an, e->tid),
-				analysis_proc_name(an, tpid(an, e->tid)), e->cpu);
+				rname(an, e->row), rpid(an, e->row),
+				analysis_proc_name(an, rpid(an, e->row)), e->cpu);
 			fprintf(out, "   runnable from %s s (trace +%s s) until %" PRIu64
 				" ns later; %s on cpu %u", s1, s2, e->latency,
 				e->kind == LAT_WAKEUP ? "woken" : "preempted",
 				e->wake_cpu);
 			if (e->has_waker)
 				fprintf(out, " by tid %" PRIu64 " %s", e->waker,
-					tname(an, e->waker));
+					rname(an, e->waker_row));
 			fprintf(out, "\n   ran on cpu %u meanwhile:", e->cpu);
 			for (c = 0; c < e->nctx; c++) {
 				if (e->ctx[c].idle)
@@ -460,7 +478,7 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 				else
 					fprintf(out, "%s tid %" PRIu64 " %s %" PRIu64
 						" ns (%u)", c ? "," : "", e->ctx[c].tid,
-						tname(an, e->ctx[c].tid), e->ctx[c].ns,
+						rname(an, e->ctx[c].row), e->ctx[c].ns,
 						e->ctx[c].slices);
 			}
 			if (e->other_tasks)
@@ -534,7 +552,16 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			if (an->cpu_dropped[c])
 				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
 					c, an->cpu_dropped[c]);
-		fputs("}},\n\"malformed\": ", out);
+		fprintf(out, "}, \"records_lost\": %" PRIu64 ", \"lost_holes\": %"
+			PRIu64 ", \"lost_per_cpu\": {", an->lost, an->holes);
+		for (c = 0, i = 0; c < an->ncpus; c++)
+			if (an->cpus[c].lost)
+				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
+					c, an->cpus[c].lost);
+		fprintf(out, "}},\n\"not_counted\": {\"before_first_switch\": %"
+			PRIu64 ", \"across_lost_records\": %" PRIu64 "},\n",
+			an->skipped_start, an->skipped_hole);
+		fputs("\"malformed\": ", out);
 		if (an->io.malformed) {
 			fprintf(out, "{\"offset\": %zu, \"message\": ", an->io.error.offset);
 			json_str(out, an->io.error.message);
@@ -609,6 +636,16 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				fprintf(out, " cpu%u=%" PRIu64, c, an->cpu_dropped[c]);
 		fprintf(out, " (%" PRIu64 " buffer-full provider events)\n",
 			an->drop_events);
+		if (an->io.lost_markers) {
+			fprintf(out, "records lost (kernel markers): %" PRIu64
+				" in %" PRIu64 " holes", an->lost, an->holes);
+			for (c = 0; c < an->ncpus; c++)
+				if (an->cpus[c].lost)
+					fprintf(out, " cpu%u=%" PRIu64, c,
+						an->cpus[c].lost);
+			fputc('\n', out);
+		}
+		print_not_counted(an, out);
 		if (an->io.late)
 			fprintf(out, "records beyond the reorder window (skipped): %"
 				PRIu64 "\n", an->io.late);
@@ -659,4 +696,53 @@ void print_input_warnings(const struct analysis *an, const char *path,
 			an->io.max_late_ns);
 	if (an->oom)
 		fprintf(err, "warning: out of memory: some statistics are incomplete\n");
+	if (an->spool_error)
+		fprintf(err, "warning: the temporary file holding the intervals could not be written or read back (is $TMPDIR full?): the list is incomplete\n");
+}
+
+/* ---- intervals ---- */
+
+void print_intervals(struct analysis *an, FILE *out, enum out_format fmt)
+{
+	char line[256], kind[16];
+	unsigned long row;
+	unsigned int cpu, wcpu;
+	uint64_t start, end, lat;
+	bool first = true;
+	struct thread *t;
+
+	if (fmt == OUT_JSON)
+		fputs("{\"intervals\": [", out);
+	else
+		fputs("kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n", out);
+	if (an->intervals && fflush(an->intervals) == 0)
+		rewind(an->intervals);
+	while (an->intervals && fgets(line, sizeof(line), an->intervals)) {
+		if (sscanf(line, "%lu,%15[a-z],%u,%u,%" SCNu64 ",%" SCNu64 ",%" SCNu64,
+			   &row, kind, &cpu, &wcpu, &start, &end, &lat) != 7)
+			continue;
+		t = analysis_row(an, (uint32_t)row);
+		if (!t || !analysis_selected(an, t))
+			continue;
+		if (fmt == OUT_JSON) {
+			fprintf(out, "%s\n  {\"kind\": \"%s\", \"tid\": %" PRIu64
+				", \"pid\": %" PRIu64 ", \"name\": ", first ? "" : ",",
+				kind, t->tid, t->pid);
+			json_str(out, t->name);
+			fprintf(out, ", \"cpu\": %u, \"wait_cpu\": %u, \"start_ns\": %"
+				PRIu64 ", \"end_ns\": %" PRIu64 ", \"latency_ns\": %"
+				PRIu64 "}", cpu, wcpu, start, end, lat);
+		} else {
+			fprintf(out, "%s,%" PRIu64 ",%u,%u,%" PRIu64 ",%" PRIu64 ",%"
+				PRIu64 ",%" PRIu64 ",", kind, t->tid, cpu, wcpu,
+				start, end, lat, t->pid);
+			csv_str(out, t->name);
+			fputc('\n', out);
+		}
+		first = false;
+	}
+	if (an->intervals && ferror(an->intervals))
+		an->spool_error = true;
+	if (fmt == OUT_JSON)
+		fputs("]}\n", out);
 }

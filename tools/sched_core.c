@@ -17,6 +17,33 @@ uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps)
 	return (uint64_t)((unsigned __int128)ticks * 1000000000ULL / tps);
 }
 
+int sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
+{
+	char *end;
+	double v, mul;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !(v >= 0))
+		return -1;
+	if (!strcmp(end, ""))
+		mul = (double)unit_ns;
+	else if (!strcmp(end, "ns"))
+		mul = 1;
+	else if (!strcmp(end, "us"))
+		mul = 1e3;
+	else if (!strcmp(end, "ms"))
+		mul = 1e6;
+	else if (!strcmp(end, "s"))
+		mul = 1e9;
+	else
+		return -1;
+	if (v * mul > 1.8e19)
+		return -1;
+	*out = (uint64_t)(v * mul + 0.5);
+	return 0;
+}
+
 struct heap {
 	struct sc_event *v;
 	size_t n, cap;
@@ -146,16 +173,68 @@ static bool to_event(const struct fxt_record *rec, uint64_t tps,
 	return true;
 }
 
-static uint64_t record_ts(const struct fxt_record *rec, uint64_t tps)
+static uint64_t record_ts(const struct fxt_record *rec, uint64_t tps,
+			  bool *has)
 {
+	*has = true;
 	switch (rec->type) {
 	case FXT_RECORD_EVENT:
 		return sc_ticks_to_ns(rec->event.timestamp, tps);
 	case FXT_RECORD_LOG:
 		return sc_ticks_to_ns(rec->log.timestamp, tps);
 	default:
+		*has = false;
 		return 0;
 	}
+}
+
+/* A thread or process kernel object as an SC_NAME event (no timestamp yet). */
+static bool to_name(const struct fxt_record *rec, struct sc_event *e)
+{
+	const struct fxt_arg *p;
+
+	memset(e, 0, sizeof(*e));
+	if (rec->type != FXT_RECORD_KERNEL_OBJECT || !rec->decoded ||
+	    (rec->kobj.obj_type != FXT_OBJ_TYPE_THREAD &&
+	     rec->kobj.obj_type != FXT_OBJ_TYPE_PROCESS))
+		return false;
+	e->kind = SC_NAME;
+	e->state = (uint8_t)rec->kobj.obj_type;
+	e->a = rec->kobj.koid;
+	e->name = rec->kobj.name.text;
+	e->name_len = e->name && rec->kobj.name.len < UINT32_MAX ?
+		      (uint32_t)rec->kobj.name.len : 0;
+	p = fxt_record_find_arg(rec, "process");
+	if (rec->kobj.obj_type == FXT_OBJ_TYPE_THREAD && p &&
+	    p->type == FXT_ARG_KOID) {
+		e->b = p->v.koid;
+		e->flags |= SC_HAS_PID;
+	}
+	return true;
+}
+
+/* A kernel loss marker ("records_lost" counter, uapi/linux/fxtrace.h) as an
+ * SC_LOST event. */
+static bool to_lost(const struct fxt_record *rec, uint64_t ts,
+		    struct sc_event *e)
+{
+	const struct fxt_arg *a;
+
+	if (rec->type != FXT_RECORD_EVENT || !rec->decoded ||
+	    rec->event.type != FXT_EVENT_COUNTER ||
+	    !fxt_str_eq(&rec->event.name, "records_lost"))
+		return false;
+	a = fxt_record_find_arg(rec, "cpu");
+	if (!a || (a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
+	    (a->type == FXT_ARG_INT64 && a->v.i64 < 0) ||
+	    rec->event.data > UINT32_MAX)
+		return false;
+	memset(e, 0, sizeof(*e));
+	e->kind = SC_LOST;
+	e->ts = ts;
+	e->cpu = (uint32_t)rec->event.data;
+	e->a = a->v.u64;
+	return true;
 }
 
 struct input {
@@ -254,18 +333,120 @@ static void release_behind(struct input *in, size_t upto, size_t *released)
 	*released = end;
 }
 
+/* The reorder state of one sc_run(). */
+struct run {
+	const struct sc_handler *h;
+	struct sc_stats *st;
+	struct heap heap;
+	uint64_t window, max_ts, last_out, seq;
+	bool any_out;
+	struct sc_event *pending;	/* names waiting for a timestamp */
+	size_t npending, cap_pending;
+};
+
+static void emit(struct run *r, const struct sc_event *e)
+{
+	r->h->sched(r->h->ctx, e);
+	r->last_out = e->ts;
+	r->any_out = true;
+}
+
+/* Into the reorder buffer; on allocation failure hand on what is buffered,
+ * in order, and then @e. */
+static void push(struct run *r, const struct sc_event *e)
+{
+	struct sc_event out;
+
+	if (heap_push(&r->heap, e)) {
+		while (r->heap.n) {
+			heap_pop(&r->heap, &out);
+			emit(r, &out);
+		}
+		if (heap_push(&r->heap, e))
+			emit(r, e);
+	}
+	if (r->heap.n > r->st->max_buffered)
+		r->st->max_buffered = r->heap.n;
+	if (e->ts > r->max_ts)
+		r->max_ts = e->ts;
+	while (r->heap.n && r->max_ts - r->heap.v[0].ts > r->window) {
+		heap_pop(&r->heap, &out);
+		emit(r, &out);
+	}
+}
+
+/* Names and loss markers are never skipped as late: they are applied at
+ * the earliest time still possible. */
+static void push_clamped(struct run *r, struct sc_event *e)
+{
+	if (r->any_out && e->ts < r->last_out)
+		e->ts = r->last_out;
+	push(r, e);
+}
+
+/* The pending names take effect at @ts (they sort before the record that
+ * has it: their seq is smaller). */
+static void flush_names(struct run *r, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < r->npending; i++) {
+		r->pending[i].ts = ts;
+		push_clamped(r, &r->pending[i]);
+	}
+	r->npending = 0;
+}
+
+static void add_name(struct run *r, struct sc_event *e)
+{
+	if (r->npending == r->cap_pending) {
+		size_t ncap = r->cap_pending ? r->cap_pending * 2 : 64;
+		struct sc_event *n = realloc(r->pending, ncap * sizeof(*n));
+
+		if (!n) {
+			/* out of memory: the name applies now */
+			e->ts = r->max_ts;
+			push_clamped(r, e);
+			return;
+		}
+		r->pending = n;
+		r->cap_pending = ncap;
+	}
+	r->pending[r->npending++] = *e;
+}
+
+/* A scheduling record; one that comes too late is counted and skipped. */
+static void add_sched(struct run *r, struct sc_event *e, size_t offset)
+{
+	struct sc_stats *st = r->st;
+
+	if (e->kind == SC_SWITCH)
+		st->switches++;
+	else
+		st->wakeups++;
+	if (r->any_out && e->ts < r->last_out) {
+		if (!st->late)
+			st->first_late_offset = offset;
+		st->late++;
+		if (r->last_out - e->ts > st->max_late_ns)
+			st->max_late_ns = r->last_out - e->ts;
+		return;
+	}
+	push(r, e);
+}
+
 int sc_run(const char *path, const struct sc_opts *opts,
 	   const struct sc_handler *h, struct sc_stats *st)
 {
-	uint64_t window = opts && opts->reorder_window_ns ?
-			  opts->reorder_window_ns : SC_DEFAULT_WINDOW_NS;
-	struct heap heap = { 0 };
-	struct fxt_reader *r;
+	struct run r = {
+		.h = h, .st = st,
+		.window = opts && opts->reorder_window_ns ?
+			  opts->reorder_window_ns : SC_DEFAULT_WINDOW_NS,
+	};
+	struct fxt_reader *rd;
 	struct fxt_record *rec;
 	struct input in;
 	struct sc_event e, out;
-	uint64_t max_ts = 0, last_out = 0, seq = 0;
-	bool any_out = false;
 	size_t released = 0;
 	int ret;
 
@@ -274,74 +455,58 @@ int sc_run(const char *path, const struct sc_opts *opts,
 		return -1;
 	st->bytes = in.len;
 	rec = malloc(sizeof(*rec));
-	r = fxt_reader_new(in.buf, in.len, 0);
-	if (!r || !rec) {
+	rd = fxt_reader_new(in.buf, in.len, 0);
+	if (!rd || !rec) {
 		free(rec);
-		fxt_reader_free(r);
+		fxt_reader_free(rd);
 		close_input(&in);
 		errno = ENOMEM;
 		return -1;
 	}
-	while ((ret = fxt_reader_next(r, rec)) > 0) {
-		uint64_t tps = fxt_reader_ticks_per_second(r);
+	while ((ret = fxt_reader_next(rd, rec)) > 0) {
+		uint64_t tps = fxt_reader_ticks_per_second(rd), ts;
+		bool has_ts;
 
 		st->records++;
 		if (!rec->decoded) {
 			st->skipped++;
 			continue;
 		}
-		if (!to_event(rec, tps, &e)) {
+		if (to_event(rec, tps, &e)) {
+			flush_names(&r, e.ts);
+			e.seq = r.seq++;
+			add_sched(&r, &e, rec->offset);
+		} else if (to_name(rec, &e)) {
+			st->names++;
+			e.seq = r.seq++;
+			add_name(&r, &e);
+		} else {
+			ts = record_ts(rec, tps, &has_ts);
+			if (has_ts)
+				flush_names(&r, ts);
 			if (h->record)
-				h->record(h->ctx, rec, record_ts(rec, tps));
-			continue;
-		}
-		if (e.kind == SC_SWITCH)
-			st->switches++;
-		else
-			st->wakeups++;
-		if (any_out && e.ts < last_out) {
-			if (!st->late)
-				st->first_late_offset = rec->offset;
-			st->late++;
-			if (last_out - e.ts > st->max_late_ns)
-				st->max_late_ns = last_out - e.ts;
-			continue;
-		}
-		e.seq = seq++;
-		if (heap_push(&heap, &e)) {
-			/* out of memory: hand on what we have, in order */
-			while (heap.n) {
-				heap_pop(&heap, &out);
-				h->sched(h->ctx, &out);
-				last_out = out.ts;
-				any_out = true;
+				h->record(h->ctx, rec, ts);
+			if (to_lost(rec, ts, &e)) {
+				st->lost_markers++;
+				e.seq = r.seq++;
+				push_clamped(&r, &e);
 			}
-			if (heap_push(&heap, &e))
-				h->sched(h->ctx, &e);
-		}
-		if (heap.n > st->max_buffered)
-			st->max_buffered = heap.n;
-		if (e.ts > max_ts)
-			max_ts = e.ts;
-		while (heap.n && max_ts - heap.v[0].ts > window) {
-			heap_pop(&heap, &out);
-			h->sched(h->ctx, &out);
-			last_out = out.ts;
-			any_out = true;
 		}
 		release_behind(&in, rec->offset, &released);
 	}
 	if (ret < 0) {
 		st->malformed = true;
-		st->error = *fxt_reader_error(r);
+		st->error = *fxt_reader_error(rd);
 	}
-	while (heap.n) {
-		heap_pop(&heap, &out);
-		h->sched(h->ctx, &out);
+	flush_names(&r, r.max_ts);
+	while (r.heap.n) {
+		heap_pop(&r.heap, &out);
+		emit(&r, &out);
 	}
-	free(heap.v);
+	free(r.heap.v);
+	free(r.pending);
 	free(rec);
-	fxt_reader_free(r);
+	fxt_reader_free(rd);
 	close_input(&in);
 	return 0;
 }

@@ -14,11 +14,24 @@
  * exactly the fully sorted order (ties keep file order). A record older
  * than something already handed on ("late") is counted and skipped, never
  * misapplied; the first late record's offset is reported. Memory is the
- * number of scheduling records per window of trace time (48 bytes each),
+ * number of scheduling records per window of trace time (56 bytes each),
  * independent of the file size.
  *
- * Other records (kernel objects, events, metadata) are passed on at once,
- * in file order: names and pids are "last one wins" by file position.
+ * Two kinds of non-scheduling records go through the same buffer, because
+ * where they fall in time matters:
+ *   - thread and process kernel objects (names; SC_NAME). They carry no
+ *     timestamp. fxtrace's kernel writes one into the forking/exec'ing/
+ *     renaming CPU's ring just before the task's next scheduling record, so
+ *     a kernel object takes the timestamp of the next timestamped record in
+ *     the file (and sorts before it); at the end of the file, the newest
+ *     timestamp. A name thus takes effect "from that point of the trace",
+ *     which is what makes a reused tid get its new name from then on.
+ *   - kernel loss markers (SC_LOST): the counter events "records_lost"
+ *     (counter id = CPU, int64 argument "cpu" = records lost, then 0), see
+ *     uapi/linux/fxtrace.h. They are also handed to @record at once, like
+ *     every other event.
+ * Every other record (other events, metadata, logs) is passed on at once,
+ * in file order.
  */
 #ifndef SCHED_CORE_H
 #define SCHED_CORE_H
@@ -31,31 +44,43 @@
 
 #define SC_SWITCH	1
 #define SC_WAKEUP	2
+#define SC_NAME		3	/* thread or process kernel object */
+#define SC_LOST		4	/* kernel loss marker */
 
 #define SC_OUT_IDLE	0x01	/* switch: the outgoing side is the idle task */
 #define SC_IN_IDLE	0x02	/* switch: the incoming side is the idle task */
 #define SC_HAS_WAKER	0x04	/* wakeup: @waker is set */
+#define SC_HAS_PID	0x08	/* name (thread): @b, the process koid, is set */
 
-/* One scheduling record, timestamps in nanoseconds. */
+/* One record of the ordered stream, timestamps in nanoseconds. */
 struct sc_event {
 	uint64_t ts;
 	uint64_t seq;		/* file position order (tie breaker) */
-	uint64_t a;		/* switch: outgoing tid; wakeup: woken tid */
-	uint64_t b;		/* switch: incoming tid */
-	uint64_t waker;		/* wakeup: waking tid (SC_HAS_WAKER) */
-	uint32_t cpu;
-	uint8_t kind;		/* SC_SWITCH or SC_WAKEUP */
-	uint8_t state;		/* switch: outgoing FXT thread state */
+	uint64_t a;		/* switch: outgoing tid; wakeup: woken tid;
+				 * name: koid; lost: records lost (0 = the
+				 * hole ends here) */
+	uint64_t b;		/* switch: incoming tid; name: process koid */
+	union {
+		uint64_t waker;	/* wakeup: waking tid (SC_HAS_WAKER) */
+		const char *name; /* name: the text (not NUL-terminated; NULL
+				   * if unresolved), valid during sc_run() */
+	};
+	uint32_t cpu;		/* switch, wakeup: CPU; lost: the counter id */
+	uint8_t kind;		/* SC_SWITCH, SC_WAKEUP, SC_NAME, SC_LOST */
+	uint8_t state;		/* switch: outgoing FXT thread state;
+				 * name: FXT_OBJ_TYPE_THREAD or _PROCESS */
 	uint8_t flags;
 	int32_t in_prio;	/* switch: incoming_weight (0 if absent) */
+	uint32_t name_len;	/* name: bytes at @name */
 };
 
 struct sc_handler {
 	void *ctx;
-	/* Scheduling records, in timestamp order. */
+	/* Scheduling records, names and loss markers, in timestamp order. */
 	void (*sched)(void *ctx, const struct sc_event *ev);
-	/* Every other decoded record, in file order; @ts_ns is the record's
-	 * timestamp converted to ns when it has one, else 0. */
+	/* Every other decoded record (loss markers too), in file order;
+	 * @ts_ns is the record's timestamp converted to ns when it has one,
+	 * else 0. */
 	void (*record)(void *ctx, const struct fxt_record *rec, uint64_t ts_ns);
 };
 
@@ -63,6 +88,7 @@ struct sc_stats {
 	uint64_t bytes;			/* file size */
 	uint64_t records;		/* records read */
 	uint64_t switches, wakeups;	/* scheduling records read */
+	uint64_t names, lost_markers;	/* SC_NAME, SC_LOST records read */
 	uint64_t skipped;		/* records not decoded (unknown types) */
 	uint64_t late;			/* arrived after their window: skipped */
 	size_t first_late_offset;
@@ -85,6 +111,12 @@ struct sc_opts {
  */
 int sc_run(const char *path, const struct sc_opts *opts,
 	   const struct sc_handler *h, struct sc_stats *st);
+
+/*
+ * sc_parse_time() - "1.5s", "200ms", "10us", "5ns", or a bare number in
+ * units of @unit_ns, to nanoseconds in *@out. 0, or -1 if not a duration.
+ */
+int sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
 
 /* Convert ticks at @tps per second to nanoseconds. */
 uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps);

@@ -12,9 +12,20 @@
  * CPUs in rotating order, exactly like fxt-collect; kernel object records
  * come first, or last with --names-at-end (as fxt-collect writes most).
  *
+ * With --kernel-names threads also exit (switch-out state 5) and their tid
+ * is reused by a new thread with another name, in the other process half
+ * the time; the new thread's kernel object records go into the forking
+ * CPU's ring just before its first wakeup, as fxtrace's kernel writes
+ * them. With --losses a CPU's ring now and then loses every record for up
+ * to a few ms, and the next record is preceded by the kernel's pair of
+ * records_lost markers (uapi/linux/fxtrace.h).
+ *
  *   gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES]
  *             [--seed N] [--drain-ms N] [--names-at-end] [--drops]
  *             [--spurious]   (also wake threads that are running/runnable)
+ *             [--kernel-names] [--losses] [--late-start]
+ * --late-start: the first 2 ms have wakeups but no context switches (as
+ * when fxtrace attaches sched_switch last).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -50,10 +61,14 @@ struct th {
 	int st, cpu;
 	uint64_t wake_at;
 	int prio;
+	bool exiting;		/* switches out dead next time */
+	unsigned int gen;	/* incarnation of the tid */
 };
 
 struct cpu {
 	struct fxt_writer ring;
+	uint64_t lose_from, lose_until;	/* records in [from, until) are lost */
+	uint64_t lost, lost_first;	/* lost so far in this hole, first ts */
 	int cur;		/* thread index, -1 idle */
 	uint64_t resched_at;	/* next scheduling decision */
 	int q[MAXT];
@@ -65,6 +80,7 @@ static struct cpu cpus[MAXCPU];
 static int ncpu = 2, nt = 8;
 static FILE *out;
 static uint64_t bytes_out;
+static uint64_t switches_from;	/* --late-start: no switch records before */
 
 static void put(const void *p, size_t n)
 {
@@ -79,6 +95,43 @@ static void flush_writer(struct fxt_writer *w)
 {
 	put(fxt_writer_data(w), fxt_writer_bytes(w));
 	fxt_writer_reset(w);
+}
+
+static void thread_name(char *buf, size_t len, int i)
+{
+	if (th[i].gen)
+		snprintf(buf, len, "reborn-%d.%u", i, th[i].gen);
+	else
+		snprintf(buf, len, "%s-%d", th[i].pid == 1000 ? "ping" : "worker", i);
+}
+
+/*
+ * May ring @r take a record at @ts? Inside a loss window it is dropped;
+ * the first record after one gets the two records_lost markers first:
+ * (lost, at the first lost record's time), (0, at this record's time).
+ */
+static bool admit(int r, uint64_t ts)
+{
+	struct cpu *c = &cpus[r];
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c("records_lost"), 0, (uint64_t)r };
+	struct fxt_arg a;
+
+	if (ts >= c->lose_from && ts < c->lose_until) {
+		if (!c->lost++)
+			c->lost_first = ts;
+		return false;
+	}
+	if (c->lost) {
+		ev.timestamp = c->lost_first;
+		a = fxt_arg_int64(fxt_str_c("cpu"), (int64_t)c->lost);
+		fxt_write_event(&c->ring, &ev, &a, 1);
+		ev.timestamp = ts;
+		a = fxt_arg_int64(fxt_str_c("cpu"), 0);
+		fxt_write_event(&c->ring, &ev, &a, 1);
+		c->lost = 0;
+	}
+	return true;
 }
 
 static void names(struct fxt_writer *w)
@@ -99,7 +152,7 @@ static void names(struct fxt_writer *w)
 		struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS),
 						th[i].pid);
 
-		snprintf(buf, sizeof(buf), "%s-%d", th[i].pid == 1000 ? "ping" : "worker", i);
+		thread_name(buf, sizeof(buf), i);
 		o.name = fxt_str_c(buf);
 		fxt_write_kernel_object(w, &o, &a, 1);
 	}
@@ -121,7 +174,8 @@ static void emit_switch(int c, uint64_t ts, int out_t, int in_t, unsigned state)
 			       state == 3 ? 1 : 0),
 	};
 
-	fxt_write_context_switch(&cpus[c].ring, &cs, a, 3);
+	if (ts >= switches_from && admit(c, ts))
+		fxt_write_context_switch(&cpus[c].ring, &cs, a, 3);
 }
 
 static void emit_wakeup(int ring, uint64_t ts, int t, int target, int waker)
@@ -133,13 +187,41 @@ static void emit_wakeup(int ring, uint64_t ts, int t, int target, int waker)
 			     waker < 0 ? 0 : th[waker].tid),
 	};
 
-	fxt_write_wakeup(&cpus[ring].ring, &wk, a, waker < 0 ? 1 : 2);
+	if (admit(ring, ts))
+		fxt_write_wakeup(&cpus[ring].ring, &wk, a, waker < 0 ? 1 : 2);
 }
 
-static void drain(unsigned round, bool drops)
+/* Kernel objects for thread @t, in ring @r (no timestamp: @ts only decides
+ * whether the ring is losing records then). */
+static void emit_names(int r, uint64_t ts, int t, bool process)
+{
+	char buf[32];
+	struct fxt_kernel_object o = { FXT_OBJ_TYPE_PROCESS, fxt_str_c(""), th[t].pid };
+	struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), th[t].pid);
+
+	if (!admit(r, ts))
+		return;
+	if (process) {
+		o.name = fxt_str_c(th[t].pid == 3000 ? "reborn" : "stress");
+		fxt_write_kernel_object(&cpus[r].ring, &o, NULL, 0);
+	}
+	thread_name(buf, sizeof(buf), t);
+	o.obj_type = FXT_OBJ_TYPE_THREAD;
+	o.name = fxt_str_c(buf);
+	o.koid = th[t].tid;
+	fxt_write_kernel_object(&cpus[r].ring, &o, &a, 1);
+}
+
+static void drain(unsigned round, bool drops, bool losses, uint64_t now)
 {
 	int k;
 
+	if (losses && round % 3 == 1) {
+		struct cpu *c = &cpus[rnd() % (uint64_t)ncpu];
+
+		c->lose_from = now + rnd_range(0, 50000000);
+		c->lose_until = c->lose_from + rnd_range(100000, 5000000);
+	}
 	for (k = 0; k < ncpu; k++) {
 		int c = (int)((round + (unsigned)k) % (unsigned)ncpu);
 
@@ -171,12 +253,16 @@ int main(int argc, char **argv)
 		{ "names-at-end", no_argument, NULL, 'e' },
 		{ "drops", no_argument, NULL, 'D' },
 		{ "spurious", no_argument, NULL, 'S' },
+		{ "kernel-names", no_argument, NULL, 'K' },
+		{ "losses", no_argument, NULL, 'L' },
+		{ "late-start", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL;
 	uint64_t max_bytes = 0, max_switches = 100000, nsw = 0;
 	uint64_t now = 1000000000000ULL, drain_ns = 100000000ULL, next_drain;
 	bool at_end = false, drops = false, spurious = false;
+	bool knames = false, losses = false;
 	unsigned round = 0;
 	struct fxt_writer w;
 	int o, i, c;
@@ -193,8 +279,11 @@ int main(int argc, char **argv)
 		case 'e': at_end = true; break;
 		case 'D': drops = true; break;
 		case 'S': spurious = true; break;
+		case 'K': knames = true; break;
+		case 'L': losses = true; break;
+		case 'l': switches_from = now + 2000000; break;
 		default:
-			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious]\n");
+			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious] [--kernel-names] [--losses] [--late-start]\n");
 			return 2;
 		}
 	}
@@ -219,6 +308,7 @@ int main(int argc, char **argv)
 		fxt_writer_init_dynamic(&cpus[c].ring);
 		cpus[c].cur = -1;
 		cpus[c].resched_at = UINT64_MAX;
+		cpus[c].lose_from = cpus[c].lose_until = UINT64_MAX;
 	}
 	fxt_writer_init_dynamic(&w);
 	fxt_write_magic(&w);
@@ -259,7 +349,7 @@ int main(int argc, char **argv)
 			break;
 		now = t;
 		while (now >= next_drain) {
-			drain(round++, drops);
+			drain(round++, drops, losses, now);
 			next_drain += drain_ns;
 		}
 		if (kind == 2) {
@@ -268,7 +358,17 @@ int main(int argc, char **argv)
 			int wc = (int)(rnd() % (uint64_t)ncpu), waker = cpus[wc].cur;
 			struct cpu *tc = &cpus[target];
 
-			if (waker < 0 || rnd() % 4 == 0)	/* from an interrupt */
+			bool irq = waker < 0 || rnd() % 4 == 0;
+
+			if (p->exiting) {
+				/* the tid is reused by a new thread, forked on
+				 * the waker's CPU: names, then wakeup_new */
+				p->exiting = false;
+				p->gen++;
+				p->pid = p->gen % 2 ? 3000 : (p->tid < 2000 ? 1000 : 2000);
+				emit_names(irq ? target : wc, now, who, true);
+			}
+			if (irq)	/* from an interrupt */
 				emit_wakeup(target, now, who, target, -1);
 			else
 				emit_wakeup(wc, now, who, target, waker);
@@ -302,6 +402,10 @@ int main(int argc, char **argv)
 				p->resched_at = UINT64_MAX;
 				continue;
 			}
+			if (knames && state == 3 && rnd() % 16 == 0) {
+				state = 5;	/* exits; the tid comes back later */
+				th[prev].exiting = true;
+			}
 			emit_switch(who, now, prev, next, state);
 			nsw++;
 			if (spurious && rnd() % 8 == 0) {
@@ -309,7 +413,9 @@ int main(int argc, char **argv)
 				 * running or already on a runqueue */
 				int v = (int)(rnd() % (uint64_t)nt);
 
-				if (th[v].st != SLEEPING)
+				/* not prev: it is switching out right now
+				 * (and may be exiting) */
+				if (th[v].st != SLEEPING && v != prev)
 					emit_wakeup(who, now + 1, v, th[v].cpu,
 						    prev >= 0 ? prev : -1);
 			}
@@ -332,7 +438,9 @@ int main(int argc, char **argv)
 			p->cur = next;
 		}
 	}
-	drain(round, drops);
+	for (c = 0; c < ncpu; c++)	/* the last hole ends */
+		cpus[c].lose_until = 0;
+	drain(round, drops, false, now);
 	if (at_end) {
 		names(&w);
 		flush_writer(&w);

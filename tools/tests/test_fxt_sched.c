@@ -436,10 +436,13 @@ TEST(summary_busy_idle_and_drops)
 	analysis_free(&an);
 }
 
-/* Two threads of two processes, names at the end of the file. */
+/* Two threads of two processes, names at the end of the file. The first
+ * record is a switch on cpu1, so A's first wakeup is not before the
+ * trace's first switch (see start_of_trace_*). */
 static void build_filtered(struct tb *t)
 {
 	tb_begin(t, 1000000000);
+	tb_switch(t, 1, 1000, IDLE, 301, 0);
 	/* A (pid 100) waits 1000..1100 and 3000..3400; C (pid 200) 2000..2050 */
 	tb_wake(t, 0, 1000, 101, 0);
 	tb_switch(t, 0, 1100, IDLE, 101, 0);
