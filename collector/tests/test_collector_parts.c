@@ -292,6 +292,14 @@ static int decode(const struct fxt_writer *w, struct fxt_record *recs, int max)
 	return n;
 }
 
+/*
+ * Records in the preamble: magic, provider info, provider section,
+ * initialization, one String per kernel index (1 .. FXTRACE_STR_COUNT - 1)
+ * and the collector's two. Counted from the ABI, so a new kernel string
+ * does not silently shift every test below.
+ */
+#define PREAMBLE_RECORDS	(4 + (FXTRACE_STR_COUNT - 1) + 2)
+
 TEST(preamble_defines_the_kernel_strings)
 {
 	static const struct {
@@ -304,6 +312,9 @@ TEST(preamble_defines_the_kernel_strings)
 		{ FXTRACE_STR_WAKER, "waker" },
 		{ FXTRACE_STR_LINUX_STATE, "linux_state" },
 		{ FXTRACE_STR_PROCESS, "process" },
+		{ FXTRACE_STR_FXTRACE, "fxtrace" },
+		{ FXTRACE_STR_RECORDS_LOST, "records_lost" },
+		{ FXTRACE_STR_CPU, "cpu" },
 		{ ARCHIVE_STR_CATEGORY, "fxtrace" },
 		{ ARCHIVE_STR_RECORDS_DROPPED, "records_dropped" },
 	};
@@ -315,7 +326,8 @@ TEST(preamble_defines_the_kernel_strings)
 	fxt_writer_init_dynamic(&w);
 	ASSERT(archive_write_preamble(&w) == 0);
 	n = decode(&w, recs, 32);
-	ASSERT(n == 4 + 8);
+	ASSERT(n == PREAMBLE_RECORDS);
+	EXPECT_EQ(sizeof(want) / sizeof(want[0]), PREAMBLE_RECORDS - 4);
 	EXPECT_EQ(recs[0].header, FXT_MAGIC_RECORD);
 	EXPECT_EQ(recs[1].kind, FXT_META_PROVIDER_INFO);
 	EXPECT_EQ(recs[1].meta.provider_id, 1);
@@ -367,7 +379,7 @@ TEST(objects_for_every_task)
 	ASSERT(archive_write_preamble(&w) == 0);
 	EXPECT_EQ(archive_write_all_tasks(&w, fake_proc, &threads, &processes), 0);
 	n = decode(&w, recs, 64);
-	ASSERT(n == 12 + 3);
+	ASSERT(n == PREAMBLE_RECORDS + 3);
 	p = find_kobj(recs, n, FXT_OBJ_TYPE_PROCESS, 100);
 	ASSERT(p);
 	EXPECT(fxt_str_eq(&p->kobj.name, "foo"));
@@ -407,7 +419,7 @@ TEST(objects_for_threads_seen_in_the_trace)
 	EXPECT_EQ(archive_write_seen_tasks(&w, fake_proc, &seen, &named, &missing), 0);
 	EXPECT_EQ(missing, 1);
 	n = decode(&w, recs, 64);
-	ASSERT(n == 12 + 2);
+	ASSERT(n == PREAMBLE_RECORDS + 2);
 	EXPECT(find_kobj(recs, n, FXT_OBJ_TYPE_PROCESS, 100));
 	EXPECT(find_kobj(recs, n, FXT_OBJ_TYPE_THREAD, 101));
 	EXPECT(!find_kobj(recs, n, FXT_OBJ_TYPE_THREAD, 0));
@@ -419,7 +431,8 @@ TEST(objects_for_threads_seen_in_the_trace)
 	EXPECT_EQ(archive_write_new_task(&w, fake_proc, 100, &threads, &processes), 1);
 	EXPECT_EQ(archive_write_new_task(&w, fake_proc, 999, &threads, &processes), 0);
 	n = decode(&w, recs, 64);
-	ASSERT(n == 12 + 3);	/* process 100 once, threads 101 and 100 */
+	/* process 100 once, threads 101 and 100 */
+	ASSERT(n == PREAMBLE_RECORDS + 3);
 	EXPECT(tid_set_contains(&threads, 101) && !tid_set_contains(&threads, 999));
 	tid_set_free(&seen);
 	tid_set_free(&named);
@@ -430,7 +443,8 @@ TEST(objects_for_threads_seen_in_the_trace)
 
 TEST(drop_marker_is_a_provider_event_and_a_counter)
 {
-	struct fxt_record recs[16];
+	struct fxt_record recs[32];
+	const struct fxt_record *mark, *ev;
 	const struct fxt_arg *a;
 	struct fxt_writer w;
 	int n;
@@ -438,23 +452,25 @@ TEST(drop_marker_is_a_provider_event_and_a_counter)
 	fxt_writer_init_dynamic(&w);
 	ASSERT(archive_write_preamble(&w) == 0);
 	ASSERT(archive_write_drop_marker(&w, 4321, 4321, 3, 42, 777) == 0);
-	n = decode(&w, recs, 16);
-	ASSERT(n == 14);
-	EXPECT_EQ(recs[12].type, FXT_RECORD_METADATA);
-	EXPECT_EQ(recs[12].kind, FXT_META_PROVIDER_EVENT);
-	EXPECT_EQ(recs[12].meta.provider_id, 1);
-	EXPECT_EQ(recs[12].meta.event_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
-	EXPECT_EQ(recs[13].type, FXT_RECORD_EVENT);
-	EXPECT_EQ(recs[13].event.type, FXT_EVENT_COUNTER);
-	EXPECT_EQ(recs[13].event.data, 0);	/* counter id */
-	EXPECT_EQ(recs[13].event.timestamp, 777);
+	n = decode(&w, recs, 32);
+	ASSERT(n == PREAMBLE_RECORDS + 2);
+	mark = &recs[PREAMBLE_RECORDS];
+	ev = mark + 1;
+	EXPECT_EQ(mark->type, FXT_RECORD_METADATA);
+	EXPECT_EQ(mark->kind, FXT_META_PROVIDER_EVENT);
+	EXPECT_EQ(mark->meta.provider_id, 1);
+	EXPECT_EQ(mark->meta.event_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
+	EXPECT_EQ(ev->type, FXT_RECORD_EVENT);
+	EXPECT_EQ(ev->event.type, FXT_EVENT_COUNTER);
+	EXPECT_EQ(ev->event.data, 0);	/* counter id */
+	EXPECT_EQ(ev->event.timestamp, 777);
 	/* On the collector's own (named) process, never pid 0. */
-	EXPECT(recs[13].event.thread.index == 0 &&
-	       recs[13].event.thread.pid == 4321 &&
-	       recs[13].event.thread.tid == 4321);
-	EXPECT(fxt_str_eq(&recs[13].event.category, "fxtrace"));
-	EXPECT(fxt_str_eq(&recs[13].event.name, "records_dropped"));
-	a = fxt_record_find_arg(&recs[13], "cpu3");
+	EXPECT(ev->event.thread.index == 0 &&
+	       ev->event.thread.pid == 4321 &&
+	       ev->event.thread.tid == 4321);
+	EXPECT(fxt_str_eq(&ev->event.category, "fxtrace"));
+	EXPECT(fxt_str_eq(&ev->event.name, "records_dropped"));
+	a = fxt_record_find_arg(ev, "cpu3");
 	EXPECT(a && a->type == FXT_ARG_INT64 && a->v.i64 == 42);
 	fxt_writer_free(&w);
 }
@@ -463,7 +479,8 @@ TEST(drop_marker_is_a_provider_event_and_a_counter)
 TEST(drop_counters_for_many_cpus)
 {
 	struct drop_count counts[20];
-	struct fxt_record recs[16];
+	struct fxt_record recs[32];
+	const struct fxt_record *ev;
 	const struct fxt_arg *a;
 	struct fxt_writer w;
 	unsigned int i;
@@ -476,15 +493,16 @@ TEST(drop_counters_for_many_cpus)
 	fxt_writer_init_dynamic(&w);
 	ASSERT(archive_write_preamble(&w) == 0);
 	ASSERT(archive_write_drop_counters(&w, 9, 9, 55, counts, 20) == 0);
-	n = decode(&w, recs, 16);
-	ASSERT(n == 14);
-	EXPECT_EQ(recs[12].nargs, 15);
-	EXPECT_EQ(recs[13].nargs, 5);
-	a = fxt_record_find_arg(&recs[13], "cpu38");
+	n = decode(&w, recs, 32);
+	ASSERT(n == PREAMBLE_RECORDS + 2);
+	ev = &recs[PREAMBLE_RECORDS];
+	EXPECT_EQ(ev[0].nargs, 15);
+	EXPECT_EQ(ev[1].nargs, 5);
+	a = fxt_record_find_arg(&ev[1], "cpu38");
 	EXPECT(a && a->v.i64 == 19);
-	a = fxt_record_find_arg(&recs[12], "cpu0");
+	a = fxt_record_find_arg(&ev[0], "cpu0");
 	EXPECT(a && a->v.i64 == 0);
-	EXPECT_EQ(recs[13].event.timestamp, 55);
+	EXPECT_EQ(ev[1].event.timestamp, 55);
 	fxt_writer_free(&w);
 }
 
