@@ -1,0 +1,250 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest.sh - the benchmark inside the VM (busybox sh, as root), started by
+# bench/run.sh through scripts/vm-run.sh.
+#
+# Payload layout (bench/run.sh builds it): ./fxtrace.ko; ./bin/ with the
+# static fxt-collect, fxt-dump, fxt-bench and fxt-probe-only, Debian's perf and
+# trace-cmd; ./lib/ with the shared libraries those two need and the
+# dynamic loader; ./bench/guest.sh (this file).
+#
+# For each round, for each workload, the configurations run back to back
+# (none fxtrace ftrace perf none fxtrace ...), so slow drifts of the host hit
+# all of them alike. Around every run, fxt-bench calib measures how fast the
+# emulated CPU is at that moment. Each run prints one line
+#   BENCH view=V round=R wl=W cfg=C rc=N ops=N warmup=N ns_per_op=X
+#         calib_before=X calib_after=X csw=N events=N lost=N out_bytes=N
+#         file_bytes=N tracer_cpu_ns=N elapsed_ns=N
+# on stdout (the console, so that a guest that hangs later still leaves its
+# finished runs behind) and in $OUT/results.txt. "-" = not applicable.
+# The first round's trace files are kept in $OUT/keep/ for the host's
+# per-record size analysis.
+set -u
+
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+PATH="$ROOT/bin:$PATH"
+OUT=${FXTRACE_OUT:-/out}
+SCRATCH=/tmp/bench	# tmpfs: every tracer writes to memory, none to a disk
+
+view=wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
+pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
+timeout=600
+
+usage() {
+	cat <<EOF
+Usage: guest.sh [--view NAME] [--rounds N] [--workloads "pp1 pp2 sw"]
+                [--configs "none probe fxtrace ftrace perf"] [--pp-ops N]
+                [--sw-ops N] [--sw-threads N] [--sw-tokens N]
+                [--calib-ops N] [--timeout SECS]
+Runs inside the benchmark VM; see bench/README.md.
+  pp1  pingpong, both processes on CPU 0 (4 scheduler events per round trip)
+  pp2  pingpong across CPUs 0 and 1 (needs 2 CPUs; skipped otherwise)
+  sw   sleepwake: --sw-threads threads in a pipe ring, --sw-tokens tokens
+Configurations: none; probe (fxtrace's probes into 128 MiB rings that
+nobody drains: fxt-probe-only); fxtrace (fxt-collect draining to tmpfs);
+ftrace (trace-cmd record); perf (perf record -a).
+EOF
+}
+
+while [ $# -gt 0 ]; do
+	[ $# -ge 2 ] || { usage >&2; exit 2; }
+	case $1 in
+	--view) view=$2 ;;
+	--rounds) rounds=$2 ;;
+	--workloads) workloads=$2 ;;
+	--configs) configs=$2 ;;
+	--pp-ops) pp_ops=$2 ;;
+	--sw-ops) sw_ops=$2 ;;
+	--sw-threads) sw_threads=$2 ;;
+	--sw-tokens) sw_tokens=$2 ;;
+	--calib-ops) calib_ops=$2 ;;
+	--timeout) timeout=$2 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift 2
+done
+
+info() { echo "BENCHINFO $*" | tee -a "$OUT/results.txt"; }
+say() { echo "# bench: $*"; }
+
+mkdir -p "$OUT/keep" "$OUT/raw" "$SCRATCH" || exit 1
+: >"$OUT/results.txt"
+
+# Debian's perf and trace-cmd are dynamic executables: give them their
+# loader at the path compiled into them, and their libraries.
+mkdir -p /lib64 && ln -sf "$ROOT/lib/ld-linux-x86-64.so.2" /lib64/ld-linux-x86-64.so.2
+export LD_LIBRARY_PATH="$ROOT/lib"
+export HOME=/root
+
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+T=/sys/kernel/tracing
+info "view=$view" "kernel=$(uname -r)" "cpus=$ncpu" "rounds=$rounds"
+perf_v=$(perf --version 2>&1 | awk 'NR == 1 && $2 == "version" { print $3 }')
+tc_v=$(trace-cmd -h 2>&1 | sed -n 's/^trace-cmd version \([^ ]*\).*/\1/p' | head -n 1)
+info "perf=${perf_v:-BROKEN}" "trace-cmd=${tc_v:-BROKEN}"
+if [ -z "$perf_v" ] || [ -z "$tc_v" ]; then
+	say "ERROR: perf or trace-cmd does not run in the guest (a missing library?):"
+	perf --version 2>&1 | sed 's/^/#   /'
+	trace-cmd -h 2>&1 | head -n 3 | sed 's/^/#   /'
+	exit 1
+fi
+# Every tracer at its default buffer size, as a user would run it.
+info "ftrace_buffer_size_kb=$(cat "$T/buffer_size_kb")" \
+	"perf_event_mlock_kb=$(cat /proc/sys/kernel/perf_event_mlock_kb)" \
+	"fxtrace_buf=4096kb_per_cpu"
+for e in sched_switch sched_wakeup sched_wakeup_new; do
+	cp "$T/events/sched/$e/format" "$OUT/keep/ftrace-$e.format" 2>/dev/null
+done
+
+if ! insmod "$ROOT/fxtrace.ko"; then
+	say "ERROR: insmod fxtrace.ko failed (see dmesg); the fxtrace configuration cannot run"
+	exit 1
+fi
+# The module stays loaded for all configurations: without a session its
+# probes are not attached, so "none" pays nothing for it.
+
+wl_args() { # $1 = workload
+	case $1 in
+	pp1) echo "pingpong --cpus 0,0 -n $pp_ops" ;;
+	pp2) echo "pingpong --cpus 0,1 -n $pp_ops" ;;
+	sw) echo "sleepwake -n $sw_ops -t $sw_threads -k $sw_tokens" ;;
+	esac
+}
+
+# field KEY FILE: the value of KEY=... in the "result" line of FILE
+field() {
+	sed -n "s/^result .*[ ]$1=\([^ ]*\).*/\1/p" "$2" | head -n 1
+}
+
+calib() {
+	fxt-bench calib -n "$calib_ops" -T "$timeout" >"$SCRATCH/calib.out" 2>&1 &&
+		field ns_per_op "$SCRATCH/calib.out"
+}
+
+# Each tracer's own account of what it recorded and lost, from its output.
+# Sets events, lost, out_bytes.
+count_fxtrace() {
+	events=$(sed -n 's/^fxt-collect: traced .* records (\([0-9]*\) context switches, \([0-9]*\) wakeups.*/\1 + \2/p' "$1" | head -n 1)
+	[ -n "$events" ] && events=$((events))
+	lost=$(sed -n 's/^fxt-collect: records dropped: .*(\([0-9]*\) in total).*/\1/p' "$1" | head -n 1)
+	[ -n "$lost" ] || { grep -q '^fxt-collect: no records dropped' "$1" && lost=0; }
+	out_bytes=$(wc -c <"$SCRATCH/t.fxt")
+}
+
+count_probe() {
+	events=$(sed -n 's/^fxt-probe-only: records_written=\([0-9]*\) .*/\1/p' "$1")
+	lost=$(sed -n 's/^fxt-probe-only: .* records_dropped=\([0-9]*\) .*/\1/p' "$1")
+}
+
+count_ftrace() {
+	# The ring buffer's own counters once trace-cmd is done (it resets
+	# them when it starts): "read events" went to the reader, "overrun"
+	# were overwritten before it got to them, "dropped events" found the
+	# buffer full.
+	for s in "$T"/per_cpu/cpu*/stats; do
+		echo "== $s"
+		cat "$s"
+	done >>"$1"
+	events=$(awk '/^read events:/ { s += $3 } END { print s + 0 }' "$1")
+	lost=$(awk '/^overrun:/ { s += $2 } /^dropped events:/ { s += $3 } END { print s + 0 }' "$1")
+	# The event pages trace-cmd wrote, per CPU: "N bytes in size" (or,
+	# when it compressed them, "C bytes in size (N uncompressed)").
+	out_bytes=$(awk '/bytes in size/ { v = $1; if ($5 == "uncompressed)") v = substr($4, 2); s += v } END { print s + 0 }' "$1")
+}
+
+count_perf() {
+	events=$(sed -n 's/.*perf record: Captured and wrote .*(\([0-9]*\) samples).*/\1/p' "$1" | head -n 1)
+	# perf record says "Processed N samples and lost P%!" when it lost any.
+	total=$(sed -n 's/.*Processed \([0-9]*\) samples and lost.*/\1/p' "$1" | head -n 1)
+	if [ -n "$total" ] && [ -n "$events" ]; then
+		lost=$((total - events))
+	else
+		lost=0
+	fi
+	# The data section (header and feature sections left out).
+	out_bytes=$(perf report --header-only -i "$SCRATCH/p.data" 2>/dev/null |
+		sed -n 's/^# data size *: *\([0-9]*\).*/\1/p')
+}
+
+# run_one ROUND WL CFG
+run_one() {
+	r=$1 wl=$2 cfg=$3
+	# shellcheck disable=SC2046 # word splitting of the workload arguments is wanted
+	set -- fxt-bench $(wl_args "$wl") -T "$timeout"
+	events=- lost=- out_bytes=-
+	rm -rf "${SCRATCH:?}"/t.* "$SCRATCH"/p.* "$SCRATCH"/trace*.dat*
+	c0=$(calib)
+	log=$SCRATCH/run.log
+	# The outer timeout only catches a tracer that hangs after the
+	# workload gave up (the workload's own -T fires first).
+	tmo="timeout -s KILL $((timeout + 120))"
+	case $cfg in
+	none) $tmo "$@" >"$log" 2>&1 ;;
+	probe) $tmo fxt-probe-only -b 128 -- "$@" >"$log" 2>&1 ;;
+	fxtrace) $tmo fxt-collect -o "$SCRATCH/t.fxt" -- "$@" -W fxt-collect >"$log" 2>&1 ;;
+	ftrace)
+		$tmo trace-cmd record -e sched:sched_switch -e sched:sched_wakeup \
+			-e sched:sched_wakeup_new -o "$SCRATCH/t.dat" "$@" -W trace-cmd >"$log" 2>&1
+		;;
+	perf)
+		$tmo perf record -e sched:sched_switch -e sched:sched_wakeup \
+			-e sched:sched_wakeup_new -a -o "$SCRATCH/p.data" -- "$@" -W perf >"$log" 2>&1
+		;;
+	esac
+	rc=$?
+	c1=$(calib)
+	case $rc in
+	124) say "TIMEOUT: $wl under $cfg did not finish within $timeout s (round $r); see $OUT/raw/$wl-$cfg-$r.log" ;;
+	137) say "TIMEOUT: $cfg did not stop within $((timeout + 120)) s after $wl (round $r); killed" ;;
+	esac
+	case $cfg in
+	probe) [ $rc -eq 0 ] || [ $rc -eq 3 ] && count_probe "$log" ;;
+	fxtrace) [ $rc -eq 0 ] || [ $rc -eq 3 ] && count_fxtrace "$log" ;;
+	ftrace) [ $rc -eq 0 ] && count_ftrace "$log" ;;
+	perf) [ $rc -eq 0 ] && count_perf "$log" ;;
+	esac
+	# fxt-collect and fxt-probe-only exit 3 when records were dropped;
+	# that is a result, not a failure (the lost count says so).
+	case $cfg in probe | fxtrace) [ $rc -eq 3 ] && rc=0 ;; esac
+	file_bytes=-
+	for f in "$SCRATCH/t.fxt" "$SCRATCH/t.dat" "$SCRATCH/p.data"; do
+		[ -f "$f" ] && file_bytes=$(wc -c <"$f")
+	done
+	cp "$log" "$OUT/raw/$wl-$cfg-$r.log"
+	if [ "$r" = 1 ]; then
+		for f in "$SCRATCH/t.fxt" "$SCRATCH/t.dat" "$SCRATCH/p.data"; do
+			[ -f "$f" ] && cp "$f" "$OUT/keep/$wl-$cfg.${f##*.}"
+		done
+	fi
+	line="BENCH view=$view round=$r wl=$wl cfg=$cfg rc=$rc"
+	w=$(field warmup "$log")
+	line="$line ops=$(field ops "$log") warmup=${w:-0} ns_per_op=$(field ns_per_op "$log")"
+	line="$line calib_before=${c0:--} calib_after=${c1:--}"
+	line="$line csw=$(field csw "$log") events=${events:--} lost=${lost:--}"
+	line="$line out_bytes=${out_bytes:--} file_bytes=$file_bytes"
+	line="$line tracer_cpu_ns=$(field tracer_cpu_ns "$log") elapsed_ns=$(field elapsed_ns "$log")"
+	echo "$line" | tee -a "$OUT/results.txt"
+}
+
+for wl in $workloads; do
+	if [ "$wl" = pp2 ] && [ "$ncpu" -lt 2 ]; then
+		say "pp2 needs 2 CPUs, this guest has $ncpu: skipped"
+		info skipped wl=pp2 reason=one_cpu
+	fi
+done
+say "start: $rounds rounds of [$workloads] x [$configs]"
+r=1
+while [ "$r" -le "$rounds" ]; do
+	for wl in $workloads; do
+		[ "$wl" = pp2 ] && [ "$ncpu" -lt 2 ] && continue
+		for cfg in $configs; do
+			run_one "$r" "$wl" "$cfg"
+		done
+	done
+	say "round $r of $rounds done at $(cut -d' ' -f1 /proc/uptime) s guest time"
+	r=$((r + 1))
+done
+rmmod fxtrace || say "WARNING: rmmod fxtrace failed"
+say "done"

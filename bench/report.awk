@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# report.awk - the benchmark table of one view, from guest.sh's BENCH lines
+#
+#   awk -v calibrate=0|1 -f bench/report.awk results.txt
+#
+# Per workload and configuration, over the rounds whose run succeeded:
+#   ns/op      median time per operation (round trip, hop). calibrate=1
+#              (wall-clock view): each run's time is divided by the
+#              getppid() calibration measured around it and multiplied by
+#              the median calibration of the boot, which cancels the
+#              host's speed changes between runs.
+#   spread     (max - min) / median of those times
+#   csw/op     context switches of the workload's own tasks per operation
+#              (same in every configuration unless a tracer changed the
+#              schedule)
+#   +ns/op     median over rounds of (this config - "none") in the same round
+#   events/op  (recorded + lost) / (ops + warmup): the tracer's own count
+#   ns/event   +ns/op / events/op: what one recorded event cost the workload
+#   B/event    output bytes / recorded events (fxtrace: the whole .fxt file;
+#              ftrace: the event pages trace-cmd wrote; perf: perf.data's
+#              data section)
+#   tracer CPU CPU time of the tracer's processes / elapsed time, median
+# Then fxtrace's ns/event as a ratio to ftrace's and to perf's, and the same
+# for "probe" (fxtrace's probes alone, nobody draining: the collector's share
+# is the difference).
+# Runs that failed (rc != 0) are left out and listed.
+
+function median(arr, n,    i, j, t, a) {
+	if (n == 0)
+		return ""
+	for (i = 1; i <= n; i++)
+		a[i] = arr[i]
+	for (i = 2; i <= n; i++) {	# insertion sort: n is small
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] > t; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function spread(arr, n,    i, lo, hi, m) {
+	if (n < 2)
+		return "-"
+	lo = hi = arr[1]
+	for (i = 2; i <= n; i++) {
+		if (arr[i] < lo) lo = arr[i]
+		if (arr[i] > hi) hi = arr[i]
+	}
+	m = median(arr, n)
+	return m > 0 ? sprintf("%.1f%%", 100 * (hi - lo) / m) : "-"
+}
+
+function num(v) { return v != "" && v != "-" }
+
+function ratio(wl, a, b) {
+	if (per_event[wl, a] == "" || per_event[wl, b] == "" || per_event[wl, b] <= 0)
+		return "-"
+	return sprintf("%.3f", per_event[wl, a] / per_event[wl, b])
+}
+
+function target(wl, other, limit,    f, o) {
+	f = per_event[wl, "fxtrace"]
+	o = per_event[wl, other]
+	if (o == "" || o <= 0) {
+		printf("- %s: fxtrace / %s per event: no usable %s figure\n", wl, other, other)
+		return
+	}
+	printf("- %s: fxtrace / %s per event = %.3f (target <= %s): %s\n", wl, other, \
+	       f / o, limit, f / o <= limit ? "met" : "NOT met")
+}
+
+function fmt(v, f) { return v == "" ? "-" : sprintf(f, v) }
+
+# Split "k=v k=v" into kv[].
+function parse(line,    i, n, parts, eq) {
+	delete kv
+	n = split(line, parts, " ")
+	for (i = 2; i <= n; i++) {
+		eq = index(parts[i], "=")
+		if (eq)
+			kv[substr(parts[i], 1, eq - 1)] = substr(parts[i], eq + 1)
+	}
+}
+
+BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
+
+/^BENCHINFO / {
+	info[++ninfo] = substr($0, 11)
+	next
+}
+
+/^BENCH / {
+	parse($0)
+	wl = kv["wl"]; cfg = kv["cfg"]; r = kv["round"] + 0
+	view = kv["view"]
+	if (!(wl in seen_wl)) { seen_wl[wl] = 1; wls[++nwl] = wl }
+	if (!(cfg in seen_cfg)) { seen_cfg[cfg] = 1; cfgs[++ncfg] = cfg }
+	if (kv["rc"] != "0" || !num(kv["ns_per_op"])) {
+		failed[++nfail] = sprintf("round %d %s %s: exit %s", r, wl, cfg, kv["rc"])
+		next
+	}
+	key = wl SUBSEP cfg SUBSEP r
+	ok[key] = 1
+	if (r > maxr) maxr = r
+	raw[key] = kv["ns_per_op"] + 0
+	c = ""
+	if (num(kv["calib_before"]) && num(kv["calib_after"]))
+		c = (kv["calib_before"] + kv["calib_after"]) / 2
+	else if (num(kv["calib_before"]))
+		c = kv["calib_before"] + 0
+	cal[key] = c
+	if (c != "")
+		cals[++ncal] = c
+	if (num(kv["events"])) {
+		ev[key] = kv["events"] + 0
+		lost[key] = num(kv["lost"]) ? kv["lost"] + 0 : 0
+		per_op[key] = (ev[key] + lost[key]) / (kv["ops"] + kv["warmup"])
+		if (num(kv["out_bytes"]) && ev[key] > 0)
+			bpe[key] = kv["out_bytes"] / ev[key]
+	}
+	if (num(kv["csw"]) && kv["ops"] > 0)
+		csw[key] = kv["csw"] / kv["ops"]
+	if (num(kv["tracer_cpu_ns"]) && kv["elapsed_ns"] > 0)
+		cpu[key] = 100 * kv["tracer_cpu_ns"] / kv["elapsed_ns"]
+}
+
+END {
+	if (nwl == 0) {
+		print "report.awk: no BENCH lines in the input" > "/dev/stderr"
+		exit 1
+	}
+	cal_med = median(cals, ncal)
+	if (calibrate && cal_med == "") {
+		print "report.awk: calibrate=1 but the runs have no calibration" > "/dev/stderr"
+		exit 1
+	}
+	printf("View: %s%s\n\n", view, calibrate ? \
+		sprintf(" (calibrated: each run / its getppid() time x the boot's median %.1f ns per getppid())", cal_med) : \
+		" (guest time = instructions executed)")
+	for (i = 1; i <= ninfo; i++)
+		printf("    %s\n", info[i])
+	printf("\n| workload | config | runs | ns/op | spread | csw/op | +ns/op | +%% | events/op | ns/event | recorded/run | lost (all runs) | B/event | tracer CPU |%s\n",
+	       calibrate ? " raw ns/op | raw spread |" : "")
+	printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n", calibrate ? "---|---|" : "")
+	for (w = 1; w <= nwl; w++) {
+		wl = wls[w]
+		for (k = 1; k <= ncfg; k++) {
+			cfg = cfgs[k]
+			n = 0; nd = 0; ne = 0; nb = 0; nc = 0; nr = 0; ns = 0; lsum = 0
+			delete xs; delete ds; delete es; delete bs; delete cs; delete rs; delete recs; delete sws
+			for (r = 1; r <= maxr; r++) {
+				key = wl SUBSEP cfg SUBSEP r
+				if (!(key in ok))
+					continue
+				x = calibrate ? raw[key] / cal[key] * cal_med : raw[key]
+				val[key] = x
+				xs[++n] = x
+				rs[++nr] = raw[key]
+				base = wl SUBSEP "none" SUBSEP r
+				if (cfg != "none" && (base in ok)) {
+					xb = calibrate ? raw[base] / cal[base] * cal_med : raw[base]
+					ds[++nd] = x - xb
+				}
+				if (key in per_op) {
+					es[++ne] = per_op[key]
+					recs[ne] = ev[key]
+					lsum += lost[key]
+				}
+				if (key in bpe)
+					bs[++nb] = bpe[key]
+				if (key in cpu)
+					cs[++nc] = cpu[key]
+				if (key in csw)
+					sws[++ns] = csw[key]
+			}
+			if (n == 0)
+				continue
+			m = median(xs, n)
+			d = median(ds, nd)
+			e = median(es, ne)
+			pe = (d != "" && e != "" && e > 0) ? d / e : ""
+			if (cfg == "none")
+				none_med[wl] = m
+			per_event[wl, cfg] = pe
+			lost_all[wl, cfg] = lsum
+			cpu_med[wl, cfg] = median(cs, nc)
+			printf("| %s | %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", \
+			       wl, cfg, n, m, spread(xs, n), fmt(median(sws, ns), "%.2f"), fmt(d, "%.0f"), \
+			       (d != "" && none_med[wl] > 0) ? sprintf("%.1f%%", 100 * d / none_med[wl]) : "-", \
+			       fmt(e, "%.2f"), fmt(pe, "%.0f"), fmt(median(recs, ne), "%.0f"), \
+			       ne ? lsum : "-", fmt(median(bs, nb), "%.1f"), \
+			       nc ? sprintf("%.1f%%", median(cs, nc)) : "-")
+			if (calibrate)
+				printf(" %.0f | %s |", median(rs, nr), spread(rs, nr))
+			printf("\n")
+		}
+	}
+	printf("\nfxtrace's cost per recorded event as a fraction of the others' (same boot; \"probe\" = fxtrace's probes alone, nobody draining):\n\n")
+	printf("| workload | fxtrace / ftrace | fxtrace / perf | probe / ftrace | probe / perf |\n|---|---|---|---|---|\n")
+	for (w = 1; w <= nwl; w++) {
+		wl = wls[w]
+		printf("| %s | %s | %s | %s | %s |\n", wl, ratio(wl, "fxtrace", "ftrace"), \
+		       ratio(wl, "fxtrace", "perf"), ratio(wl, "probe", "ftrace"), ratio(wl, "probe", "perf"))
+	}
+	# The issue's targets, read from this view's numbers (not enforced).
+	printf("\nTargets (issue 4), this view:\n\n")
+	for (w = 1; w <= nwl; w++) {
+		wl = wls[w]
+		f = per_event[wl, "fxtrace"]
+		if (f == "")
+			continue
+		if (calibrate) {
+			target(wl, "ftrace", 0.5)
+		} else {
+			target(wl, "ftrace", 0.25)
+			target(wl, "perf", 0.125)
+		}
+	}
+	if (("pp1", "fxtrace") in lost_all) {
+		printf("- pp1: fxtrace lost %d events over all runs at the default buffer size (target 0): %s\n", \
+		       lost_all["pp1", "fxtrace"], lost_all["pp1", "fxtrace"] == 0 ? "met" : "NOT met")
+		c = cpu_med["pp1", "fxtrace"]
+		if (c != "")
+			printf("- pp1: fxt-collect used %.1f%% of a CPU (median; target < 5%%): %s\n", \
+			       c, c < 5 ? "met" : "NOT met")
+	}
+	if (nfail) {
+		printf("\nRuns left out (failed):\n")
+		for (i = 1; i <= nfail; i++)
+			printf("- %s\n", failed[i])
+	}
+}

@@ -1,0 +1,277 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - the fxtrace benchmark (make bench): fxtrace next to ftrace and
+# perf in the same QEMU boot, in two views, plus the host-side benchmarks.
+#
+#   1. builds, from one source snapshot (a commit, default HEAD, or the
+#      working tree), fxtrace.ko for the kernel, static fxt-collect/fxt-dump
+#      and fxt-bench, and a payload with Debian's perf and trace-cmd and the
+#      shared libraries they load;
+#   2. boots the kernel once per view and runs bench/guest.sh there:
+#        icount  1 vCPU, QEMU -icount: guest time = instructions executed
+#        wall    2 vCPUs, wall-clock time normalized by a getppid() loop
+#      (rounds x workloads x [none fxtrace ftrace perf], interleaved);
+#   3. prints per view the table of bench/report.awk, the record sizes each
+#      tracer wrote (bench/sizes.sh), and the host benchmarks
+#      (bench/host_bench.sh);
+# and keeps everything in the results directory (summary.md).
+set -euo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH=$REPO/bench
+
+usage() {
+	cat <<EOF
+Usage: $prog [options]
+
+Options:
+  --kernel FLAVOUR   6.1 (default: Debian 12's perf is the 6.1 one), 6.12,
+                     6.12-rt (see scripts/fetch-kernel.sh)
+  --views LIST       comma-separated: icount,wall (default both)
+  --rounds N         rounds per view, each running every workload under
+                     every configuration (default 5)
+  --workloads LIST   space- or comma-separated, of pp1 pp2 sw (default all;
+                     pp2 needs 2 vCPUs and is skipped in the icount view)
+  --pp-ops N         ping-pong round trips per run (default 20000)
+  --sw-ops N         sleep/wake hops per run (default 20000)
+  --sw-threads N     sleep/wake threads (default 32)
+  --sw-tokens N      sleep/wake tokens in flight (default 1: every hop is
+                     one wakeup and one blocking switch, so the schedule
+                     does not change with the tracer's speed)
+  --calib-ops N      getppid() calls per calibration (default 100000)
+  --rev REV          benchmark commit REV (default HEAD)
+  --tree             benchmark the working tree as it is, uncommitted
+                     changes included, instead of a commit
+  --tcg-thread MODE  TCG threading of the wall view: multi (default, one host
+                     thread per vCPU) or single
+  --run-timeout S    per-run limit inside the guest (default 600)
+  --vm-timeout S     limit per VM boot (default 7200)
+  --out DIR          results directory (default
+                     build/bench/results/<date>-<rev>)
+  --no-host          skip the host benchmarks
+  --host-only        only the host benchmarks (no VM)
+  --host-mb MB       size of the host benchmarks' data (default 1100)
+  -h, --help         this text
+
+The VM runs take minutes each (TCG): the default run is about an hour.
+Run at most one VM at a time on a shared machine.
+Exit status: 0 all views ran (targets are reported, not enforced), 1 a build
+or a view failed, 2 usage error.
+
+EXAMPLES
+  make bench                                    # everything, defaults
+  bench/run.sh --views icount --rounds 3        # the icount view only
+  bench/run.sh --tree --workloads pp1 --rounds 5   # try uncommitted kmod work
+EOF
+}
+
+die() { echo "$prog: error: $*" >&2; exit 1; }
+log() { echo "$prog: $*" >&2; }
+
+args_given="$*"
+flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw"
+pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
+rev=HEAD tree=0 tcg_thread=multi run_timeout=600 vm_timeout=7200
+outdir='' do_host=1 do_vm=1 host_mb=1100
+
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--tree) tree=1; shift; continue ;;
+	--no-host) do_host=0; shift; continue ;;
+	--host-only) do_vm=0; shift; continue ;;
+	-h | --help) usage; exit 0 ;;
+	--kernel | --views | --rounds | --workloads | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
+		--calib-ops | --rev | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
+		[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
+		;;
+	*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	case $1 in
+	--kernel) flavour=$2 ;;
+	--views) views=$2 ;;
+	--rounds) rounds=$2 ;;
+	--workloads) workloads=${2//,/ } ;;
+	--pp-ops) pp_ops=$2 ;;
+	--sw-ops) sw_ops=$2 ;;
+	--sw-threads) sw_threads=$2 ;;
+	--sw-tokens) sw_tokens=$2 ;;
+	--calib-ops) calib_ops=$2 ;;
+	--rev) rev=$2 ;;
+	--tcg-thread) tcg_thread=$2 ;;
+	--run-timeout) run_timeout=$2 ;;
+	--vm-timeout) vm_timeout=$2 ;;
+	--out) outdir=$2 ;;
+	--host-mb) host_mb=$2 ;;
+	esac
+	shift 2
+done
+for n in "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
+	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: '$n' is not a positive number" >&2; exit 2; }
+done
+for w in $workloads; do
+	[[ $w == pp1 || $w == pp2 || $w == sw ]] || { echo "$prog: unknown workload '$w' (pp1, pp2, sw)" >&2; exit 2; }
+done
+IFS=, read -r -a view_list <<<"$views"
+for v in "${view_list[@]}"; do
+	[[ $v == icount || $v == wall ]] || { echo "$prog: unknown view '$v' (icount, wall)" >&2; exit 2; }
+done
+[[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
+
+# --- the source snapshot -------------------------------------------------------
+# Others edit kmod/ and collector/ in this tree while the benchmark runs for
+# an hour: build from a commit (or a copy of the tree) so every view
+# measures the same code, and say which.
+if ((tree)); then
+	label="tree-$(git -C "$REPO" rev-parse --short HEAD)"
+	git -C "$REPO" diff --quiet HEAD -- Kbuild kmod uapi collector || label="$label-dirty"
+else
+	commit=$(git -C "$REPO" rev-parse --verify -q "$rev^{commit}") || die "--rev '$rev' is not a commit"
+	label=$(git -C "$REPO" rev-parse --short "$commit")
+fi
+work=$REPO/build/bench
+src=$work/src-$label
+outdir=${outdir:-$work/results/$(date +%Y%m%d-%H%M%S)-$label}
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+rm -rf "$src"
+mkdir -p "$src"
+if ((tree)); then
+	(cd "$REPO" && git ls-files -co --exclude-standard -z -- Kbuild kmod uapi collector |
+		xargs -0 cp --parents -t "$src") || die "copying the working tree to $src failed"
+else
+	git -C "$REPO" archive "$commit" Kbuild kmod uapi collector | tar -x -C "$src" ||
+		die "git archive $commit failed"
+fi
+log "benchmarking $label (sources in $src); results in $outdir"
+
+summary=$outdir/summary.md
+{
+	echo "# fxtrace benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo
+	echo "- code: $label$( ((tree)) && echo ' (working tree)')"
+	echo "- host: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(free -g | awk '/^Mem:/ { print $2 }') GiB, kernel $(uname -r), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')"
+	echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "- command: bench/run.sh $args_given"
+	echo
+} >"$summary"
+
+# --- host-side benchmarks --------------------------------------------------------
+MAKE=${MAKE:-make}
+"$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" BUILDDIR="$work/host-$label" >&2 ||
+	die "building the host benchmark programs failed (see above)"
+host_build=$work/host-$label
+
+run_host() {
+	log "host benchmarks (${host_mb} MB)"
+	BUILD=$host_build BENCH_MB=$host_mb bash "$BENCH/host_bench.sh" | tee "$outdir/host.txt" ||
+		die "the host benchmarks failed (see above)"
+	{
+		echo "## Host: the collector's drain path and fxt-dump's decoder"
+		echo
+		echo '```'
+		cat "$outdir/host.txt"
+		echo '```'
+		echo
+	} >>"$summary"
+}
+if ((!do_vm)); then
+	run_host
+	cat "$summary"
+	exit 0
+fi
+
+# --- kernel, module, static userspace, payload ---------------------------------
+kinfo=$("$REPO/scripts/fetch-kernel.sh" "$flavour") || die "scripts/fetch-kernel.sh $flavour failed (see above)"
+RELEASE='' KDIR='' VMLINUZ='' MODULES=''
+eval "$kinfo"
+[[ -n $RELEASE && -d $KDIR && -f $VMLINUZ && -d $MODULES ]] || die "scripts/fetch-kernel.sh printed unexpected output: $kinfo"
+
+log "building fxtrace.ko for $RELEASE from $src"
+"$MAKE" -C "$KDIR" M="$src" W=1 modules >"$outdir/kbuild.log" 2>&1 ||
+	{ tail -n 30 "$outdir/kbuild.log" >&2; die "building fxtrace.ko failed (full log: $outdir/kbuild.log)"; }
+ko=$src/kmod/fxtrace.ko
+[[ $(modinfo -F vermagic "$ko") == "$RELEASE "* ]] || die "$ko was not built for $RELEASE"
+
+vmbin=$work/vm-bin-$label
+"$MAKE" -s -C "$src/collector" BUILDDIR="$vmbin" LDFLAGS=-static all >&2 ||
+	die "building the static collector failed"
+"$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" VM_BINDIR="$vmbin" vm >&2 ||
+	die "building the static fxt-bench failed"
+
+payload=$work/payload-$label
+rm -rf "$payload"
+mkdir -p "$payload/bin" "$payload/lib" "$payload/bench"
+cp "$ko" "$payload/"
+cp "$vmbin/fxt-collect" "$vmbin/fxt-dump" "$vmbin/fxt-bench" "$vmbin/fxt-probe-only" "$payload/bin/"
+cp "$BENCH/guest.sh" "$payload/bench/"
+# perf and trace-cmd with every library ldd finds, and the loader.
+for tool in perf trace-cmd; do
+	path=$(command -v "$tool") || die "$tool is not installed; run scripts/install-deps.sh"
+	cp "$(readlink -f "$path")" "$payload/bin/$tool"
+	ldd "$path" | awk '/=> \// { print $3 } /^[[:space:]]*\/lib/ { print $1 }' |
+		while read -r lib; do cp -L "$lib" "$payload/lib/"; done
+done
+[[ -f $payload/lib/ld-linux-x86-64.so.2 ]] || die "the dynamic loader was not found by ldd"
+log "payload $payload: $(du -sm "$payload" | cut -f1) MB"
+
+guest_args=(--rounds "$rounds" --workloads "$workloads" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
+	--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout")
+printf -v guest_cmd '%q ' sh bench/guest.sh "${guest_args[@]}"
+
+failed=0
+for view in "${view_list[@]}"; do
+	vdir=$outdir/$view
+	opts=(--smp 2)
+	env=(FXTRACE_VM_TCG_THREAD="$tcg_thread")
+	calibrate=1
+	if [[ $view == icount ]]; then
+		opts=(--smp 1 --icount)
+		env=(FXTRACE_VM_TCG_THREAD=single)
+		calibrate=0
+	fi
+	log "view $view: booting $RELEASE (${opts[*]}, ${env[*]}); this takes a while"
+	rc=0
+	env "${env[@]}" "$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
+		--payload "$payload" --out "$vdir" --timeout "$vm_timeout" --mem 3072 "${opts[@]}" \
+		-- "${guest_cmd}--view $view" >"$vdir.console" 2>&1 || rc=$?
+	results=$vdir/out/results.txt
+	if [[ ! -s $results ]]; then
+		# The VM died or hung: take the finished runs from the console.
+		results=$vdir.results.txt
+		grep -a '^BENCH' "$vdir.console" | tr -d '\r' >"$results" || true
+	fi
+	case $rc in
+	0) ;;
+	124) log "view $view: the VM hit --vm-timeout ($vm_timeout s). Under 2-vCPU TCG a cross-CPU wakeup IPI has been seen to get lost while kernel text was being patched (tracer start/stop), which soft-locks the guest; the runs finished before it are used. Console: $vdir.console"
+		failed=1 ;;
+	*) log "view $view: the guest exited $rc (see $vdir.console)"; failed=1 ;;
+	esac
+	if ! grep -q '^BENCH ' "$results"; then
+		log "view $view: no results"
+		failed=1
+		continue
+	fi
+	awk -v calibrate="$calibrate" -f "$BENCH/report.awk" "$results" >"$outdir/table-$view.md" ||
+		{ failed=1; continue; }
+	if [[ -d $vdir/out/keep ]]; then
+		bash "$BENCH/sizes.sh" "$vdir/out/keep" "$host_build/collector/fxt-dump" >"$outdir/sizes-$view.md" ||
+			log "view $view: the record size analysis failed"
+	fi
+	{
+		echo "## VM view: $view"
+		echo
+		[[ $rc -eq 0 ]] || echo "**The VM run did not finish (exit $rc); the table has the runs it completed.**"
+		echo
+		cat "$outdir/table-$view.md"
+		echo
+		[[ -s $outdir/sizes-$view.md ]] && cat "$outdir/sizes-$view.md" && echo
+	} >>"$summary"
+done
+
+((do_host)) && run_host
+echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$summary"
+cat "$summary"
+log "everything is in $outdir (summary.md, per-view tables, consoles, raw tracer logs, kept traces)"
+exit "$failed"

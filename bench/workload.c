@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * fxt-bench - the benchmark's timed workloads (bench/guest.sh runs them in
+ * the VM, bare and under each tracer)
+ *
+ *   calib      getppid() in a loop: a syscall that hits no scheduler
+ *              tracepoint, to measure how fast the (emulated) CPU is right
+ *              now; the wall-clock view divides by it
+ *   pingpong   two processes pass one byte back and forth over two pipes;
+ *              --cpus A,B pins them (A = B: both on one CPU, 4 scheduler
+ *              events per round trip; A != B: every wakeup crosses CPUs)
+ *   sleepwake  T threads in a ring of pipes with K tokens circulating:
+ *              many sleepers, run queues longer than one, preemption
+ *
+ * Each run prints one line of key=value pairs on stdout ("result wl=...").
+ * The clock is CLOCK_MONOTONIC: under QEMU -icount it counts instructions.
+ * --watch COMM adds tracer_cpu_ns, the CPU time that processes named COMM
+ * (the tracer and its helpers) used during the measured interval, read from
+ * /proc/PID/task/TID/schedstat. csw is the number of context switches of the
+ * workload's own tasks in the interval (from /proc/PID/task/TID/status),
+ * which shows whether a tracer changed the schedule itself.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_THREADS	1024
+#define MAX_WATCH	4
+#define TOKEN		't'
+#define STOP		's'
+
+struct env {
+	const char *workload;
+	long ops;		/* round trips, hops or calls */
+	long warmup;		/* untimed round trips first (pingpong) */
+	int cpu_a, cpu_b;	/* pingpong pinning; -1 = not pinned */
+	int threads, tokens;	/* sleepwake */
+	unsigned int timeout_s;
+	const char *watch[MAX_WATCH];
+	int nwatch;
+};
+
+static volatile pid_t child_pid;	/* killed by the timeout handler */
+static unsigned int timeout_for_msg;
+static const char *workload_for_msg = "";
+
+static void die(const char *what)
+{
+	fprintf(stderr, "fxt-bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A workload that does not finish is almost always the guest, not us: under
+ * 2-vCPU TCG a cross-CPU wakeup IPI has been seen to never arrive while
+ * kernel text was being patched. Say so, clean up, and leave a distinct
+ * status for the driver.
+ */
+static void on_timeout(int sig)
+{
+	char msg[256];
+	int n;
+
+	(void)sig;
+	if (child_pid > 0)
+		kill(child_pid, SIGKILL);
+	n = snprintf(msg, sizeof(msg),
+		     "fxt-bench: %s did not finish within %u s: the guest is stuck or far slower than expected (under multi-vCPU TCG a cross-CPU wakeup IPI can get lost); raise --timeout or use fewer ops\n",
+		     workload_for_msg, timeout_for_msg);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, msg, (size_t)n);
+	_exit(124);
+}
+
+static void arm_timeout(const struct env *env)
+{
+	struct sigaction sa = { .sa_handler = on_timeout };
+
+	workload_for_msg = env->workload;
+	timeout_for_msg = env->timeout_s;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(env->timeout_s);
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity (is that CPU online?)");
+}
+
+/* ---- --watch: CPU time of the tracer's processes ------------------------ */
+
+static bool read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	return ok;
+}
+
+/* Sum of the first field of /proc/PID/task/ * /schedstat (ns on CPU). */
+static uint64_t process_cpu_ns(const char *pid)
+{
+	char path[600], line[128];
+	struct dirent *de;
+	uint64_t sum = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;	/* exited meanwhile */
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", pid,
+			 de->d_name);
+		if (read_line(path, line, sizeof(line)))
+			sum += strtoull(line, NULL, 10);
+	}
+	closedir(d);
+	return sum;
+}
+
+/*
+ * CPU time of every process whose comm is one of env->watch; @ntasks gets
+ * how many there were. Processes that start or exit inside the interval
+ * are counted only for the part we see, which is why the tracers are
+ * started before the workload and stopped after it.
+ */
+static uint64_t watched_cpu_ns(const struct env *env, int *ntasks)
+{
+	char path[300], comm[64];
+	struct dirent *de;
+	uint64_t sum = 0;
+	DIR *d;
+	int i;
+
+	*ntasks = 0;
+	if (!env->nwatch)
+		return 0;
+	d = opendir("/proc");
+	if (!d)
+		die("opendir /proc");
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (!read_line(path, comm, sizeof(comm)))
+			continue;
+		comm[strcspn(comm, "\n")] = '\0';
+		for (i = 0; i < env->nwatch; i++) {
+			if (!strcmp(comm, env->watch[i])) {
+				sum += process_cpu_ns(de->d_name);
+				(*ntasks)++;
+				break;
+			}
+		}
+	}
+	closedir(d);
+	return sum;
+}
+
+/* Voluntary + involuntary context switches of every live thread of @pid. */
+static uint64_t process_csw(pid_t pid)
+{
+	char path[600], line[128];
+	struct dirent *de;
+	uint64_t sum = 0;
+	FILE *f;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/status", (int)pid,
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (strstr(line, "ctxt_switches:"))
+				sum += strtoull(strchr(line, ':') + 1, NULL, 10);
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
+struct interval {
+	uint64_t t0, t1;
+	uint64_t cpu0, cpu1;
+	uint64_t csw0, csw1;
+	int tasks;
+};
+
+/* Ours from getrusage(): it still counts threads that have exited. */
+static uint64_t self_csw(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+/* @other: a second workload process (pingpong's pong), or 0 */
+static void interval_begin(const struct env *env, struct interval *iv, pid_t other)
+{
+	iv->csw0 = self_csw() + (other ? process_csw(other) : 0);
+	iv->cpu0 = watched_cpu_ns(env, &iv->tasks);
+	iv->t0 = now_ns();
+}
+
+static void interval_end(const struct env *env, struct interval *iv, pid_t other)
+{
+	int tasks;
+
+	iv->t1 = now_ns();
+	iv->cpu1 = watched_cpu_ns(env, &tasks);
+	iv->csw1 = self_csw() + (other ? process_csw(other) : 0);
+	if (tasks > iv->tasks)
+		iv->tasks = tasks;
+}
+
+static void report(const struct env *env, const struct interval *iv,
+		   long ops, const char *extra)
+{
+	uint64_t ns = iv->t1 - iv->t0;
+
+	printf("result wl=%s%s ops=%ld elapsed_ns=%" PRIu64 " ns_per_op=%.3f csw=%" PRIu64,
+	       env->workload, extra, ops, ns, (double)ns / (double)ops,
+	       iv->csw1 - iv->csw0);
+	if (env->nwatch)
+		printf(" tracer_cpu_ns=%" PRIu64 " tracer_tasks=%d",
+		       iv->cpu1 > iv->cpu0 ? iv->cpu1 - iv->cpu0 : 0,
+		       iv->tasks);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* ---- calib ---------------------------------------------------------------- */
+
+static int run_calib(const struct env *env)
+{
+	struct interval iv;
+	long i;
+
+	interval_begin(env, &iv, 0);
+	for (i = 0; i < env->ops; i++)
+		syscall(SYS_getppid);	/* not libc's: never cached */
+	interval_end(env, &iv, 0);
+	report(env, &iv, env->ops, "");
+	return 0;
+}
+
+/* ---- pingpong ------------------------------------------------------------- */
+
+static void xwrite1(int fd, char c)
+{
+	if (write(fd, &c, 1) != 1)
+		die("pipe write");
+}
+
+static char xread1(int fd)
+{
+	char c;
+	ssize_t n = read(fd, &c, 1);
+
+	if (n < 0)
+		die("pipe read");
+	return n ? c : 0;
+}
+
+static void pong(int in, int out, int cpu)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, "fxt-bench-pong");
+	pin(cpu);
+	while (xread1(in))
+		xwrite1(out, TOKEN);
+	_exit(0);
+}
+
+static int run_pingpong(const struct env *env)
+{
+	int to_child[2], to_parent[2], status;
+	struct interval iv;
+	char extra[64];
+	long i;
+
+	if (pipe(to_child) || pipe(to_parent))
+		die("pipe");
+	signal(SIGPIPE, SIG_IGN);	/* a dead pong is an EPIPE message, not a silent 141 */
+	child_pid = fork();
+	if (child_pid < 0)
+		die("fork");
+	if (child_pid == 0) {
+		close(to_child[1]);
+		close(to_parent[0]);
+		pong(to_child[0], to_parent[1], env->cpu_b);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	pin(env->cpu_a);
+	for (i = 0; i < env->warmup; i++) {
+		xwrite1(to_child[1], TOKEN);
+		xread1(to_parent[0]);
+	}
+	interval_begin(env, &iv, child_pid);
+	for (i = 0; i < env->ops; i++) {
+		xwrite1(to_child[1], TOKEN);
+		if (!xread1(to_parent[0])) {
+			errno = EPIPE;
+			die("the pong process went away");
+		}
+	}
+	interval_end(env, &iv, child_pid);
+	close(to_child[1]);	/* EOF: pong exits */
+	if (waitpid(child_pid, &status, 0) < 0)
+		die("waitpid");
+	child_pid = 0;
+	snprintf(extra, sizeof(extra), " cpus=%d,%d warmup=%ld", env->cpu_a,
+		 env->cpu_b, env->warmup);
+	report(env, &iv, env->ops, extra);
+	return 0;
+}
+
+/* ---- sleepwake ------------------------------------------------------------ */
+
+struct ring_thread {
+	int in, out;
+	pthread_t thread;
+};
+
+static struct {
+	atomic_long hops;
+	long limit;
+} ring;
+
+/*
+ * Take a byte from our pipe and pass it on. The thread whose hop reaches the
+ * limit passes on STOP instead of the token; every thread that sees STOP
+ * passes it on and exits, so STOP goes round once and all threads end.
+ */
+static void *ring_member(void *arg)
+{
+	struct ring_thread *t = arg;
+	char c;
+
+	for (;;) {
+		c = xread1(t->in);
+		if (c == STOP || c == 0)
+			break;
+		if (atomic_fetch_add(&ring.hops, 1) + 1 >= ring.limit)
+			break;
+		xwrite1(t->out, TOKEN);
+	}
+	xwrite1(t->out, STOP);
+	return NULL;
+}
+
+static int run_sleepwake(const struct env *env)
+{
+	static struct ring_thread t[MAX_THREADS];
+	int fds[MAX_THREADS][2];
+	struct interval iv;
+	char extra[64];
+	int i, err;
+
+	ring.limit = env->ops;
+	atomic_store(&ring.hops, 0);
+	for (i = 0; i < env->threads; i++)
+		if (pipe(fds[i]))
+			die("pipe (raise the open-file limit for many threads)");
+	for (i = 0; i < env->threads; i++) {
+		t[i].in = fds[i][0];
+		t[i].out = fds[(i + 1) % env->threads][1];
+		err = pthread_create(&t[i].thread, NULL, ring_member, &t[i]);
+		if (err) {
+			errno = err;
+			die("pthread_create");
+		}
+	}
+	interval_begin(env, &iv, 0);
+	for (i = 0; i < env->tokens; i++)	/* spread the tokens out */
+		xwrite1(fds[(long)i * env->threads / env->tokens][1], TOKEN);
+	for (i = 0; i < env->threads; i++)
+		pthread_join(t[i].thread, NULL);
+	interval_end(env, &iv, 0);
+	for (i = 0; i < env->threads; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+	snprintf(extra, sizeof(extra), " threads=%d tokens=%d", env->threads,
+		 env->tokens);
+	report(env, &iv, atomic_load(&ring.hops), extra);
+	return 0;
+}
+
+/* ---- command line --------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: fxt-bench WORKLOAD [OPTION...]\n"
+"Timed scheduler workloads for bench/guest.sh. WORKLOAD is one of:\n"
+"  calib      getppid() N times (no scheduler tracepoint: a speed reference)\n"
+"  pingpong   two processes, one byte over two pipes, N round trips\n"
+"  sleepwake  T threads in a ring of pipes, K tokens, N hops in all\n"
+"\n"
+"  -n, --ops=N          calls, round trips or hops (default 100000, 20000,\n"
+"                       20000)\n"
+"  -w, --warmup=N       untimed round trips before pingpong's (default N/10)\n"
+"  -c, --cpus=A,B       pin pingpong's processes to CPUs A and B (default 0,0)\n"
+"  -t, --threads=T      sleepwake threads (default 32, at most %d)\n"
+"  -k, --tokens=K       sleepwake tokens in flight (default 4, < T)\n"
+"  -W, --watch=COMM     also report the CPU time used by processes named\n"
+"                       COMM during the run (repeatable, up to %d)\n"
+"  -T, --timeout=SECS   give up after SECS, exit 124 (default 600)\n"
+"  -h, --help           this text\n"
+"\n"
+"Output: one line 'result wl=... ops=N elapsed_ns=... ns_per_op=...\n"
+"[tracer_cpu_ns=... tracer_tasks=...]'. Exit 0, 1 on a failed step, 2 on a\n"
+"bad command line, 124 on timeout.\n"
+"\n"
+"EXAMPLES\n"
+"  fxt-bench calib -n 200000\n"
+"  fxt-bench pingpong --cpus 0,1 -n 5000\n"
+"  fxt-collect -o /tmp/t.fxt -- fxt-bench sleepwake -t 64 -W fxt-collect\n",
+		MAX_THREADS, MAX_WATCH);
+}
+
+static long parse_long(const char *s, const char *what, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "fxt-bench: %s must be a number from %ld to %ld, not '%s'\n",
+			what, min, max, s);
+		exit(2);
+	}
+	return v;
+}
+
+static void parse_cpus(struct env *env, const char *s)
+{
+	if (sscanf(s, "%d,%d", &env->cpu_a, &env->cpu_b) != 2 ||
+	    env->cpu_a < 0 || env->cpu_b < 0) {
+		fprintf(stderr, "fxt-bench: --cpus wants A,B (two CPU numbers), not '%s'\n", s);
+		exit(2);
+	}
+}
+
+static void parse_args(struct env *env, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ops", required_argument, NULL, 'n' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "tokens", required_argument, NULL, 'k' },
+		{ "watch", required_argument, NULL, 'W' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:w:c:t:k:W:T:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': env->ops = parse_long(optarg, "--ops", 1, 1L << 40); break;
+		case 'w': env->warmup = parse_long(optarg, "--warmup", 0, 1L << 40); break;
+		case 'c': parse_cpus(env, optarg); break;
+		case 't': env->threads = (int)parse_long(optarg, "--threads", 2, MAX_THREADS); break;
+		case 'k': env->tokens = (int)parse_long(optarg, "--tokens", 1, MAX_THREADS); break;
+		case 'T': env->timeout_s = (unsigned int)parse_long(optarg, "--timeout", 1, 86400); break;
+		case 'W':
+			if (env->nwatch == MAX_WATCH) {
+				fprintf(stderr, "fxt-bench: at most %d --watch names\n", MAX_WATCH);
+				exit(2);
+			}
+			env->watch[env->nwatch++] = optarg;
+			break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		exit(2);
+	}
+	env->workload = argv[optind];
+}
+
+int main(int argc, char **argv)
+{
+	struct env env = {
+		.ops = -1, .warmup = -1, .cpu_a = 0, .cpu_b = 0,
+		.threads = 32, .tokens = 4, .timeout_s = 600,
+	};
+	int (*run)(const struct env *);
+
+	parse_args(&env, argc, argv);
+	if (!strcmp(env.workload, "calib")) {
+		run = run_calib;
+		if (env.ops < 0)
+			env.ops = 100000;
+	} else if (!strcmp(env.workload, "pingpong")) {
+		run = run_pingpong;
+		if (env.ops < 0)
+			env.ops = 20000;
+		if (env.warmup < 0)
+			env.warmup = env.ops / 10;
+	} else if (!strcmp(env.workload, "sleepwake")) {
+		run = run_sleepwake;
+		if (env.ops < 0)
+			env.ops = 20000;
+		if (env.tokens >= env.threads) {
+			fprintf(stderr, "fxt-bench: --tokens (%d) must be less than --threads (%d)\n",
+				env.tokens, env.threads);
+			return 2;
+		}
+	} else {
+		fprintf(stderr, "fxt-bench: unknown workload '%s' (calib, pingpong or sleepwake; see --help)\n",
+			env.workload);
+		return 2;
+	}
+	arm_timeout(&env);
+	return run(&env);
+}
