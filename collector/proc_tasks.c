@@ -77,7 +77,12 @@ static void unescape_name(const char *src, size_t len, char *dst, size_t size)
 	dst[o] = '\0';
 }
 
-/* The value of "Key:\t..." up to the end of its line, or NULL. */
+/*
+ * The value of "Key:\t..." up to the end of its line, or NULL. Only the one
+ * tab the kernel prints after the colon is skipped: a task name may itself
+ * start with blanks (prctl(PR_SET_NAME, " x")), and the kernel does not
+ * escape them.
+ */
 static const char *status_field(const char *text, const char *key, size_t *len)
 {
 	size_t klen = strlen(key);
@@ -86,7 +91,7 @@ static const char *status_field(const char *text, const char *key, size_t *len)
 	while (line && *line) {
 		if (!strncmp(line, key, klen) && line[klen] == ':') {
 			line += klen + 1;
-			while (*line == '\t' || *line == ' ')
+			if (*line == '\t')
 				line++;
 			end = strchr(line, '\n');
 			*len = end ? (size_t)(end - line) : strlen(line);
