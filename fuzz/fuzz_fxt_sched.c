@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * fuzz_fxt_sched.c - fxt-sched's whole pipeline on arbitrary file bytes:
+ * sched_core's reading and reordering, analysis (thread and CPU tables,
+ * latencies, `top` history, names, drop counters) and every report in
+ * every format, written to /dev/null.
+ *
+ * sc_run() reads a path, so the input goes into a memfd and is read back
+ * through /proc/self/fd/N, as a file would be (mmap()ed). The mapping is
+ * page-granular, so an overread of the last page would not be seen here;
+ * fuzz_fxt_dump.c covers the reader with an exactly sized buffer.
+ *
+ * Besides "does not crash" it checks sched_core.h's promises against a
+ * plain fxt_read pass over the same bytes: every record is counted, the
+ * file is "malformed" exactly when the reader stops at an error, the
+ * ordered stream is in timestamp order, and the switches and wakeups in it
+ * number exactly those read minus those reported late.
+ */
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "fuzz_target.h"
+
+static int memfd = -1;
+static char path[64];
+static FILE *devnull;
+
+struct order {
+	struct analysis *an;
+	uint64_t events;	/* everything handed to @sched */
+	uint64_t delivered;	/* of which switches and wakeups */
+	uint64_t last_ts;
+};
+
+/*
+ * Every event of the ordered stream, whatever its kind (sched_core may
+ * pass more than switches and wakeups through it), comes in timestamp
+ * order; only switches and wakeups are counted against sc_stats.
+ */
+static void on_sched(void *ctx, const struct sc_event *ev)
+{
+	struct order *o = ctx;
+
+	FUZZ_ASSERT(!o->events || ev->ts >= o->last_ts,
+		    "event of kind %u at %llu after one at %llu", ev->kind,
+		    (unsigned long long)ev->ts, (unsigned long long)o->last_ts);
+	o->last_ts = ev->ts;
+	o->events++;
+	if (ev->kind == SC_SWITCH || ev->kind == SC_WAKEUP)
+		o->delivered++;
+	analysis_sched(o->an, ev);
+}
+
+static void on_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
+{
+	struct order *o = ctx;
+
+	analysis_record(o->an, rec, ts);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	memfd = memfd_create("fuzz-fxt-sched", MFD_CLOEXEC);
+	devnull = fopen("/dev/null", "w");
+	if (memfd < 0 || !devnull) {
+		perror("fuzz_fxt_sched: memfd_create or /dev/null");
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	return 0;
+}
+
+static void load(const uint8_t *data, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	FUZZ_ASSERT(ftruncate(memfd, 0) == 0, "ftruncate");
+	while (done < size) {
+		n = pwrite(memfd, data + done, size - done, (off_t)done);
+		FUZZ_ASSERT(n > 0, "pwrite to the memfd");
+		done += (size_t)n;
+	}
+}
+
+/* What a plain lenient read of the bytes finds. */
+static void reference(const uint8_t *data, size_t size, uint64_t *records,
+		      bool *malformed)
+{
+	struct fxt_reader *r = fxt_reader_new(data, size, 0);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	int ret;
+
+	FUZZ_ASSERT(r && rec, "out of memory");
+	*records = 0;
+	while ((ret = fxt_reader_next(r, rec)) > 0)
+		(*records)++;
+	*malformed = ret < 0;
+	fxt_reader_free(r);
+	free(rec);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct analysis an;
+	struct order o = { &an, 0, 0, 0 };
+	struct sc_handler h = { &o, on_sched, on_record };
+	struct sc_opts opts = { 0 };
+	uint64_t records;
+	bool malformed;
+
+	load(data, size);
+	analysis_init(&an);
+	an.top_n = 3;		/* `top` keeps per-CPU history: exercise it */
+	an.intervals = devnull;	/* and `latency --intervals` */
+	FUZZ_ASSERT(sc_run(path, &opts, &h, &an.io) == 0, "sc_run failed on a readable file");
+
+	reference(data, size, &records, &malformed);
+	FUZZ_ASSERT(an.io.bytes == size, "bytes %llu of %zu",
+		    (unsigned long long)an.io.bytes, size);
+	FUZZ_ASSERT(an.io.records == records && an.io.malformed == malformed,
+		    "sc_run read %llu records (malformed %d), fxt_read %llu (%d)",
+		    (unsigned long long)an.io.records, an.io.malformed,
+		    (unsigned long long)records, malformed);
+	FUZZ_ASSERT(an.io.switches + an.io.wakeups <= an.io.records &&
+		    o.delivered + an.io.late == an.io.switches + an.io.wakeups,
+		    "handed on %llu + late %llu != %llu switches + %llu wakeups",
+		    (unsigned long long)o.delivered, (unsigned long long)an.io.late,
+		    (unsigned long long)an.io.switches,
+		    (unsigned long long)an.io.wakeups);
+
+	print_latency(&an, devnull, OUT_TEXT, GROUP_PROCESS);
+	print_latency(&an, devnull, OUT_JSON, GROUP_THREAD);
+	print_latency(&an, devnull, OUT_CSV, GROUP_NONE);
+	print_top(&an, devnull, OUT_TEXT);
+	print_top(&an, devnull, OUT_JSON);
+	print_top(&an, devnull, OUT_CSV);
+	print_summary(&an, devnull, OUT_TEXT, 4);
+	print_summary(&an, devnull, OUT_JSON, 0);
+	print_summary(&an, devnull, OUT_CSV, 0);
+	print_input_warnings(&an, "fuzz", devnull);
+	an.intervals = NULL;	/* ours, shared by every run: not for analysis_free() */
+	analysis_free(&an);
+	return 0;
+}

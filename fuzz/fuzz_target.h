@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * fuzz_target.h - what every fuzz target in this folder shares: the
+ * libFuzzer entry points (declared here so -Wmissing-prototypes holds),
+ * FUZZ_ASSERT, which turns a broken invariant into a crash that libFuzzer
+ * records as an artifact just like a sanitizer report, and a reader of
+ * little-endian integers for targets whose input starts with parameters.
+ */
+#ifndef FUZZ_TARGET_H
+#define FUZZ_TARGET_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <sanitizer/common_interface_defs.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/*
+ * Not assert(): it must stay on under -DNDEBUG, and the reason has to reach
+ * the report. The targets run with -close_fd_mask=3 (fxt-dump prints a
+ * line per malformed input), which sends our stderr to /dev/null; the
+ * sanitizer report channel is the one libFuzzer keeps open, so the message
+ * goes there, then abort() makes libFuzzer save the input as an artifact.
+ */
+#define FUZZ_ASSERT(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fuzz_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); \
+		}							\
+	} while (0)
+
+__attribute__((format(printf, 4, 5), noreturn))
+static inline void fuzz_fail(const char *file, int line, const char *cond,
+			     const char *fmt, ...)
+{
+	char why[512], msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(msg, sizeof(msg), "%s:%d: invariant broken: %s: %s",
+		 file, line, cond, why);
+	__sanitizer_report_error_summary(msg);
+	abort();
+}
+
+/* Little-endian integers from the front of the input, 0 past its end. */
+struct fuzz_input {
+	const uint8_t *data;
+	size_t size;
+	size_t at;
+};
+
+static inline uint64_t fuzz_take(struct fuzz_input *in, unsigned int bytes)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < bytes && in->at < in->size; i++)
+		v |= (uint64_t)in->data[in->at++] << (8 * i);
+	return v;
+}
+
+#endif /* FUZZ_TARGET_H */
