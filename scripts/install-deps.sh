@@ -52,6 +52,8 @@ PACKAGES=(
 	tar             # unpacks the VM's output disk (a raw tar archive)
 	valgrind        # memory checking of the userspace collector
 	clang           # fuzzing (libFuzzer, sanitizers) of the userspace parsers
+	libclang-rt-14-dev # libFuzzer and the sanitizer runtimes clang-14 links (fuzz/)
+	llvm-14         # llvm-symbolizer for fuzz crash stacks; llvm-cov for make -C fuzz coverage
 	shellcheck      # lints the shell scripts
 	dkms            # make dkms, and scripts/test-install.sh builds the module with it
 	groff-base      # scripts/check-manpage.sh renders the man pages
