@@ -9,6 +9,11 @@
  * drain interval, so only the kernel's own name records (task_rename,
  * sched_process_fork) can name it. --expect writes the pid and every
  * thread's tid and name as JSON for scripts/perfetto/check-names.mjs.
+ *
+ * --reuse N then reuses tids on purpose, N times: a thread "old-K" exits,
+ * /proc/sys/kernel/ns_last_pid is set so that the next thread, "new-K",
+ * gets the same tid, and the pair goes into the JSON ("reused"). The trace
+ * must name that tid "new-K" from the second thread's birth on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +30,8 @@
 
 #define NAP_NS		200000	/* 0.2 ms: one sleep and one wakeup */
 #define NAPS		3
+#define NS_LAST_PID	"/proc/sys/kernel/ns_last_pid"
+#define REUSE_TRIES	5	/* another task may take the tid first */
 
 struct worker {
 	pthread_t thread;
@@ -51,6 +58,48 @@ static void *work(void *arg)
 	return NULL;
 }
 
+static void run_one(struct worker *w)
+{
+	int err = pthread_create(&w->thread, NULL, work, w);
+
+	if (err)
+		die("pthread_create", err);
+	err = pthread_join(w->thread, NULL);
+	if (err)
+		die("pthread_join", err);
+}
+
+/* Make the next new task get @tid, if nothing else forks first. */
+static void set_next_tid(pid_t tid)
+{
+	FILE *f = fopen(NS_LAST_PID, "w");
+
+	if (!f)
+		die(NS_LAST_PID, errno);
+	fprintf(f, "%d\n", tid - 1);
+	if (fclose(f))
+		die(NS_LAST_PID, errno);
+}
+
+/* Threads old-K then new-K with the same tid; 0 if the tid was taken. */
+static int reuse_tid(struct worker *old, struct worker *new, int k)
+{
+	int try;
+
+	for (try = 0; try < REUSE_TRIES; try++) {
+		snprintf(old->name, sizeof(old->name), "old-%03d", k);
+		snprintf(new->name, sizeof(new->name), "new-%03d", k);
+		run_one(old);
+		set_next_tid(old->tid);
+		run_one(new);
+		if (new->tid == old->tid)
+			return 1;
+	}
+	fprintf(stderr, "fxt-threads: tid %d was not reused in %d tries\n",
+		old->tid, REUSE_TRIES);
+	return 0;
+}
+
 /* A positive int option, or exit 2 with a message. */
 static int parse_count(const char *opt, const char *arg)
 {
@@ -70,18 +119,22 @@ static int parse_count(const char *opt, const char *arg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: fxt-threads [--count N] [--batch B] [--expect FILE]\n"
+"Usage: fxt-threads [--count N] [--batch B] [--reuse R] [--expect FILE]\n"
 "\n"
 "Start N short-lived threads (default 200), B at a time (default 10). Each\n"
 "names itself thr-NNN, naps %d times for %d us and exits. --expect writes\n"
-"{\"pid\": P, \"threads\": [{\"tid\": T, \"name\": \"thr-000\"}, ...]}.\n"
+"{\"pid\": P, \"threads\": [{\"tid\": T, \"name\": \"thr-000\"}, ...],\n"
+" \"reused\": [{\"tid\": T, \"old\": \"old-000\", \"new\": \"new-000\"}, ...]}.\n"
+"--reuse R then makes R pairs of threads old-K, new-K share a tid (root:\n"
+"it writes " NS_LAST_PID "); exit 1 if a tid could not be reused.\n"
 "\n"
 "EXAMPLE\n"
 "  fxt-collect -o names.fxt -- fxt-threads --expect names.json\n",
 		NAPS, NAP_NS / 1000);
 }
 
-static void write_expect(const char *file, const struct worker *w, int n)
+static void write_expect(const char *file, const struct worker *w, int n,
+			 const struct worker *reused, int nreused)
 {
 	FILE *f = fopen(file, "w");
 	int i;
@@ -92,6 +145,11 @@ static void write_expect(const char *file, const struct worker *w, int n)
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s{\"tid\": %d, \"name\": \"%s\"}", i ? ", " : "",
 			w[i].tid, w[i].name);
+	fprintf(f, "], \"reused\": [");
+	for (i = 0; i < nreused; i++)
+		fprintf(f, "%s{\"tid\": %d, \"old\": \"%s\", \"new\": \"%s\"}",
+			i ? ", " : "", reused[2 * i].tid, reused[2 * i].name,
+			reused[2 * i + 1].name);
 	fprintf(f, "]}\n");
 	if (fclose(f))
 		die(file, errno);
@@ -103,14 +161,15 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "reuse", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *expect = NULL;
-	int count = 200, batch = 10, opt, i, j, err;
-	struct worker *w;
+	int count = 200, batch = 10, reuse = 0, nreused = 0, opt, i, j, err;
+	struct worker *w, *pairs = NULL;
 
-	while ((opt = getopt_long(argc, argv, "n:b:e:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:b:e:r:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			count = parse_count("--count", optarg);
@@ -120,6 +179,9 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			expect = optarg;
+			break;
+		case 'r':
+			reuse = parse_count("--reuse", optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -150,8 +212,17 @@ int main(int argc, char **argv)
 				die("pthread_join", err);
 		}
 	}
+	if (reuse) {
+		pairs = calloc(2 * (size_t)reuse, sizeof(*pairs));
+		if (!pairs)
+			die("calloc", ENOMEM);
+		for (i = 0; i < reuse; i++)
+			nreused += reuse_tid(&pairs[2 * nreused],
+					     &pairs[2 * nreused + 1], i);
+	}
 	if (expect)
-		write_expect(expect, w, count);
+		write_expect(expect, w, count, pairs, nreused);
 	free(w);
-	return 0;
+	free(pairs);
+	return nreused == reuse ? 0 : 1;
 }

@@ -142,11 +142,13 @@ stress_collect() {
 }
 
 # 200 threads born, renamed and gone within a few ms each, between two
-# drains: only the kernel's name records can name them. Checked here for
+# drains: only the kernel's name records can name them. Then 5 tids are
+# reused on purpose (old-K exits, new-K gets its tid): last-wins must give
+# new-K. Checked here for
 # the records and on the host by scripts/perfetto/check-names.mjs.
 thread_names() {
 	fxt-collect -o "$OUT/names.fxt" -- \
-		fxt-threads --count 200 --expect "$OUT/names.json" || return 1
+		fxt-threads --count 200 --reuse 5 --expect "$OUT/names.json" || return 1
 	fxt-dump --check "$OUT/names.fxt" || return 1
 	named=$(fxt-dump "$OUT/names.fxt" |
 		grep -c 'kernel_object thread koid=[0-9]* name="thr-[0-9]*"')

@@ -6,7 +6,8 @@
 //   node scripts/perfetto/check-names.mjs FILE.fxt EXPECT.json
 //
 // EXPECT.json is what `fxt-threads --expect` writes:
-//   {"pid": 123, "threads": [{"tid": 124, "name": "thr-000"}, ...]}
+//   {"pid": 123, "threads": [{"tid": 124, "name": "thr-000"}, ...],
+//    "reused": [{"tid": 130, "old": "old-000", "new": "new-000"}, ...]}
 // Those threads lived a few milliseconds each, so only the kernel's name
 // records (fork, rename) can have named them. Prints TAP version 13; exit 0
 // only if every test passes (1 = a test failed or the trace did not load,
@@ -21,7 +22,8 @@ const USAGE = `usage: node scripts/perfetto/check-names.mjs FILE.fxt EXPECT.json
 Load FILE.fxt into Perfetto trace_processor ${TP_VERSION} and check, for every
 thread listed in EXPECT.json (written by fxt-threads --expect), that a thread
 with that tid has that name and belongs to a process with EXPECT's pid, and
-that its scheduling rows (sched) are attributed to that named thread.`;
+that its scheduling rows (sched) are attributed to that named thread; and for
+every "reused" tid (two threads in turn), that the name is the newer one.`;
 
 function readExpect(file) {
   const e = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -67,6 +69,19 @@ async function check(tp, tap, expect) {
     [`${n - unnamed.length}/${n} named`, ...unnamed.slice(0, SHOW)]);
   tap.test(unscheduled.length === 0, `the sched rows of all ${n} threads belong to the named threads`,
     [`${n - unnamed.length - unscheduled.length}/${n} have sched rows`, ...unscheduled.slice(0, SHOW)]);
+
+  // A reused tid: names are last-wins per tid, so the new thread's name.
+  const reused = expect.reused || [];
+  if (reused.length === 0) {
+    tap.skip('reused tids carry the newest name', 'EXPECT.json lists no reused tids');
+    return;
+  }
+  const rrows = await tp.query('select t.tid, t.name, p.pid from thread t left join process p using (upid) ' +
+    `where t.tid in (${reused.map((r) => r.tid).join(',')})`);
+  const stale = reused.filter((r) => !rrows.some((x) => x.tid === r.tid && x.pid === expect.pid && x.name === r.new))
+    .map((r) => `tid ${r.tid}: want ${JSON.stringify(r.new)} (was ${JSON.stringify(r.old)}), have ` +
+      JSON.stringify(rrows.filter((x) => x.tid === r.tid).map((x) => x.name)));
+  tap.test(stale.length === 0, `all ${reused.length} reused tids carry the newest name`, stale.slice(0, SHOW));
 }
 
 async function main(argv) {
