@@ -340,6 +340,7 @@ struct run {
 	struct heap heap;
 	uint64_t window, max_ts, last_out, seq;
 	bool any_out;
+	bool any_ts;			/* a timestamped record was read */
 	struct sc_event *pending;	/* names waiting for a timestamp */
 	size_t npending, cap_pending;
 };
@@ -385,11 +386,17 @@ static void push_clamped(struct run *r, struct sc_event *e)
 }
 
 /* The pending names take effect at @ts (they sort before the record that
- * has it: their seq is smaller). */
+ * has it: their seq is smaller). Names before the first timestamped record
+ * (fxt-collect's, for the tasks alive when tracing started) describe the
+ * start: they take effect at 0. */
 static void flush_names(struct run *r, uint64_t ts)
 {
 	size_t i;
 
+	if (!r->any_ts) {
+		r->any_ts = true;
+		ts = 0;
+	}
 	for (i = 0; i < r->npending; i++) {
 		r->pending[i].ts = ts;
 		push_clamped(r, &r->pending[i]);

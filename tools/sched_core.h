@@ -23,8 +23,9 @@
  *     timestamp. fxtrace's kernel writes one into the forking/exec'ing/
  *     renaming CPU's ring just before the task's next scheduling record, so
  *     a kernel object takes the timestamp of the next timestamped record in
- *     the file (and sorts before it); at the end of the file, the newest
- *     timestamp. A name thus takes effect "from that point of the trace",
+ *     the file (and sorts before it); before the first timestamped record
+ *     (fxt-collect's names for the tasks alive at the start), 0; at the
+ *     end of the file, the newest timestamp. A name thus takes effect "from that point of the trace",
  *     which is what makes a reused tid get its new name from then on.
  *   - kernel loss markers (SC_LOST): the counter events "records_lost"
  *     (counter id = CPU, int64 argument "cpu" = records lost, then 0), see

@@ -22,11 +22,13 @@ valgrind_run() {
 	fi
 	tmp=$(mktemp -d /tmp/fxt-sched-vg.XXXXXX) || return 1
 	"$BUILD/obj/tests/gen_trace" -o "$tmp/t.fxt" -c 3 -t 10 -n 3000 \
-		--names-at-end --drops --spurious
+		--names-at-end --drops --spurious --kernel-names --losses \
+		--late-start
 	head -c 9000 "$tmp/t.fxt" >"$tmp/cut.fxt"
 	vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all"
 	for f in t cut; do
-		for args in "latency -P --json" "latency -T" "top -n 5" "summary --csv"; do
+		for args in "latency -P --json" "latency -T" "top -n 5" "summary --csv" \
+			    "latency --intervals --pid 1000 --json"; do
 			# shellcheck disable=SC2086
 			$vg "$BUILD/fxt-sched" $args "$tmp/$f.fxt" >/dev/null 2>"$tmp/log"
 			if [ $? -eq 99 ] || grep -q "==[0-9]*==" "$tmp/log"; then

@@ -52,3 +52,52 @@ assert any(e[\"name\"]==\"thread_name\" and e[\"args\"][\"name\"]==\"ping-0\" fo
 assert any(e[\"name\"]==\"records_dropped\" for e in ph(\"C\"))
 ' '$tmp/t.json'"
 t "fxt2json on a truncated file still writes valid JSON" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>/dev/null && json_ok '$tmp/c.json'"
+
+# ---- the hand-made traces of fixtures.h (answers worked out there) ----
+F=$tmp/fx
+mkdir -p "$F" && "$B/obj/tests/mk_fixture" "$F" || echo "not ok - mk_fixture"
+H=kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
+t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
+wakeup,101,0,0,1000,1100,100,100,app-main
+wakeup,101,0,0,3000,3400,400,100,app-main\" ]"
+t "--intervals --comm --csv and --tid --json" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --comm 'other*' --csv)\" = \"$H
+wakeup,201,0,0,2000,2050,50,200,other-1\" ] && '$S' latency '$F/filtered.fxt' --intervals --tid 201 --json | python3 -c '
+import json,sys
+d=json.load(sys.stdin)[\"intervals\"]
+assert [(x[\"tid\"],x[\"name\"],x[\"latency_ns\"]) for x in d]==[(201,\"other-1\",50)], d'"
+# Every filter on every subcommand and output: the selected thread shows,
+# the other never does. filtered.fxt: 101 app-main (pid 100), 201 other-1
+# (pid 200, its only interval ends at 2050, inside --from 500 --to 1500).
+for filter in "--pid 200" "--tid 201" "--comm other*" "--from 500 --to 1500"; do
+	for cmd in "latency -T" "latency -P" "latency --intervals" "top" "summary"; do
+		for fmt in "" --json --csv; do
+			want=other-1 not=app-main
+			# text -P lists processes only: "pid = 200 other"
+			[ "$cmd$fmt" = "latency -P" ] && want="pid = 200 other" not="pid = 100"
+			t "$cmd $fmt $filter: only other-1" "'$S' $cmd '$F/filtered.fxt' $fmt $filter >'$tmp/f.out' && grep -q '$want' '$tmp/f.out' && ! grep -q '$not' '$tmp/f.out'"
+		done
+	done
+done
+t "start of trace: wakeups before the first switch are not counted (top #1 is 4800, not 7700)" "'$S' top '$F/start.fxt' -n 1 | grep -q '^#1 preempt latency 4800 ns: tid 125 fxt-collect' && '$S' summary '$F/start.fxt' | grep -q 'not counted (all threads): 2 intervals begun before'"
+t "reused tid: each incarnation with its own name, pid and runtime" "'$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,100,old-name,1000,' && '$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,200,new-name,600,' && [ \"\$('$S' latency '$F/reuse.fxt' --intervals)\" = \"$H
+wakeup,101,1,1,3000,3400,400,200,new-name\" ]"
+t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (kernel markers): 4 in 1 holes cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 2}'"
+t "fxt2json: a reused tid's events move to its new process at its new name" "'$J' '$F/reuse.fxt' | python3 -c '
+import json,sys
+ev=json.load(sys.stdin)[\"traceEvents\"]
+run=[(e[\"pid\"],e[\"ts\"]) for e in ev if e[\"name\"]==\"running\" and e[\"tid\"]==101]
+assert run==[(100,1.0),(200,3.4)], run
+wk=[e[\"pid\"] for e in ev if e[\"name\"]==\"wakeup\" and e[\"tid\"]==101]
+assert wk==[200], wk
+names={(e[\"pid\"],e[\"tid\"]):e[\"args\"][\"name\"] for e in ev if e[\"name\"]==\"thread_name\" and e[\"pid\"]<2147483647}
+assert names=={(100,101):\"old-name\",(100,102):\"forker\",(200,101):\"new-name\"}, names
+'"
+t "fxt2json: records_lost markers as counters; a CPU slice ends where its hole starts" "'$J' '$F/holes.fxt' | python3 -c '
+import json,sys
+ev=json.load(sys.stdin)[\"traceEvents\"]
+c=[(e[\"ts\"],e[\"id\"],e[\"args\"][\"cpu\"]) for e in ev if e[\"ph\"]==\"C\" and e[\"name\"]==\"records_lost\"]
+assert c==[(2.0,1,4),(3.0,1,0)], c
+b=[(e[\"ts\"],e[\"dur\"],e[\"args\"][\"end_state\"]) for e in ev if e[\"name\"]==\"running\" and e[\"tid\"]==102]
+assert b==[(1.0,1.0,\"unknown\")], b
+'"
+t "fxt2json --reorder-window takes units; bad values exit 2" "'$J' --reorder-window 500ms '$F/holes.fxt' >/dev/null && { '$J' --reorder-window 1parsec '$F/holes.fxt' 2>/dev/null; [ \$? -eq 2 ]; }"

@@ -12,76 +12,10 @@
 #include "analysis.h"
 #include "fxt_write.h"
 #include "tests/tap.h"
-
-#define IDLE	(-1)
+#include "fixtures.h"
 
 static char tmpdir[] = "/tmp/fxt-sched-test.XXXXXX";
 static int file_no;
-
-/* ---- trace builder ---- */
-struct tb {
-	struct fxt_writer w;
-};
-
-static void tb_begin(struct tb *t, uint64_t tps)
-{
-	const char *p = &FXTRACE_STRING_TABLE[1];
-	int i;
-
-	fxt_writer_init_dynamic(&t->w);
-	fxt_write_magic(&t->w);
-	fxt_write_provider_info(&t->w, 1, "fxtrace", 7);
-	fxt_write_provider_section(&t->w, 1);
-	fxt_write_initialization(&t->w, tps);
-	for (i = 1; i < FXTRACE_STR_COUNT; i++) {
-		fxt_write_string(&t->w, (uint16_t)i, p, strlen(p));
-		p += strlen(p) + 1;
-	}
-}
-
-/* out/in: tid, or IDLE for the idle task (tid 0, weight INT32_MIN) */
-static void tb_switch(struct tb *t, unsigned cpu, uint64_t ts, int64_t out,
-		      int64_t in, unsigned state)
-{
-	struct fxt_context_switch cs = { cpu, state, ts,
-		out == IDLE ? 0 : (uint64_t)out, in == IDLE ? 0 : (uint64_t)in };
-	struct fxt_arg a[3] = {
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT),
-			      in == IDLE ? INT32_MIN : 120),
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
-			      out == IDLE ? INT32_MIN : 120),
-		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 0),
-	};
-
-	fxt_write_context_switch(&t->w, &cs, a, 3);
-}
-
-static void tb_wake(struct tb *t, unsigned cpu, uint64_t ts, uint64_t tid,
-		    uint64_t waker)
-{
-	struct fxt_wakeup wk = { cpu, ts, tid };
-	struct fxt_arg a[2] = {
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120),
-		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), waker),
-	};
-
-	fxt_write_wakeup(&t->w, &wk, a, waker ? 2 : 1);
-}
-
-static void tb_thread(struct tb *t, uint64_t tid, uint64_t pid, const char *name)
-{
-	struct fxt_kernel_object o = { FXT_OBJ_TYPE_THREAD, fxt_str_c(name), tid };
-	struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), pid);
-
-	fxt_write_kernel_object(&t->w, &o, &a, 1);
-}
-
-static void tb_process(struct tb *t, uint64_t pid, const char *name)
-{
-	struct fxt_kernel_object o = { FXT_OBJ_TYPE_PROCESS, fxt_str_c(name), pid };
-
-	fxt_write_kernel_object(&t->w, &o, NULL, 0);
-}
 
 /* Write @len bytes of @t to a new file; return its path (static buffer). */
 static const char *tb_file_n(struct tb *t, size_t len)
@@ -125,8 +59,10 @@ static char *render(struct analysis *an, int what, enum out_format fmt,
 		print_latency(an, f, fmt, g);
 	else if (what == 1)
 		print_top(an, f, fmt);
-	else
+	else if (what == 2)
 		print_summary(an, f, fmt, 0);
+	else
+		print_intervals(an, f, fmt);
 	fclose(f);
 	return buf;
 }
@@ -436,29 +372,6 @@ TEST(summary_busy_idle_and_drops)
 	analysis_free(&an);
 }
 
-/* Two threads of two processes, names at the end of the file. The first
- * record is a switch on cpu1, so A's first wakeup is not before the
- * trace's first switch (see start_of_trace_*). */
-static void build_filtered(struct tb *t)
-{
-	tb_begin(t, 1000000000);
-	tb_switch(t, 1, 1000, IDLE, 301, 0);
-	/* A (pid 100) waits 1000..1100 and 3000..3400; C (pid 200) 2000..2050 */
-	tb_wake(t, 0, 1000, 101, 0);
-	tb_switch(t, 0, 1100, IDLE, 101, 0);
-	tb_switch(t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
-	tb_wake(t, 0, 2000, 201, 0);
-	tb_switch(t, 0, 2050, IDLE, 201, 0);
-	tb_switch(t, 0, 2100, 201, IDLE, FXT_THREAD_STATE_BLOCKED);
-	tb_wake(t, 0, 3000, 101, 0);
-	tb_switch(t, 0, 3400, IDLE, 101, 0);
-	tb_switch(t, 0, 3500, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
-	tb_process(t, 100, "app");
-	tb_process(t, 200, "other");
-	tb_thread(t, 101, 100, "app-main");
-	tb_thread(t, 201, 200, "other-1");
-}
-
 TEST(latency_json_and_filters)
 {
 	struct analysis an;
@@ -562,6 +475,312 @@ TEST(per_provider_tables_and_tick_rate)
 	EXPECT_EQ(a->lat[LAT_WAKEUP].max, 5000);	/* 20..25 us */
 	EXPECT_EQ(an.cpus[0].idle, 13000);		/* 12..25 us */
 	EXPECT(!analysis_find(&an, 0));			/* idle is not a thread */
+	analysis_free(&an);
+}
+
+
+/* ---- incomplete traces, names in trace order, loss markers ---- */
+
+/* build_start() in fixtures.h: the 2.79 s rcu_preempt case, in small. */
+TEST(start_of_trace_wakeups_not_counted)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *p;
+	char *txt, *js, *iv;
+
+	build_start(&t);
+	analysis_init(&an);
+	an.top_n = 5;
+	ASSERT(analysis_spool_intervals(&an) == 0);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.first_switch, 4000);
+	EXPECT_EQ(an.skipped_start, 2);
+	EXPECT_EQ(an.skipped_hole, 0);
+	p = analysis_find(&an, 15);
+	ASSERT(p);
+	EXPECT_EQ(p->lat[LAT_WAKEUP].count, 0);		/* not 9000 - 1300 */
+	EXPECT_EQ(p->wakeups, 1);
+	p = analysis_find(&an, 126);
+	ASSERT(p);
+	EXPECT_EQ(p->lat[LAT_WAKEUP].count, 0);		/* not 4300 - 1000 */
+	p = analysis_find(&an, 20);
+	ASSERT(p);
+	EXPECT_EQ(p->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(p->lat[LAT_WAKEUP].max, 500);
+	EXPECT_EQ(p->wakeups, 2);
+	p = analysis_find(&an, 125);
+	ASSERT(p);
+	EXPECT_EQ(p->lat[LAT_PREEMPT].count, 1);
+	EXPECT_EQ(p->lat[LAT_PREEMPT].max, 4800);
+	EXPECT_EQ(p->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(an.cpus[0].busy, 3500);
+	EXPECT_EQ(an.cpus[0].idle, 1500);
+	EXPECT_EQ(an.cpus[1].busy, 4800);
+	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 0, OUT_JSON, GROUP_NONE);
+	iv = render(&an, 3, OUT_CSV, GROUP_NONE);
+	ASSERT(txt && js && iv);
+	EXPECT_CONTAINS(txt, "not counted (all threads): 2 intervals begun before the trace's first context switch, 0 across records lost by the kernel");
+	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 2, \"across_lost_records\": 0}");
+	EXPECT_CONTAINS(js, "\"wakeup_latency_ns\": {\"count\": 1, \"p50\": 500,");
+	EXPECT_CONTAINS(js, "\"preempt_latency_ns\": {\"count\": 1, \"p50\": 4800,");
+	EXPECT_STREQ(iv, "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n"
+		     "wakeup,20,0,0,6000,6500,500,20,kworker\n"
+		     "preempt,125,1,1,4300,9100,4800,123,fxt-collect\n");
+	free(txt);
+	free(js);
+	free(iv);
+	free(js = render(&an, 1, OUT_TEXT, GROUP_NONE));
+	analysis_free(&an);
+}
+
+/* --intervals with each filter: names only at the end of the file. */
+TEST(intervals_honour_every_filter)
+{
+	static const char head[] = "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n";
+	static const char a1[] = "wakeup,101,0,0,1000,1100,100,100,app-main\n";
+	static const char a2[] = "wakeup,101,0,0,3000,3400,400,100,app-main\n";
+	static const char c1[] = "wakeup,201,0,0,2000,2050,50,200,other-1\n";
+	struct analysis an;
+	struct tb t;
+	uint64_t pid = 100, tid = 201;
+	char *v, want[512];
+
+	build_filtered(&t);
+	analysis_init(&an);
+	ASSERT(analysis_spool_intervals(&an) == 0);
+	ASSERT(run(&an, &t, 0) == 0);
+	/* the spool is in time order: 101's first, 201's, 101's second */
+	v = render(&an, 3, OUT_CSV, GROUP_NONE);
+	snprintf(want, sizeof(want), "%s%s%s%s", head, a1, c1, a2);
+	EXPECT_STREQ(v, want);
+	free(v);
+	an.f.pids = &pid;
+	an.f.npids = 1;
+	v = render(&an, 3, OUT_CSV, GROUP_NONE);
+	snprintf(want, sizeof(want), "%s%s%s", head, a1, a2);
+	EXPECT_STREQ(v, want);
+	free(v);
+	an.f.npids = 0;
+	an.f.comm = "other*";
+	v = render(&an, 3, OUT_TEXT, GROUP_NONE);
+	snprintf(want, sizeof(want), "%s%s", head, c1);
+	EXPECT_STREQ(v, want);
+	free(v);
+	an.f.comm = "*main";
+	an.f.tids = &tid;		/* and a tid of the other thread: none */
+	an.f.ntids = 1;
+	v = render(&an, 3, OUT_JSON, GROUP_NONE);
+	EXPECT_STREQ(v, "{\"intervals\": []}\n");
+	free(v);
+	an.f.comm = NULL;
+	v = render(&an, 3, OUT_JSON, GROUP_NONE);
+	EXPECT_STREQ(v, "{\"intervals\": [\n  {\"kind\": \"wakeup\", \"tid\": 201, \"pid\": 200, \"name\": \"other-1\", \"cpu\": 0, \"wait_cpu\": 0, \"start_ns\": 2000, \"end_ns\": 2050, \"latency_ns\": 50}]}\n");
+	free(v);
+	an.f.tids = NULL;
+	an.f.ntids = 0;
+	an.f.pids = NULL;
+	analysis_free(&an);
+
+	/* the time window [1500, 2500) after the first record (1000):
+	 * intervals that end in it, i.e. only 201's */
+	build_filtered(&t);
+	analysis_init(&an);
+	an.f.has_from = an.f.has_to = true;
+	an.f.from = 500;
+	an.f.to = 1500;
+	ASSERT(analysis_spool_intervals(&an) == 0);
+	ASSERT(run(&an, &t, 0) == 0);
+	v = render(&an, 3, OUT_CSV, GROUP_NONE);
+	snprintf(want, sizeof(want), "%s%s", head, c1);
+	EXPECT_STREQ(v, want);
+	free(v);
+	analysis_free(&an);
+}
+
+struct seen {
+	char log[1024];
+	size_t len;
+};
+
+static void log_sched(void *ctx, const struct sc_event *ev)
+{
+	struct seen *s = ctx;
+	int n = 0;
+
+	if (s->len >= sizeof(s->log) - 64)
+		return;
+	if (ev->kind == SC_NAME)
+		n = snprintf(s->log + s->len, sizeof(s->log) - s->len,
+			     "%" PRIu64 ":name %" PRIu64 " %.*s\n", ev->ts, ev->a,
+			     (int)ev->name_len, ev->name ? ev->name : "");
+	else if (ev->kind == SC_LOST)
+		n = snprintf(s->log + s->len, sizeof(s->log) - s->len,
+			     "%" PRIu64 ":lost cpu%u %" PRIu64 "\n", ev->ts,
+			     ev->cpu, ev->a);
+	else
+		n = snprintf(s->log + s->len, sizeof(s->log) - s->len,
+			     "%" PRIu64 ":%s\n", ev->ts,
+			     ev->kind == SC_SWITCH ? "switch" : "wakeup");
+	s->len += (size_t)n;
+}
+
+/* Kernel objects take the timestamp of the next timestamped record and
+ * sort before it; at the end of the file, the newest timestamp. Loss
+ * markers are put in time order too. */
+TEST(names_and_markers_in_trace_order)
+{
+	struct sc_handler h = { NULL, log_sched, NULL };
+	struct sc_opts o = { 0 };
+	struct sc_stats st;
+	struct seen s = { "", 0 };
+	struct tb t;
+
+	h.ctx = &s;
+	build_reuse(&t);
+	EXPECT(sc_run(tb_file(&t), &o, &h, &st) == 0);
+	fxt_writer_free(&t.w);
+	EXPECT_STREQ(s.log,
+		     "0:name 100 oldproc\n"	/* before any timestamp: 0 */
+		     "0:name 101 old-name\n"
+		     "0:name 102 forker\n"
+		     "1000:switch\n"
+		     "1100:switch\n"
+		     "2000:switch\n"
+		     "3000:name 200 newproc\n"	/* the wakeup after them */
+		     "3000:name 101 new-name\n"
+		     "3000:wakeup\n"
+		     "3400:switch\n"
+		     "4000:switch\n"
+		     "4000:name 101 new-name\n");	/* the end: newest ts */
+	EXPECT_EQ(st.names, 6);
+
+	s.len = 0;
+	s.log[0] = '\0';
+	build_holes(&t);
+	EXPECT(sc_run(tb_file(&t), &o, &h, &st) == 0);
+	fxt_writer_free(&t.w);
+	EXPECT_CONTAINS(s.log, "1200:wakeup\n2000:lost cpu1 4\n2500:wakeup\n3000:lost cpu1 0\n3000:switch\n3500:wakeup\n");
+	EXPECT_EQ(st.lost_markers, 2);
+}
+
+/* build_reuse() in fixtures.h */
+TEST(reused_tid_takes_its_new_name_from_then_on)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *old, *cur;
+	char *js, *top, *iv;
+
+	build_reuse(&t);
+	analysis_init(&an);
+	an.top_n = 3;
+	ASSERT(analysis_spool_intervals(&an) == 0);
+	ASSERT(run(&an, &t, 0) == 0);
+	cur = analysis_find(&an, 101);
+	old = analysis_row(&an, 0);
+	ASSERT(cur && old && cur != old);
+	EXPECT_EQ(old->tid, 101);
+	EXPECT_STREQ(old->name, "old-name");
+	EXPECT_EQ(old->pid, 100);
+	EXPECT_EQ(old->runtime, 1000);
+	EXPECT_EQ(old->voluntary, 1);
+	EXPECT_EQ(old->lat[LAT_WAKEUP].count, 0);
+	EXPECT_STREQ(cur->name, "new-name");
+	EXPECT_EQ(cur->pid, 200);
+	EXPECT_EQ(cur->runtime, 600);
+	EXPECT_EQ(cur->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(cur->lat[LAT_WAKEUP].max, 400);
+	EXPECT_EQ(analysis_find(&an, 102)->runtime, 2300);
+	EXPECT_EQ(an.nthreads, 3);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	top = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	iv = render(&an, 3, OUT_CSV, GROUP_NONE);
+	ASSERT(js && top && iv);
+	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"old-name\", \"runtime_ns\": 1000, \"switches\": 1, \"voluntary\": 1,");
+	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 200, \"name\": \"new-name\", \"runtime_ns\": 600, \"switches\": 1,");
+	EXPECT_CONTAINS(top, "#1 wakeup latency 400 ns: tid 101 new-name (pid 200 newproc) on cpu 1");
+	EXPECT_CONTAINS(top, "by tid 102 forker");
+	EXPECT_CONTAINS(top, "ran on cpu 1 meanwhile: tid 102 forker 400 ns (1)");
+	EXPECT_STREQ(iv, "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n"
+		     "wakeup,101,1,1,3000,3400,400,200,new-name\n");
+	free(js);
+	free(top);
+	free(iv);
+	/* the filters see each incarnation with its own name and pid */
+	an.f.comm = "old*";
+	js = render(&an, 2, OUT_CSV, GROUP_NONE);
+	EXPECT_CONTAINS(js, "thread,101,100,old-name,1000,,1,1,0,0,0\n");
+	EXPECT(!strstr(js, "new-name"));
+	free(js);
+	an.f.comm = "new*";
+	js = render(&an, 0, OUT_JSON, GROUP_NONE);
+	EXPECT_CONTAINS(js, "\"wakeup_latency_ns\": {\"count\": 1, \"p50\": 400,");
+	EXPECT(!strstr(js, "old-name"));
+	free(js);
+	an.f.comm = NULL;
+	analysis_free(&an);
+}
+
+/* A rename of a live thread (exec, prctl) keeps one row: last name wins. */
+TEST(rename_keeps_one_row)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_thread(&t, 101, 100, "before");
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_thread(&t, 101, 100, "after");		/* at 2000 */
+	tb_switch(&t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 0, 2500, 101, 0);
+	tb_switch(&t, 0, 2600, IDLE, 101, 0);
+	tb_switch(&t, 0, 3000, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_thread(&t, 101, 100, "after");		/* same name: no new row */
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.nthreads, 1);
+	EXPECT_STREQ(analysis_find(&an, 101)->name, "after");
+	EXPECT_EQ(analysis_find(&an, 101)->runtime, 1400);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].max, 100);
+	analysis_free(&an);
+}
+
+/* build_holes() in fixtures.h */
+TEST(records_lost_holes)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt, *js;
+
+	build_holes(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.io.late, 0);
+	EXPECT_EQ(an.lost, 4);
+	EXPECT_EQ(an.holes, 1);
+	EXPECT_EQ(an.cpus[1].lost, 4);
+	EXPECT_EQ(an.skipped_hole, 2);
+	EXPECT_EQ(an.skipped_start, 0);
+	EXPECT_EQ(analysis_find(&an, 103)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(analysis_find(&an, 104)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(analysis_find(&an, 105)->lat[LAT_WAKEUP].max, 2500);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_PREEMPT].max, 1200);
+	EXPECT_EQ(an.cpus[1].busy, 1000);
+	EXPECT_EQ(an.cpus[1].idle, 0);
+	EXPECT_EQ(analysis_find(&an, 102)->runtime, 1000);
+	EXPECT_EQ(an.cpus[0].busy, 5200);
+	EXPECT_EQ(an.cpus[0].idle, 0);
+	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	ASSERT(txt && js);
+	EXPECT_CONTAINS(txt, "records lost (kernel markers): 4 in 1 holes cpu1=4\n");
+	EXPECT_CONTAINS(txt, "0 intervals begun before the trace's first context switch, 2 across records lost by the kernel");
+	EXPECT_CONTAINS(js, "\"records_lost\": 4, \"lost_holes\": 1, \"lost_per_cpu\": {\"cpu1\": 4}}");
+	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 2}");
+	free(txt);
+	free(js);
 	analysis_free(&an);
 }
 
@@ -716,6 +935,12 @@ int main(void)
 	RUN(summary_busy_idle_and_drops);
 	RUN(latency_json_and_filters);
 	RUN(per_provider_tables_and_tick_rate);
+	RUN(start_of_trace_wakeups_not_counted);
+	RUN(intervals_honour_every_filter);
+	RUN(names_and_markers_in_trace_order);
+	RUN(reused_tid_takes_its_new_name_from_then_on);
+	RUN(rename_keeps_one_row);
+	RUN(records_lost_holes);
 	RUN(truncated_file_reports_offset_and_keeps_results);
 	RUN(unknown_records_skipped_by_size);
 	RUN(garbage_never_crashes);

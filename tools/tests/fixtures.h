@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * fixtures.h - a small FXT trace builder (on libfxt's writer) and the
+ * hand-made traces that both the unit tests (test_fxt_sched.c) and the
+ * command-line tests (mk_fixture.c, test_cli.sh) check. The expected
+ * answers are worked out in the comment above each trace.
+ */
+#ifndef FIXTURES_H
+#define FIXTURES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "fxt_write.h"
+
+#define IDLE	(-1)
+#define FX_UNUSED __attribute__((unused))
+
+/* ---- trace builder ---- */
+struct tb {
+	struct fxt_writer w;
+};
+
+FX_UNUSED
+static void tb_begin(struct tb *t, uint64_t tps)
+{
+	const char *p = &FXTRACE_STRING_TABLE[1];
+	int i;
+
+	fxt_writer_init_dynamic(&t->w);
+	fxt_write_magic(&t->w);
+	fxt_write_provider_info(&t->w, 1, "fxtrace", 7);
+	fxt_write_provider_section(&t->w, 1);
+	fxt_write_initialization(&t->w, tps);
+	for (i = 1; i < FXTRACE_STR_COUNT; i++) {
+		fxt_write_string(&t->w, (uint16_t)i, p, strlen(p));
+		p += strlen(p) + 1;
+	}
+}
+
+/* out/in: tid, or IDLE for the idle task (tid 0, weight INT32_MIN) */
+FX_UNUSED
+static void tb_switch(struct tb *t, unsigned cpu, uint64_t ts, int64_t out,
+		      int64_t in, unsigned state)
+{
+	struct fxt_context_switch cs = { cpu, state, ts,
+		out == IDLE ? 0 : (uint64_t)out, in == IDLE ? 0 : (uint64_t)in };
+	struct fxt_arg a[3] = {
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT),
+			      in == IDLE ? INT32_MIN : 120),
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
+			      out == IDLE ? INT32_MIN : 120),
+		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 0),
+	};
+
+	fxt_write_context_switch(&t->w, &cs, a, 3);
+}
+
+FX_UNUSED
+static void tb_wake(struct tb *t, unsigned cpu, uint64_t ts, uint64_t tid,
+		    uint64_t waker)
+{
+	struct fxt_wakeup wk = { cpu, ts, tid };
+	struct fxt_arg a[2] = {
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120),
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), waker),
+	};
+
+	fxt_write_wakeup(&t->w, &wk, a, waker ? 2 : 1);
+}
+
+FX_UNUSED
+static void tb_thread(struct tb *t, uint64_t tid, uint64_t pid, const char *name)
+{
+	struct fxt_kernel_object o = { FXT_OBJ_TYPE_THREAD, fxt_str_c(name), tid };
+	struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), pid);
+
+	fxt_write_kernel_object(&t->w, &o, &a, 1);
+}
+
+FX_UNUSED
+static void tb_process(struct tb *t, uint64_t pid, const char *name)
+{
+	struct fxt_kernel_object o = { FXT_OBJ_TYPE_PROCESS, fxt_str_c(name), pid };
+
+	fxt_write_kernel_object(&t->w, &o, NULL, 0);
+}
+
+/* A kernel loss marker pair as fxtrace's kernel writes it (uapi header):
+ * @lost records lost on @cpu from @t1 on; the next record is at @t2. */
+FX_UNUSED
+static void tb_lost(struct tb *t, unsigned cpu, uint64_t t1,
+			      uint64_t t2, int64_t lost)
+{
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c("records_lost"), t1, cpu };
+	struct fxt_arg a = fxt_arg_int64(fxt_str_c("cpu"), lost);
+
+	fxt_write_event(&t->w, &ev, &a, 1);
+	ev.timestamp = t2;
+	a = fxt_arg_int64(fxt_str_c("cpu"), 0);
+	fxt_write_event(&t->w, &ev, &a, 1);
+}
+
+/* Two threads of two processes, names at the end of the file. The first
+ * record is a switch on cpu1, so A's first wakeup is not before the
+ * trace's first switch (see start_of_trace_*). */
+FX_UNUSED
+static void build_filtered(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 1, 1000, IDLE, 301, 0);
+	/* A (pid 100) waits 1000..1100 and 3000..3400; C (pid 200) 2000..2050 */
+	tb_wake(t, 0, 1000, 101, 0);
+	tb_switch(t, 0, 1100, IDLE, 101, 0);
+	tb_switch(t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 2000, 201, 0);
+	tb_switch(t, 0, 2050, IDLE, 201, 0);
+	tb_switch(t, 0, 2100, 201, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 3000, 101, 0);
+	tb_switch(t, 0, 3400, IDLE, 101, 0);
+	tb_switch(t, 0, 3500, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_process(t, 100, "app");
+	tb_process(t, 200, "other");
+	tb_thread(t, 101, 100, "app-main");
+	tb_thread(t, 201, 200, "other-1");
+}
+
+/*
+ * The start of a real trace (fxtrace attaches sched_switch after the
+ * wakeup tracepoints): wakeups before the first context switch.
+ *   1000 wakeup 126 (cpu1, by 127)     first record; 126's switches around
+ *   1300 wakeup 15 (cpu0, no waker)    it and 15's are not in the trace
+ *   4000 cpu0 127 -> 124 (127 blocked)  first context switch
+ *   4300 cpu1 125 -> 126 (125 preempted: clock from 4300)
+ *   5000 cpu0 124 -> idle; wakeup 125 (already runnable: no restart)
+ *   6000 wakeup 20 (cpu0; never seen: taken as sleeping)
+ *   6500 cpu0 idle -> 20              20: wakeup latency 500
+ *   7000 wakeup 20 (running: ignored)
+ *   9000 cpu0 20 -> 15 (20 blocked)   15: from 1300, not counted
+ *   9100 cpu1 126 -> 125 (126 blocked) 125: preempt latency 4800
+ * Counted: wakeup 1 (500, tid 20), preempt 1 (4800, tid 125); not counted:
+ * 2 begun before the first switch (126 at 4300, 15 at 9000).
+ * cpu0 from its first switch (127's slice before it is not counted): 124
+ * 4000..5000, idle 5000..6500, 20 6500..9000: busy 3500, idle 1500.
+ * cpu1: 126 4300..9100: busy 4800.
+ */
+FX_UNUSED
+static void build_start(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_wake(t, 1, 1000, 126, 127);
+	tb_wake(t, 0, 1300, 15, 0);
+	tb_switch(t, 0, 4000, 127, 124, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 1, 4300, 125, 126, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 5000, 124, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 1, 5000, 125, 0);
+	tb_wake(t, 0, 6000, 20, 0);
+	tb_switch(t, 0, 6500, IDLE, 20, 0);
+	tb_wake(t, 0, 7000, 20, 0);
+	tb_switch(t, 0, 9000, 20, 15, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 1, 9100, 126, 125, FXT_THREAD_STATE_BLOCKED);
+	tb_process(t, 15, "rcu_preempt");
+	tb_thread(t, 15, 15, "rcu_preempt");
+	tb_thread(t, 20, 20, "kworker");
+	tb_thread(t, 125, 123, "fxt-collect");
+	tb_thread(t, 126, 123, "pong");
+}
+
+/*
+ * A reused tid. The collector names 101 "old-name" (pid 100) at the start.
+ * cpu1's ring comes first in the file, and holds the kernel's records for
+ * a new thread 101 "new-name" in a new process 200 "newproc", forked by
+ * 102 on cpu1 at 3000 (just before its wakeup_new):
+ *   cpu1: 1100 idle -> 102; [process 200, thread 101 new-name];
+ *         3000 wakeup 101 (by 102); 3400 102 -> 101 (102 preempted);
+ *         4000 101 -> idle (blocked)
+ *   cpu0: 1000 idle -> 101; 2000 101 -> idle (dead)
+ * and at the end the collector names 101 "new-name" (pid 200) again.
+ * The names take effect at 3000, after the old 101 died at 2000:
+ *   101 "old-name" pid 100: runtime 1000, 1 voluntary switch, no interval
+ *   101 "new-name" pid 200: wakeup latency 400 (3000..3400), runtime 600
+ *   102: runtime 2300 (1100..3400), 1 involuntary switch
+ * Read in file order instead, the old thread's second would be new-name's.
+ */
+FX_UNUSED
+static void build_reuse(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "oldproc");
+	tb_thread(t, 101, 100, "old-name");
+	tb_thread(t, 102, 100, "forker");
+	tb_switch(t, 1, 1100, IDLE, 102, 0);
+	tb_process(t, 200, "newproc");
+	tb_thread(t, 101, 200, "new-name");
+	tb_wake(t, 1, 3000, 101, 102);
+	tb_switch(t, 1, 3400, 102, 101, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 1, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_thread(t, 101, 200, "new-name");
+}
+
+/*
+ * A hole in cpu1's records: 4 records lost from 2000; the next one, at
+ * 3000, is preceded by the kernel's marker pair. cpu0's ring is first in
+ * the file, so the markers come after records up to 6200.
+ *   cpu0: 1000 idle -> A(101); 1200 wakeup C(103) (in cpu1's ring, by B);
+ *         2500 wakeup D(104) (cpu0 ring) - inside the hole;
+ *         3500 wakeup E(105) - after it;
+ *         5000 A -> C (A preempted); 5500 C -> D (blocked);
+ *         6000 D -> E (blocked); 6200 E -> A (blocked)
+ *   cpu1: 1000 idle -> B(102); [hole 2000..3000]; 3000 B -> idle
+ * C waited across the hole's start and D began inside it: not counted.
+ * Counted: E wakeup 2500 (3500..6000), A preempt 1200 (5000..6200).
+ * cpu1: busy 1000 (B, 1000..2000; then unknown until 3000).
+ * cpu0: busy 5200 (A 4000, C 500, D 500, E 200), idle 0.
+ */
+FX_UNUSED
+static void build_holes(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_wake(t, 0, 2500, 104, 101);
+	tb_wake(t, 0, 3500, 105, 101);
+	tb_switch(t, 0, 5000, 101, 103, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 5500, 103, 104, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 6000, 104, 105, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 6200, 105, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 1, 1000, IDLE, 102, 0);
+	tb_wake(t, 0, 1200, 103, 102);
+	tb_lost(t, 1, 2000, 3000, 4);
+	tb_switch(t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+#endif /* FIXTURES_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * mk_fixture DIR - write the hand-made traces of fixtures.h as DIR/NAME.fxt
+ * (filtered, start, reuse, holes) for the command-line tests.
+ */
+#include <stdio.h>
+
+#include "fixtures.h"
+
+static int save(const char *dir, const char *name, void (*build)(struct tb *))
+{
+	char path[4096];
+	struct tb t;
+	FILE *f;
+	int ret = 0;
+
+	build(&t);
+	snprintf(path, sizeof(path), "%s/%s.fxt", dir, name);
+	f = fopen(path, "w");
+	if (!f || fwrite(fxt_writer_data(&t.w), 1, fxt_writer_bytes(&t.w), f) !=
+		  fxt_writer_bytes(&t.w)) {
+		perror(path);
+		ret = 1;
+	}
+	if (f && fclose(f)) {
+		perror(path);
+		ret = 1;
+	}
+	fxt_writer_free(&t.w);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: mk_fixture DIR\n");
+		return 2;
+	}
+	return save(argv[1], "filtered", build_filtered) |
+	       save(argv[1], "start", build_start) |
+	       save(argv[1], "reuse", build_reuse) |
+	       save(argv[1], "holes", build_holes);
+}
