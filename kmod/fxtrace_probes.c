@@ -91,6 +91,28 @@ static __always_inline u64 fxtrace_fxt_state(bool preempt,
 	return FXT_THREAD_STATE_BLOCKED;
 }
 
+/*
+ * The hot path: this probe and the wakeup probes below run on every context
+ * switch and wakeup of the machine. What each record costs, all of it:
+ *   - local_irq_save()/restore(): pushf/cli and popf; needed so an interrupt's
+ *     wakeup cannot land in the middle of this record (design.md decision 3).
+ *   - one clock read (fxtrace_clock()): rdtsc, a multiply and a shift, from
+ *     the timekeeper's NMI-safe fast copy (a seqcount latch that the
+ *     timekeeping CPU rewrites once per tick: read-shared, no lock).
+ *   - the task fields (pid, prio, exit_state): cache lines the scheduler has
+ *     just touched for this switch.
+ *   - fxtrace_ring_write(): the counters and producer_pos on this CPU's own
+ *     control cache line, one acquire load of consumer_pos (a line shared
+ *     with the reader only, which writes it once per drain), the record's
+ *     7, 6 or 4 word stores into this CPU's data area, and a compare with
+ *     the watermark. The irq_work that wakes the reader is queued only when
+ *     the watermark is crossed, once per drain (its one atomic is there).
+ *   - wakeups only: the waker slot (fxtrace_wakers), one hash of the task
+ *     pointer and one load; the one cache line another CPU may have written
+ *     (sched_waking on the waker's CPU), and only for the woken task's slot.
+ * Otherwise there is no division, no allocation, no lock, no atomic
+ * read-modify-write and no indirect call beyond the tracepoint's own.
+ */
 static void fxtrace_probe_sched_switch(void *data, bool preempt,
 				       struct task_struct *prev,
 				       struct task_struct *next,
