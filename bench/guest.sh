@@ -30,18 +30,22 @@ SCRATCH=/tmp/bench	# tmpfs: every tracer writes to memory, none to a disk
 
 view=wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
-timeout=600
+timeout=600 wakeup_preemption=off
 
 usage() {
 	cat <<EOF
 Usage: guest.sh [--view NAME] [--rounds N] [--workloads "pp1 pp2 sw"]
                 [--configs "none probe fxtrace ftrace perf"] [--pp-ops N]
                 [--sw-ops N] [--sw-threads N] [--sw-tokens N]
-                [--calib-ops N] [--timeout SECS]
+                [--calib-ops N] [--timeout SECS] [--wakeup-preemption on|off]
 Runs inside the benchmark VM; see bench/README.md.
   pp1  pingpong, both processes on CPU 0 (4 scheduler events per round trip)
   pp2  pingpong across CPUs 0 and 1 (needs 2 CPUs; skipped otherwise)
   sw   sleepwake: --sw-threads threads in a pipe ring, --sw-tokens tokens
+--wakeup-preemption off (the default) sets the scheduler feature
+NO_WAKEUP_PREEMPTION, so that a tracer's speed cannot change the schedule:
+otherwise a ping-pong round trip is 3 or 4 events depending on whether the
+wakee preempted the waker, and how often depends on the tracer.
 Configurations: none; probe (fxtrace's probes into 128 MiB rings that
 nobody drains: fxt-probe-only); fxtrace (fxt-collect draining to tmpfs);
 ftrace (trace-cmd record); perf (perf record -a).
@@ -61,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--sw-tokens) sw_tokens=$2 ;;
 	--calib-ops) calib_ops=$2 ;;
 	--timeout) timeout=$2 ;;
+	--wakeup-preemption) wakeup_preemption=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -94,6 +99,18 @@ fi
 info "ftrace_buffer_size_kb=$(cat "$T/buffer_size_kb")" \
 	"perf_event_mlock_kb=$(cat /proc/sys/kernel/perf_event_mlock_kb)" \
 	"fxtrace_buf=4096kb_per_cpu"
+F=/sys/kernel/debug/sched/features
+case $wakeup_preemption in
+off)
+	if ! echo NO_WAKEUP_PREEMPTION >"$F"; then
+		say "ERROR: cannot set NO_WAKEUP_PREEMPTION in $F (no CONFIG_SCHED_DEBUG?); use --wakeup-preemption on"
+		exit 1
+	fi
+	;;
+on) [ -w "$F" ] && echo WAKEUP_PREEMPTION >"$F" ;;
+*) usage >&2; exit 2 ;;
+esac
+info "wakeup_preemption=$wakeup_preemption" "sched_features=$(tr ' ' ',' <"$F" 2>/dev/null)"
 for e in sched_switch sched_wakeup sched_wakeup_new; do
 	cp "$T/events/sched/$e/format" "$OUT/keep/ftrace-$e.format" 2>/dev/null
 done
@@ -139,19 +156,18 @@ count_probe() {
 }
 
 count_ftrace() {
-	# The ring buffer's own counters once trace-cmd is done (it resets
-	# them when it starts): "read events" went to the reader, "overrun"
+	# trace-cmd stores each CPU's ring buffer counters, taken when tracing
+	# stopped, in the file: "read events" had gone to its reader,
+	# "entries" were still in the buffer (read after that), "overrun"
 	# were overwritten before it got to them, "dropped events" found the
-	# buffer full.
-	for s in "$T"/per_cpu/cpu*/stats; do
-		echo "== $s"
-		cat "$s"
-	done >>"$1"
-	events=$(awk '/^read events:/ { s += $3 } END { print s + 0 }' "$1")
-	lost=$(awk '/^overrun:/ { s += $2 } /^dropped events:/ { s += $3 } END { print s + 0 }' "$1")
-	# The event pages trace-cmd wrote, per CPU: "N bytes in size" (or,
-	# when it compressed them, "C bytes in size (N uncompressed)").
-	out_bytes=$(awk '/bytes in size/ { v = $1; if ($5 == "uncompressed)") v = substr($4, 2); s += v } END { print s + 0 }' "$1")
+	# buffer full. (It resets the live counters in tracefs on exit.)
+	trace-cmd report --stat -i "$SCRATCH/t.dat" >"$SCRATCH/stat.txt" 2>&1
+	cat "$SCRATCH/stat.txt" >>"$1"
+	events=$(awk '/^entries:/ { s += $2 } /^read events:/ { s += $3 } END { print s + 0 }' "$SCRATCH/stat.txt")
+	lost=$(awk '/^overrun:/ || /^commit overrun:/ { s += $NF } /^dropped events:/ { s += $3 } END { print s + 0 }' "$SCRATCH/stat.txt")
+	# The event pages trace-cmd wrote, per CPU: "N bytes in size", or
+	# "C bytes in size (N uncompressed)" when it compressed them.
+	out_bytes=$(awk '/bytes in size/ { v = $1; if ($6 == "uncompressed)") v = substr($5, 2); s += v } END { print s + 0 }' "$1")
 }
 
 count_perf() {

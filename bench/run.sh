@@ -41,6 +41,10 @@ Options:
                      one wakeup and one blocking switch, so the schedule
                      does not change with the tracer's speed)
   --calib-ops N      getppid() calls per calibration (default 100000)
+  --wakeup-preemption on|off
+                     the guest scheduler's WAKEUP_PREEMPTION feature (default
+                     off: then a tracer's speed cannot change the schedule,
+                     and a ping-pong round trip is always 4 events)
   --rev REV          benchmark commit REV (default HEAD)
   --tree             benchmark the working tree as it is, uncommitted
                      changes included, instead of a commit
@@ -73,7 +77,7 @@ log() { echo "$prog: $*" >&2; }
 args_given="$*"
 flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
-rev=HEAD tree=0 tcg_thread=multi run_timeout=600 vm_timeout=7200
+wakeup_preemption=off rev=HEAD tree=0 tcg_thread=multi run_timeout=600 vm_timeout=7200
 outdir='' do_host=1 do_vm=1 host_mb=1100
 
 while [[ $# -gt 0 ]]; do
@@ -83,7 +87,7 @@ while [[ $# -gt 0 ]]; do
 	--host-only) do_vm=0; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
 	--kernel | --views | --rounds | --workloads | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-		--calib-ops | --rev | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
+		--calib-ops | --wakeup-preemption | --rev | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
 		[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
 		;;
 	*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -98,6 +102,7 @@ while [[ $# -gt 0 ]]; do
 	--sw-threads) sw_threads=$2 ;;
 	--sw-tokens) sw_tokens=$2 ;;
 	--calib-ops) calib_ops=$2 ;;
+	--wakeup-preemption) wakeup_preemption=$2 ;;
 	--rev) rev=$2 ;;
 	--tcg-thread) tcg_thread=$2 ;;
 	--run-timeout) run_timeout=$2 ;;
@@ -118,6 +123,7 @@ for v in "${view_list[@]}"; do
 	[[ $v == icount || $v == wall ]] || { echo "$prog: unknown view '$v' (icount, wall)" >&2; exit 2; }
 done
 [[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
+[[ $wakeup_preemption == on || $wakeup_preemption == off ]] || { echo "$prog: --wakeup-preemption is on or off" >&2; exit 2; }
 
 # --- the source snapshot -------------------------------------------------------
 # Others edit kmod/ and collector/ in this tree while the benchmark runs for
@@ -217,7 +223,8 @@ done
 log "payload $payload: $(du -sm "$payload" | cut -f1) MB"
 
 guest_args=(--rounds "$rounds" --workloads "$workloads" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
-	--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout")
+	--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout"
+	--wakeup-preemption "$wakeup_preemption")
 printf -v guest_cmd '%q ' sh bench/guest.sh "${guest_args[@]}"
 
 failed=0

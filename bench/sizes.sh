@@ -9,7 +9,8 @@
 #   perf     PERF_RECORD_SAMPLE sizes of WL-perf.data (perf report -D), next
 #            to the number of samples of each event (perf script)
 #   ftrace   each event's size in the ring buffer, from its tracefs format
-#            file: a 4-byte header plus the fields, rounded up to 4 bytes
+#            file: a 4-byte header plus the fields, rounded up to 4 bytes;
+#            and the events in WL-ftrace.dat, decoded by trace-cmd report
 # Prints Markdown.
 set -euo pipefail
 
@@ -78,6 +79,17 @@ for f in "$keep"/*-perf.data; do
 	evs=$(perf script -F event -i "$f" 2>/dev/null | sed 's/[: ]*$//' | sort | uniq -c |
 		awk '{ printf("%s%s %d", sep, $2, $1); sep = ", " }')
 	echo "| perf | $wl | sample sizes: $hist | events: $evs | | | |"
+done
+
+for f in "$keep"/*-ftrace.dat; do
+	wl=${f##*/}
+	wl=${wl%-ftrace.dat}
+	command -v trace-cmd >/dev/null || { echo "| ftrace | $wl | (trace-cmd not installed on the host) | | | | |"; continue; }
+	# Decoded on the host, to check the guest's count (its ring buffer stats).
+	evs=$(trace-cmd report -i "$f" 2>/dev/null | awk '
+		$4 ~ /^sched_(switch|wakeup|wakeup_new):$/ { n[$4]++; t++ }
+		END { for (e in n) printf("%s %d, ", e, n[e]); printf("%d in all", t) }')
+	echo "| ftrace | $wl | events decoded from the trace.dat: $evs | | | | |"
 done
 
 shopt -u nullglob
