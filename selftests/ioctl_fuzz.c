@@ -16,7 +16,7 @@
  *    ENOTTY, whatever the argument.
  * 2. the four commands with hostile argument pointers: NULL, kernel
  *    addresses, non-canonical, unmapped (inside a PROT_NONE reservation),
- *    straddling into an unmapped page, read-only memory, misaligned and
+ *    straddling into an inaccessible page, read-only memory, misaligned and
  *    oversized buffers, and random CONFIGURE contents (flags, reserved
  *    fields, sizes, watermarks).
  * 3. calls in random order: START twice, CONFIGURE while started or mapped,
@@ -128,8 +128,8 @@ static int do_ioctl(int fd, unsigned long cmd, void *arg)
 /* ---- argument pointers --------------------------------------------------- */
 
 /*
- * Memory for pointer games: a writable page followed by an unmapped one (for
- * arguments straddling into nothing), a read-only page, and a large
+ * Memory for pointer games: a writable page followed by an inaccessible one
+ * (for arguments straddling into nothing), a read-only page, and a large
  * PROT_NONE reservation in which every address faults.
  */
 #define NONE_SIZE	(16UL << 20)
@@ -137,7 +137,7 @@ static int do_ioctl(int fd, unsigned long cmd, void *arg)
 #define SLOT_SIZE	(8UL << 20)		/* > any mapping it makes */
 
 static struct {
-	unsigned char *rw;		/* page_size, then an unmapped page */
+	unsigned char *rw;		/* page_size, then a PROT_NONE page */
 	unsigned char *ro;		/* page_size, read-only, random bytes */
 	unsigned char *none;		/* NONE_SIZE, PROT_NONE */
 	unsigned char *slots;		/* MAX_MAPS * SLOT_SIZE, PROT_NONE */
@@ -154,7 +154,8 @@ static void mem_setup(void)
 	p = mmap(NULL, 2 * mem.page, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_TRUE(p != MAP_FAILED);
-	ASSERT_EQ(0, munmap(p + mem.page, mem.page));
+	/* PROT_NONE, not unmapped: a later mmap() cannot fill the hole. */
+	ASSERT_EQ(0, mprotect(p + mem.page, mem.page, PROT_NONE));
 	mem.rw = p;
 	mem.ro = mmap(NULL, mem.page, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -176,7 +177,7 @@ enum ptr_kind {
 	PTR_KERNEL,		/* kernel half: faults (access_ok) */
 	PTR_NONCANONICAL,	/* faults */
 	PTR_UNMAPPED,		/* inside the PROT_NONE reservation: faults */
-	PTR_STRADDLE,		/* ends in the unmapped page: faults */
+	PTR_STRADDLE,		/* ends in a PROT_NONE page: faults */
 	PTR_READONLY,		/* readable, not writable */
 	PTR_MISALIGNED,		/* writable, odd address */
 	PTR_OVERSIZED,		/* writable, struct followed by garbage */

@@ -1,0 +1,332 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# fault_steps.sh - the load-and-fault steps of the VM selftests (issue 3),
+# sourced by run_vm_tests.sh, which runs each function below as one `step`
+# (busybox sh in the guest; $OUT is the results directory).
+#
+#   unload_while_collecting    rmmod refused while fxt-collect traces; its
+#                              file is whole; rmmod works once it is gone
+#   unload_while_poll_blocked  same with a reader asleep in poll()
+#   collector_sigkill          SIGKILL mid-trace: file whole, session freed,
+#                              a new session traces fine
+#   collector_sigint           SIGINT at several moments: file whole, exit
+#                              status 3 exactly when the file shows loss
+#   collector_full_fs          output to a full tmpfs: exit 1, says so, file
+#                              cut back to a whole record
+#   hotplug_counters           hotplug_test (C): ring counters across CPU 1
+#                              going offline and online
+#   hotplug_collect            CPU 1 off/on while fxt-collect traces a storm
+#   no_live_allocations        the leak check run after every step
+#
+# The traces meant for Perfetto are left in $OUT as fault-*.fxt with their
+# fault-*.expect.json (from fxt-pingpong): scripts/run-tests.sh checks them
+# on the host with scripts/perfetto/check-trace.mjs.
+#
+# Every variable here starts with fs_: the runner's own (n, name, rc) are
+# globals of the same shell.
+
+FS_LIVE_ALLOCS=/sys/kernel/debug/fxtrace/live_allocations
+FS_CPU1_ONLINE=/sys/devices/system/cpu/cpu1/online
+
+# The module's allocations must all be freed when no session is open (the
+# case between steps). Silent when the module is not loaded.
+no_live_allocations() {
+	[ -d /sys/module/fxtrace ] || return 0
+	if [ ! -r "$FS_LIVE_ALLOCS" ]; then
+		echo "# (no leak check: $FS_LIVE_ALLOCS is absent)"
+		return 0
+	fi
+	fs_allocs=$(cat "$FS_LIVE_ALLOCS")
+	[ "$fs_allocs" = 0 ] && return 0
+	echo "# leak: $FS_LIVE_ALLOCS is $fs_allocs with no session open, expected 0"
+	return 1
+}
+
+# wait_until TENTHS COMMAND...: retry COMMAND every 0.1 s for TENTHS tries.
+wait_until() {
+	fs_tries=$1
+	shift
+	while ! "$@"; do
+		fs_tries=$((fs_tries - 1))
+		[ "$fs_tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+session_open() {
+	[ "$(cat /sys/module/fxtrace/refcnt 2>/dev/null || echo 0)" -gt 0 ]
+}
+
+file_has_line() {
+	grep -q "$2" "$1" 2>/dev/null
+}
+
+# Records the file itself says were lost: the buffer-full events plus the
+# last value of each records-dropped counter (fxt-dump --summary).
+file_lost_records() {
+	fxt-dump --summary "$1" | sed -n 's/^ *records dropped: //p' |
+		tr ' ;' '\n' | grep -E '^[0-9]+$' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+# The syscall a process is blocked in (number, from /proc/PID/syscall).
+blocked_syscall() {
+	cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null
+}
+
+is_poll_syscall() { # x86_64: poll 7, ppoll 271
+	[ "$1" = 7 ] || [ "$1" = 271 ]
+}
+
+# rmmod must fail while the session lives; true if it did.
+rmmod_refused() {
+	fs_refcnt=$(cat /sys/module/fxtrace/refcnt)
+	if rmmod fxtrace 2> "$OUT/rmmod.err"; then
+		echo "rmmod succeeded with a session open (refcnt was $fs_refcnt)"
+		insmod ./fxtrace.ko
+		return 1
+	fi
+	echo "rmmod refused (module refcnt $fs_refcnt): $(cat "$OUT/rmmod.err")"
+	[ -c /dev/fxtrace ] || { echo "/dev/fxtrace is gone after the refused rmmod"; return 1; }
+}
+
+# After the session ended: nothing left, and the module unloads and loads.
+unload_reload_after_session() {
+	no_live_allocations || return 1
+	rmmod fxtrace || { echo "rmmod failed after the session ended"; return 1; }
+	insmod ./fxtrace.ko || { echo "insmod failed after the unload"; return 1; }
+}
+
+unload_while_collecting() {
+	fs_f=$OUT/unload-collect.fxt
+	fxt-collect -o "$fs_f" -d 4 2> "$OUT/collect.err" &
+	fs_pid=$!
+	wait_until 50 session_open || { echo "fxt-collect never opened the device"; kill "$fs_pid"; return 1; }
+	sleep 1
+	rmmod_refused || return 1
+	sleep 0.5
+	rmmod_refused || return 1
+	kill -0 "$fs_pid" 2>/dev/null || echo "fxt-collect ended while rmmod was tried"
+	wait "$fs_pid"
+	fs_rc=$?
+	cat "$OUT/collect.err"
+	case $fs_rc in
+	0 | 3) ;;
+	*) echo "fxt-collect exit $fs_rc after the refused rmmod"; return 1 ;;
+	esac
+	fxt-dump --check "$fs_f" || return 1
+	rm -f "$fs_f"
+	unload_reload_after_session
+}
+
+unload_while_poll_blocked() {
+	fxt-pollblock > "$OUT/pollblock.out" 2>&1 &
+	fs_pid=$!
+	wait_until 50 file_has_line "$OUT/pollblock.out" '^polling' || {
+		cat "$OUT/pollblock.out"
+		echo "fxt-pollblock never got to poll()"
+		kill "$fs_pid"
+		return 1
+	}
+	# Let it fall asleep, then make sure it is asleep in poll().
+	sleep 0.5
+	fs_sc=$(blocked_syscall "$fs_pid")
+	echo "fxt-pollblock (pid $fs_pid) is in syscall ${fs_sc:-?}"
+	is_poll_syscall "$fs_sc" || { echo "not in poll()/ppoll()"; kill "$fs_pid"; return 1; }
+	rmmod_refused || { kill "$fs_pid"; return 1; }
+	# The refused rmmod must not have woken or broken the sleeper.
+	sleep 0.3
+	fs_sc=$(blocked_syscall "$fs_pid")
+	is_poll_syscall "$fs_sc" || {
+		echo "after the refused rmmod fxt-pollblock is in syscall ${fs_sc:-none}, not poll()"
+		cat "$OUT/pollblock.out"
+		kill "$fs_pid"
+		return 1
+	}
+	kill -TERM "$fs_pid"
+	wait "$fs_pid"
+	fs_rc=$?
+	cat "$OUT/pollblock.out"
+	[ "$fs_rc" -eq 0 ] || { echo "fxt-pollblock exit $fs_rc, expected 0"; return 1; }
+	unload_reload_after_session
+}
+
+collector_sigkill() {
+	fs_f=$OUT/fault-sigkill.fxt
+	fxt-collect -o "$fs_f" 2> "$OUT/collect.err" &
+	fs_cpid=$!
+	wait_until 50 session_open || { echo "fxt-collect never opened the device"; kill "$fs_cpid"; return 1; }
+	sleep 0.5
+	fxt-pingpong --rounds 20000 --expect "$OUT/fault-sigkill.expect.json" &
+	fs_ppid=$!
+	sleep 2
+	kill -KILL "$fs_cpid"
+	wait "$fs_cpid"
+	fs_rc=$?
+	[ "$fs_rc" -eq 137 ] || { cat "$OUT/collect.err"; echo "fxt-collect exit $fs_rc before the SIGKILL"; return 1; }
+	echo "fxt-collect killed by SIGKILL after 2.5 s: $(wc -c < "$fs_f") bytes"
+	# Its process is gone, so is its session.
+	session_open && { echo "module still referenced after the collector died"; return 1; }
+	no_live_allocations || return 1
+	wait "$fs_ppid" || { echo "fxt-pingpong failed"; return 1; }
+	fxt-dump --check "$fs_f" || return 1
+	fxt-dump --summary "$fs_f"
+	# A new session starts and traces.
+	fxt-collect -o "$OUT/after-kill.fxt" -d 1 -- fxt-pingpong --rounds 200 ||
+		{ echo "the next session failed (exit $?)"; return 1; }
+	fxt-dump --check "$OUT/after-kill.fxt" || return 1
+	rm -f "$OUT/after-kill.fxt"
+}
+
+# sigint_verdict NAME FILE STATUS: after a SIGINT, the exit status must be 0
+# or 3 (or 130 when the signal came before fxt-collect's handler; then there
+# is no file), 3 exactly when the file shows loss, and the file whole.
+sigint_verdict() {
+	sed 's/^/  /' "$OUT/collect.err"
+	if [ "$3" -eq 130 ]; then
+		echo "$1: SIGINT came before fxt-collect's handler (exit 130)"
+		[ ! -s "$2" ] || { echo "$1: exit 130 but a trace file was written"; return 1; }
+		return 0
+	fi
+	[ -f "$2" ] || { echo "$1: exit $3 and no trace file"; return 1; }
+	fxt-dump --check "$2" > "$OUT/check.out" || { cat "$OUT/check.out"; return 1; }
+	fs_lost=$(file_lost_records "$2")
+	echo "$1: exit $3, $(wc -c < "$2") bytes, $fs_lost records lost per the file"
+	case $3 in
+	0) [ "$fs_lost" -eq 0 ] || { echo "$1: exit 0 but the file shows $fs_lost records lost"; return 1; } ;;
+	3) [ "$fs_lost" -gt 0 ] || { echo "$1: exit 3 but the file shows no loss"; return 1; } ;;
+	*) echo "$1: exit $3, expected 0 or 3"; return 1 ;;
+	esac
+}
+
+# sigint_at NAME DELAY COLLECT-ARGS...: fxt-collect in the foreground gets
+# SIGINT from busybox timeout after DELAY seconds. (A background job starts
+# with SIGINT ignored until fxt-collect installs its handler, which would
+# hide the "signal before the handler" moment.) Sets fs_last_rc.
+sigint_at() {
+	fs_name=$1 fs_delay=$2
+	shift 2
+	fs_f=$OUT/sigint-$fs_name.fxt
+	rm -f "$fs_f"
+	timeout -s INT "$fs_delay" fxt-collect -o "$fs_f" "$@" 2> "$OUT/collect.err"
+	fs_last_rc=$?
+	echo "$fs_name: SIGINT after $fs_delay s"
+	sigint_verdict "$fs_name" "$fs_f" "$fs_last_rc"
+}
+
+# SIGINT twice, 10 ms apart, one second in.
+sigint_twice() {
+	fs_f=$OUT/sigint-twice.fxt
+	fxt-collect -o "$fs_f" 2> "$OUT/collect.err" &
+	fs_pid=$!
+	sleep 1
+	kill -INT "$fs_pid"
+	sleep 0.01
+	kill -INT "$fs_pid"
+	wait "$fs_pid"
+	fs_rc=$?
+	echo "twice: two SIGINTs 10 ms apart after 1 s"
+	sigint_verdict twice "$fs_f" "$fs_rc"
+}
+
+# Quiet system, default rings: nothing may be lost, exit 0. Kept for Perfetto.
+sigint_pingpong() {
+	fs_f=$OUT/fault-sigint.fxt
+	fxt-collect -o "$fs_f" 2> "$OUT/collect.err" &
+	fs_pid=$!
+	wait_until 50 session_open || { echo "fxt-collect never opened the device"; kill "$fs_pid"; return 1; }
+	sleep 0.5
+	fxt-pingpong --rounds 2000 --expect "$OUT/fault-sigint.expect.json" ||
+		{ kill "$fs_pid"; echo "fxt-pingpong failed"; return 1; }
+	kill -INT "$fs_pid"
+	wait "$fs_pid"
+	fs_rc=$?
+	echo "pingpong: SIGINT after the ping-pong workload"
+	sigint_verdict pingpong "$fs_f" "$fs_rc" || return 1
+	[ "$fs_rc" -eq 0 ] || { echo "pingpong: exit $fs_rc on a quiet system, expected 0"; return 1; }
+}
+
+collector_sigint() {
+	sigint_at at-once 0.001 || return 1
+	sigint_at during-setup 0.02 || return 1
+	sigint_at early 0.3 || return 1
+	sigint_twice || return 1
+	sigint_pingpong || return 1
+	# A storm into 64 KiB rings: records are lost, so exit 3.
+	fxt-stress --seconds 4 > /dev/null &
+	fs_spid=$!
+	sleep 0.5
+	sigint_at storm 2 -b 64K
+	fs_rc=$?
+	wait "$fs_spid"
+	[ "$fs_rc" -eq 0 ] || return 1
+	[ "$fs_last_rc" = 3 ] || { echo "storm: exit $fs_last_rc, expected 3 (records dropped)"; return 1; }
+	rm -f "$OUT"/sigint-*.fxt
+}
+
+collector_full_fs() {
+	fs_d=/tmp/fxt-full-fs
+	mkdir -p "$fs_d"
+	mount -t tmpfs -o size=256k tmpfs "$fs_d" || { echo "SKIP: cannot mount a small tmpfs"; return 4; }
+	# 64 KiB rings: each drain commits at most 64 KiB per CPU, so the cut
+	# lands close to the 256 KiB.
+	fxt-collect -b 64K -o "$fs_d/t.fxt" -- \
+		fxt-pingpong --rounds 20000 --expect "$OUT/fault-fullfs.expect.json" \
+		2> "$OUT/collect.err"
+	fs_rc=$?
+	cat "$OUT/collect.err"
+	fs_size=$(wc -c < "$fs_d/t.fxt")
+	echo "exit $fs_rc; trace $fs_size bytes on a 256 KiB tmpfs"
+	cp "$fs_d/t.fxt" "$OUT/fault-fullfs.fxt"
+	umount "$fs_d"
+	[ "$fs_rc" -eq 1 ] || { echo "exit $fs_rc, expected 1 (tracing failed)"; return 1; }
+	grep -q 'disk is full' "$OUT/collect.err" || { echo "no 'disk is full' message"; return 1; }
+	grep -q 'cut back to its last whole record' "$OUT/collect.err" ||
+		{ echo "no word of the file being cut back"; return 1; }
+	if [ "$fs_size" -eq 0 ] || [ "$fs_size" -gt 262144 ]; then
+		echo "size $fs_size is not in (0, 256 KiB]"
+		return 1
+	fi
+	fxt-dump --check "$OUT/fault-fullfs.fxt"
+}
+
+cpu1_set() {
+	echo "$1" > "$FS_CPU1_ONLINE"
+}
+
+# hotplug_test restores CPU 1 itself, unless an ASSERT stopped it.
+hotplug_counters() {
+	hotplug_test
+	fs_rc=$?
+	[ -w "$FS_CPU1_ONLINE" ] && cpu1_set 1 2>/dev/null
+	return $fs_rc
+}
+
+hotplug_collect() {
+	[ -w "$FS_CPU1_ONLINE" ] || { echo "SKIP: $FS_CPU1_ONLINE is not writable (no CPU hotplug)"; return 4; }
+	fxt-collect -b 64K -o "$OUT/hotplug.fxt" -- \
+		fxt-stress --seconds 6 --threads-per-cpu 20 2> "$OUT/collect.err" &
+	fs_pid=$!
+	fs_ok=1
+	for fs_i in 1 2 3; do
+		sleep 1
+		cpu1_set 0 || { echo "cycle $fs_i: cpu1 offline failed"; fs_ok=0; break; }
+		sleep 0.5
+		cpu1_set 1 || { echo "cycle $fs_i: cpu1 online failed"; fs_ok=0; break; }
+	done
+	cpu1_set 1 2>/dev/null
+	wait "$fs_pid"
+	fs_rc=$?
+	cat "$OUT/collect.err"
+	[ "$fs_ok" -eq 1 ] || return 1
+	echo "3 offline/online cycles of cpu1 while tracing; fxt-collect exit $fs_rc"
+	case $fs_rc in
+	0 | 3) ;;
+	*) echo "fxt-collect exit $fs_rc"; return 1 ;;
+	esac
+	[ "$(cat "$FS_CPU1_ONLINE")" = 1 ] || { echo "cpu1 did not come back"; return 1; }
+	fxt-dump --check "$OUT/hotplug.fxt" || return 1
+	fxt-dump --summary "$OUT/hotplug.fxt" | grep -E 'cpu[0-9]+:|dropped'
+	rm -f "$OUT/hotplug.fxt"
+}
