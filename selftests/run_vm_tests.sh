@@ -51,9 +51,11 @@ step() {
 	shift
 	n=$((n + 1))
 	dmesg_begin
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	"$@" > "$OUT/step.log" 2>&1
 	rc=$?
 	sed 's/^/# /' "$OUT/step.log"
+	echo "# $name took $(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime) s"
 	if dmesg_has_bugs; then
 		rc=1
 	fi
