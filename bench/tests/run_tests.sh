@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# run_tests.sh - host tests of the benchmark's own programs and of its table
+# arithmetic (make -C bench check; BUILD and ASAN_BUILD are bench/Makefile's
+# build trees). One TAP stream, ending with "N passed, N failed".
+#
+# What must hold:
+#   fxt-bench     each workload does the operations asked, and the context
+#                 switches it reports are what its design forces (>= 2 per
+#                 one-CPU round trip, >= 1 per sleep/wake hop); --watch sees
+#                 a busy process's CPU time; a stuck run ends with 124 and
+#                 leaves no pong process; bad usage is exit 2
+#   drain-bench   what it drains is whole FXT records, as many as it says
+#   bench-rusage  passes the exit status on, sees a 32 MiB peak RSS, 125
+#                 for a command that cannot run
+#   fxt-probe-only  without /dev/fxtrace: exit 1 and a message naming the step
+#   report.awk    the table of a fixture matches hand-computed figures
+#   all of the programs again under ASan+UBSan, and under valgrind
+set -uo pipefail
+
+: "${BUILD:?}" "${ASAN_BUILD:?}"
+T=$(cd "$(dirname "$0")" && pwd)
+BENCH=$(dirname "$T")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fxt-bench-tests.XXXXXX") || exit 1
+trap 'kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
+busy=''
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+n=0 passed=0 failed=0
+# result STATUS DESCRIPTION: one TAP line from the status of the check just run
+result() {
+	n=$((n + 1))
+	if [[ $1 -eq 0 ]]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[[ -s $tmp/last ]] && sed 's/^/#   /' "$tmp/last" | head -n 15
+	fi
+}
+skip() { n=$((n + 1)) passed=$((passed + 1)); echo "ok $n - $1 # SKIP $2"; }
+# field KEY: KEY=value from the "result" line in $tmp/last
+field() { sed -n "s/^result .*[ ]$1=\([^ ]*\).*/\1/p" "$tmp/last" | head -n 1; }
+positive() { awk -v x="$1" 'BEGIN { exit !(x > 0) }'; }
+ncpu=$(nproc)
+
+workload_tests() { # $1 = build dir, $2 = label
+	local b=$1 l=$2 ops csw
+	"$b/fxt-bench" calib -n 20000 >"$tmp/last" 2>&1
+	[[ $(field ops) == 20000 ]] && positive "$(field ns_per_op)"
+	result $? "$l: calib does 20000 getppid() calls and times them"
+
+	"$b/fxt-bench" pingpong --cpus 0,0 -n 2000 -w 10 >"$tmp/last" 2>&1
+	ops=$(field ops) csw=$(field csw)
+	# On one CPU each process must be switched out once per round trip.
+	[[ $ops == 2000 && -n $csw ]] && ((csw >= 2 * ops - 2))
+	result $? "$l: pingpong on one CPU: 2000 round trips, >= 2 context switches each (got ${csw:-none})"
+
+	if ((ncpu >= 2)); then
+		"$b/fxt-bench" pingpong --cpus 0,1 -n 2000 >"$tmp/last" 2>&1
+		[[ $(field ops) == 2000 && $(field cpus) == 0,1 ]]
+		result $? "$l: pingpong across CPUs 0 and 1: 2000 round trips"
+	else
+		skip "$l: pingpong across CPUs" "one CPU"
+	fi
+
+	"$b/fxt-bench" sleepwake -n 3000 -t 8 -k 1 >"$tmp/last" 2>&1
+	ops=$(field ops) csw=$(field csw)
+	# One token: after passing it on, a thread's pipe is empty, so it blocks.
+	[[ -n $ops && -n $csw ]] && ((ops >= 3000 && ops < 3000 + 8 && csw >= ops - 8))
+	result $? "$l: sleepwake, 8 threads, 1 token: >= 3000 hops, a blocking switch per hop (hops ${ops:-none}, csw ${csw:-none})"
+
+	"$b/fxt-bench" sleepwake -n 3000 -t 16 -k 4 >"$tmp/last" 2>&1
+	ops=$(field ops)
+	[[ -n $ops ]] && ((ops >= 3000))
+	result $? "$l: sleepwake, 16 threads, 4 tokens: ends after >= 3000 hops"
+}
+
+workload_tests "$BUILD" "fxt-bench"
+workload_tests "$ASAN_BUILD" "fxt-bench (ASan+UBSan)"
+
+# --watch: a process spinning (on the other CPU, or sharing ours) shows up.
+# Its comm comes from the name it was executed by (a process cannot rename
+# another through /proc/PID/comm).
+ln -s "$(command -v bash)" "$tmp/fxt-busy-loop"
+"$tmp/fxt-busy-loop" -c 'while :; do :; done' &
+busy=$!
+sleep 0.1
+"$BUILD/fxt-bench" calib -n 2000000 -W fxt-busy-loop >"$tmp/last" 2>&1
+kill "$busy" 2>/dev/null
+wait "$busy" 2>/dev/null
+busy=''
+cpu_ns=$(field tracer_cpu_ns)
+[[ $(field tracer_tasks) == 1 ]] && positive "$cpu_ns"
+result $? "fxt-bench --watch: a busy process's CPU time during the run is seen (${cpu_ns:-none} ns)"
+
+"$BUILD/fxt-bench" pingpong -n 1000000000 -T 1 >"$tmp/last" 2>&1
+rc=$?
+for _ in 1 2 3 4 5 6 7 8 9 10; do # give init time to reap the killed pong
+	pgrep -x fxt-bench-pong >/dev/null || break
+	sleep 0.3
+done
+((rc == 124)) && grep -q 'did not finish within 1 s' "$tmp/last" && ! pgrep -x fxt-bench-pong >/dev/null
+result $? "fxt-bench: a run that does not finish exits 124 with a message and kills its pong process (exit $rc)"
+
+bad=0
+for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra"; do
+	# shellcheck disable=SC2086 # the arguments are meant to split
+	"$BUILD/fxt-bench" $args >"$tmp/last" 2>&1
+	[[ $? -eq 2 ]] || { bad=1; echo "# 'fxt-bench $args' did not exit 2"; }
+done
+: >"$tmp/last"
+result $bad "fxt-bench: bad command lines exit 2"
+
+# drain-bench: prefix a magic record and the drained bytes must decode, in
+# lenient mode (the string indices are defined by fxt-collect's preamble,
+# which drain-bench does not write), to exactly the records it reported.
+drain_test() { # $1 = build dir, $2 = label
+	local b=$1 l=$2 records decoded
+	"$b/drain-bench" -m 5 -b 256 -c 3 -o "$tmp/drained.bin" >"$tmp/last" 2>&1
+	records=$(sed -n 's/^drain-bench: [0-9]* bytes, \([0-9]*\) records.*/\1/p' "$tmp/last")
+	printf '\x10\x00\x04\x46\x78\x54\x16\x00' >"$tmp/drained.fxt"
+	cat "$tmp/drained.bin" >>"$tmp/drained.fxt"
+	decoded=$("$BUILD/collector/fxt-dump" "$tmp/drained.fxt" 2>>"$tmp/last" |
+		awk '$2 == "context_switch" || $2 == "wakeup" { n++ } END { print n + 0 }')
+	[[ -n $records && $records == "$decoded" ]] && (($(stat -c %s "$tmp/drained.bin") >= 5000000))
+	result $? "$l: >= 5 MB drained from 3 rings are whole records: $decoded decoded, ${records:-none} reported"
+}
+drain_test "$BUILD" "drain-bench"
+drain_test "$ASAN_BUILD" "drain-bench (ASan+UBSan)"
+
+# bench-rusage
+"$BUILD/bench-rusage" -l t -o /dev/null -- sh -c 'echo hidden; exit 3' >"$tmp/last" 2>&1
+rc=$?
+((rc == 3)) && grep -q '^result what=t wall_s=' "$tmp/last" && ! grep -q hidden "$tmp/last"
+result $? "bench-rusage passes COMMAND's exit status on (3) and sends its stdout to -o"
+"$BUILD/bench-rusage" -- dd if=/dev/zero of=/dev/null bs=32M count=1 >"$tmp/last" 2>/dev/null
+rss=$(field peak_rss_kb)
+[[ -n $rss ]] && ((rss >= 32768))
+result $? "bench-rusage: dd with a 32 MiB buffer peaks at >= 32768 KiB (${rss:-none})"
+"$BUILD/bench-rusage" -- /nonexistent/cmd >"$tmp/last" 2>&1
+rc=$?
+((rc == 125)) && grep -q 'cannot run /nonexistent/cmd' "$tmp/last"
+result $? "bench-rusage: a command that cannot run is exit 125 with a message"
+
+# fxt-probe-only, on a host without the module
+if [[ -e /dev/fxtrace ]]; then
+	skip "fxt-probe-only without a device" "/dev/fxtrace exists"
+else
+	"$BUILD/fxt-probe-only" -- true >"$tmp/last" 2>&1
+	rc=$?
+	((rc == 1)) && grep -q 'opening /dev/fxtrace failed' "$tmp/last"
+	result $? "fxt-probe-only without /dev/fxtrace: exit 1, names the step"
+fi
+"$BUILD/fxt-probe-only" -b 3 -- true >"$tmp/last" 2>&1
+[[ $? -eq 2 ]]
+result $? "fxt-probe-only: a ring size that is not a power of two is exit 2"
+
+# report.awk on a fixture whose figures were worked out by hand (see the
+# comment at the top of bench/tests/fixture.txt).
+row() { # row WL CFG: that table row
+	awk -F' [|] ' -v wl="$1" -v cfg="$2" '$1 == "| " wl && $2 == cfg { print }' "$tmp/table"
+}
+awk -v calibrate=0 -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+[[ $(row pp1 none) == "| pp1 | none | 2 | 15100 | 67.5% | 2.00 | - |"* &&
+	$(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 15700 | 67.5% | 2.00 | 600 | 4.0% | 4.00 | 150 | 4400 | 0 | 56.8 | 1.0% |" &&
+	$(row pp1 ftrace) == "| pp1 | ftrace | 1 | 12000 | - | 2.00 | 2000 | 13.2% | 4.00 | 500 | 4400 | 0 |"* &&
+	$(row pp1 perf) == "| pp1 | perf | 2 | 22600 | 67.3% | 2.00 | 7500 | 49.7% | 4.00 | 1874 | 4400 | 3 |"* ]]
+result $? "report.awk: medians, paired overheads, per-event costs and losses of the fixture"
+grep -q '^| pp1 | 0.300 | 0.080 | - | - |$' "$tmp/table" &&
+	grep -q 'fxtrace / ftrace per event = 0.300 (target <= 0.25): NOT met' "$tmp/table" &&
+	grep -q 'fxtrace / perf per event = 0.080 (target <= 0.125): met' "$tmp/table" &&
+	grep -q '^- round 2 pp1 ftrace: exit 124$' "$tmp/table"
+result $? "report.awk: the fixture's ratios, target verdicts and failed run"
+awk -v calibrate=1 -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+[[ $(row pp1 none) == "| pp1 | none | 2 | 10050 | 1.0% |"* &&
+	$(row pp1 perf) == "| pp1 | perf | 2 | 15050 | 0.7% | 2.00 | 5000 | 49.8% | 4.00 | 1250 |"* ]] &&
+	grep -q '^| pp1 | 0.200 | 0.080 | - | - |$' "$tmp/table" &&
+	grep -q 'fxtrace / ftrace per event = 0.200 (target <= 0.5): met' "$tmp/table"
+result $? "report.awk calibrate=1: each run is scaled by its own calibration"
+
+# valgrind: no errors, no leaks
+if command -v valgrind >/dev/null; then
+	vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all)
+	for cmd in "fxt-bench calib -n 1000" "fxt-bench pingpong -n 200" "fxt-bench sleepwake -n 300 -t 4" \
+		"drain-bench -m 2 -b 256" "bench-rusage -o /dev/null -- true" "fxt-probe-only -- true"; do
+		# shellcheck disable=SC2086 # the arguments are meant to split
+		"${vg[@]}" "$BUILD/"$cmd >"$tmp/last" 2>&1
+		rc=$?
+		((rc != 99)) && ! grep -q '^==[0-9]*==' "$tmp/last"
+		result $? "valgrind $cmd: no errors, no leaks"
+	done
+else
+	skip "valgrind" "valgrind is not installed"
+fi
+
+echo "1..$n"
+echo "$passed passed, $failed failed"
+((failed == 0))
