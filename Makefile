@@ -102,6 +102,8 @@ check-vm:
 checkpatch:
 	scripts/checkpatch.sh
 
+bench:: ; bench/run.sh $(BENCH_ARGS)
+
 # The installed programs only (userspace also builds the selftests).
 programs:
 	$(MAKE) -C collector
