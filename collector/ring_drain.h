@@ -12,7 +12,9 @@
  *
  * It does not trust the kernel: the bytes it copies are first walked as FXT
  * records (which is also how it finds the thread ids the collector must
- * name later), and every position it reads is masked into the data area.
+ * name later, and the kernel's own name records with the time bound that
+ * orders them, see ring_drain.c), and every position it reads is masked
+ * into the data area.
  *   - producer_pos ahead of the consumer by more than the area size, behind
  *     it, or not a multiple of 8: nothing is copied, the consumer jumps to
  *     producer_pos (RING_DRAIN_BAD_PRODUCER).
@@ -30,6 +32,30 @@
 
 #include <linux/fxtrace.h>
 
+/* Longest inline name the kernel writes (TASK_COMM_LEN - 1). */
+#define RING_NAME_MAX	15
+
+/**
+ * struct ring_name - a name found in a kernel object record
+ * @obj_type: FXT_OBJ_TYPE_PROCESS or FXT_OBJ_TYPE_THREAD
+ * @koid:     the tgid (process) or tid (thread)
+ * @process:  thread records: the "process" koid argument (the tgid); 0 if
+ *            absent, and always 0 for process records
+ * @after_ts: the timestamp of the last timestamped record before this one
+ *            in the same ring (0 if none yet): the name was given at or
+ *            after this time (see ring_drain.c for why that orders names)
+ * @len:      bytes in @name, at most RING_NAME_MAX (0 is a valid, empty name)
+ * @name:     the name, NUL-terminated; never holds a NUL inside @len
+ */
+struct ring_name {
+	unsigned int obj_type;
+	uint64_t koid;
+	uint64_t process;
+	uint64_t after_ts;
+	size_t len;
+	char name[RING_NAME_MAX + 1];
+};
+
 /**
  * struct ring_sink - where drained bytes go
  * @write: copy @len bytes; return 0 or a negative errno (the drain then
@@ -37,13 +63,24 @@
  * @tid:   called for every thread id found in the copied records (context
  *         switch outgoing/incoming, wakeup woken, wakeup "waker" argument);
  *         may be NULL. Duplicates and tid 0 are passed on as found.
- * @ctx:   passed to both
+ * @ctx:   passed to both, and to the name callback of ring_drain_names()
  */
 struct ring_sink {
 	int (*write)(void *ctx, const void *buf, size_t len);
 	void (*tid)(void *ctx, uint64_t tid);
 	void *ctx;
 };
+
+/*
+ * Called for every well-formed process or thread kernel object record
+ * with an inline name, in ring order. Malformed ones are copied but not
+ * reported.
+ *
+ * Not a fourth member of struct ring_sink: with -Wextra (all our builds)
+ * a positional { write, tid, ctx } initializer that leaves a member out is
+ * a -Wmissing-field-initializers error, and fuzz/ and bench/ use those.
+ */
+typedef void (*ring_name_fn)(void *ctx, const struct ring_name *n);
 
 enum ring_drain_status {
 	RING_DRAIN_OK = 0,
@@ -57,11 +94,16 @@ enum ring_drain_status {
  * @data:     the shared data area (read-only)
  * @size:     bytes in the data area, a power of two >= 8
  * @tail:     our private copy of consumer_pos (what we have consumed)
+ * @last_ts:  timestamp of the last copied record that has one (scheduling
+ *            and event records), kept across drains; the @after_ts of the
+ *            next name record
  *
  * Cumulative counters, updated by ring_drain():
  * @bytes:          bytes handed to the sink
  * @switches:       context switch records copied
  * @wakeups:        wakeup records copied
+ * @names:          process and thread name records copied (and reported)
+ * @loss_markers:   loss-marker counter events copied (uapi "Loss markers")
  * @other_records:  other records copied
  * @bad_producer:   drains that found an impossible producer_pos
  * @corrupt:        drains that found malformed records
@@ -72,10 +114,13 @@ struct ring {
 	const uint8_t *data;
 	uint64_t size;
 	uint64_t tail;
+	uint64_t last_ts;
 
 	uint64_t bytes;
 	uint64_t switches;
 	uint64_t wakeups;
+	uint64_t names;
+	uint64_t loss_markers;
 	uint64_t other_records;
 	uint64_t bad_producer;
 	uint64_t corrupt;
@@ -109,6 +154,17 @@ int ring_init(struct ring *ring, struct fxtrace_ctrl *ctrl, const void *data,
  */
 int ring_drain(struct ring *ring, const struct ring_sink *sink,
 	       struct ring_drain_result *res);
+
+/**
+ * ring_drain_names() - ring_drain(), also reporting names to @name
+ * @name: called with @sink->ctx; may be NULL (that is ring_drain())
+ *
+ * @sink->tid and @name are called while the window is scanned, before its
+ * bytes go to @sink->write; if a write fails, the next drain scans the same
+ * records again and reports them again, with the same after_ts.
+ */
+int ring_drain_names(struct ring *ring, const struct ring_sink *sink,
+		     ring_name_fn name, struct ring_drain_result *res);
 
 /* Bytes committed by the producer and not yet drained (as published). */
 uint64_t ring_pending(const struct ring *ring);

@@ -7,12 +7,20 @@
  * bytes). The data area is malloc'ed at exactly its size, so under ASan any
  * read outside it fails the test run.
  *
+ * Also the kernel's name records (ring_drain_names()): what is reported,
+ * with which after_ts, what is skipped, and, together with name_order.c and
+ * archive_meta.c as fxt-collect combines them, that the newest name of a
+ * thread ends up last in the file whatever order the rings are copied in.
+ *
  * Each scenario runs for several area sizes (like kselftest variants).
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "archive_meta.h"
+#include "fxt_read.h"
 #include "fxt_write.h"
+#include "name_order.h"
 #include "ring_drain.h"
 #include "tap.h"
 
@@ -31,7 +39,10 @@ struct capture {
 	unsigned int writes;
 	uint64_t tids[4096];
 	unsigned int ntids;
+	struct ring_name names[64];
+	unsigned int nnames;
 	int fail_with;		/* make write() fail with this errno */
+	struct name_order *order;	/* note every name here, if set */
 };
 
 static const uint64_t sizes[] = { 64, 256, 64 << 10 };
@@ -92,6 +103,17 @@ static void capture_tid(void *ctx, uint64_t tid)
 		c->tids[c->ntids++] = tid;
 }
 
+/* Names, as fxt-collect's sink_name() takes them. */
+static void capture_name(void *ctx, const struct ring_name *n)
+{
+	struct capture *c = ctx;
+
+	if (c->nnames < sizeof(c->names) / sizeof(c->names[0]))
+		c->names[c->nnames++] = *n;
+	if (c->order)
+		name_order_note(c->order, n);
+}
+
 static struct ring_sink sink_for(struct capture *c)
 {
 	struct ring_sink s = { capture_write, capture_tid, c };
@@ -132,6 +154,57 @@ static size_t kernel_wakeup(uint64_t *out, uint64_t ts, uint64_t woken,
 
 	fxt_writer_init(&w, out, 16);
 	fxt_write_wakeup(&w, &wk, args, waker ? 2 : 1);
+	return fxt_writer_bytes(&w);
+}
+
+/* A process name record as the kernel writes it: 2 to 4 words. */
+static size_t kernel_process(uint64_t *out, uint64_t tgid, const char *name)
+{
+	struct fxt_kernel_object obj = {
+		.obj_type = FXT_OBJ_TYPE_PROCESS, .name = fxt_str_c(name),
+		.koid = tgid,
+	};
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, out, 16);
+	fxt_write_kernel_object(&w, &obj, NULL, 0);
+	return fxt_writer_bytes(&w);
+}
+
+/* A thread name record as the kernel writes it: 4 to 6 words. */
+static size_t kernel_thread(uint64_t *out, uint64_t tid, uint64_t tgid,
+			    const char *name)
+{
+	struct fxt_kernel_object obj = {
+		.obj_type = FXT_OBJ_TYPE_THREAD, .name = fxt_str_c(name),
+		.koid = tid,
+	};
+	struct fxt_arg process = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS),
+					      tgid);
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, out, 16);
+	fxt_write_kernel_object(&w, &obj, &process, 1);
+	return fxt_writer_bytes(&w);
+}
+
+/* A loss marker as the kernel writes it: a 7-word counter event. */
+static size_t kernel_loss_marker(uint64_t *out, uint64_t ts, unsigned int cpu,
+				 int64_t lost)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = 77, .tid = 78 },
+		.category = fxt_str_index(FXTRACE_STR_FXTRACE),
+		.name = fxt_str_index(FXTRACE_STR_RECORDS_LOST),
+		.timestamp = ts,
+		.data = cpu,
+	};
+	struct fxt_arg arg = fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), lost);
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, out, 16);
+	fxt_write_event(&w, &ev, &arg, 1);
 	return fxt_writer_bytes(&w);
 }
 
@@ -424,6 +497,385 @@ TEST(sink_errors_leave_the_consumer_where_it_was)
 	free(c.bytes);
 }
 
+/* Append @n bytes of @rec to the ring and to the expected stream @all. */
+static void put(struct fake *f, uint8_t *all, size_t *len, const uint64_t *rec,
+		size_t n)
+{
+	produce(f, rec, n);
+	memcpy(all + *len, rec, n);
+	*len += n;
+}
+
+static void expect_name(const struct ring_name *n, unsigned int type,
+			uint64_t koid, uint64_t process, const char *name,
+			uint64_t after_ts)
+{
+	EXPECT_EQ(n->obj_type, type);
+	EXPECT_EQ(n->koid, koid);
+	EXPECT_EQ(n->process, process);
+	EXPECT_STREQ(n->name, name);
+	EXPECT_EQ(n->len, strlen(name));
+	EXPECT_EQ(n->after_ts, after_ts);
+}
+
+/*
+ * Names as the kernel writes them (fork, exec, rename) between scheduling
+ * records and loss markers: each reported in ring order with the timestamp
+ * of the record before it, and counted apart from other records.
+ */
+TEST(names_are_reported_with_the_time_before_them)
+{
+	uint64_t rec[16];
+	uint8_t all[1024];
+	size_t len = 0;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	fake_init(&f, 1024, 0);
+	put(&f, all, &len, rec, kernel_process(rec, 50, "first"));
+	put(&f, all, &len, rec, kernel_switch(rec, 100, 1, 2));
+	put(&f, all, &len, rec, kernel_process(rec, 50, "proc"));
+	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, "thr"));
+	put(&f, all, &len, rec, kernel_wakeup(rec, 200, 51, 0));
+	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, "fifteen-bytes!!"));
+	put(&f, all, &len, rec, kernel_loss_marker(rec, 300, 1, 5));
+	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, ""));
+
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_OK);
+	EXPECT(c.len == len && !memcmp(c.bytes, all, len));
+	ASSERT(c.nnames == 5);
+	expect_name(&c.names[0], FXT_OBJ_TYPE_PROCESS, 50, 0, "first", 0);
+	expect_name(&c.names[1], FXT_OBJ_TYPE_PROCESS, 50, 0, "proc", 100);
+	expect_name(&c.names[2], FXT_OBJ_TYPE_THREAD, 51, 50, "thr", 100);
+	expect_name(&c.names[3], FXT_OBJ_TYPE_THREAD, 51, 50, "fifteen-bytes!!", 200);
+	expect_name(&c.names[4], FXT_OBJ_TYPE_THREAD, 51, 50, "", 300);
+	EXPECT_EQ(f.ring.names, 5);
+	EXPECT_EQ(f.ring.loss_markers, 1);
+	EXPECT_EQ(f.ring.switches, 1);
+	EXPECT_EQ(f.ring.wakeups, 1);
+	EXPECT_EQ(f.ring.other_records, 0);
+	EXPECT_EQ(f.ring.last_ts, 300);
+
+	/* ring_drain() counts the same records but reports no name. */
+	c.nnames = 0;
+	put(&f, all, &len, rec, kernel_thread(rec, 52, 50, "quiet"));
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(c.nnames, 0);
+	EXPECT_EQ(f.ring.names, 6);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * after_ts comes from the last timestamp of the ring, also when that was
+ * in an earlier drain; a failed write reports the names again, with the
+ * same after_ts; a name record across the end of the area is read whole.
+ */
+TEST(after_ts_survives_drains_and_failed_writes)
+{
+	uint64_t rec[16];
+	size_t n;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	/* The switch ends 16 bytes before the end: the name record wraps. */
+	fake_init(&f, 256, 5 * 256 - 56 - 16);
+	produce(&f, rec, kernel_switch(rec, 500, 1, 2));
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, NULL), 0);
+	EXPECT_EQ(f.ring.last_ts, 500);
+
+	n = kernel_thread(rec, 9, 8, "abcdefghijk");
+	produce(&f, rec, n);
+	c.fail_with = ENOSPC;
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, NULL), (uint64_t)-ENOSPC);
+	EXPECT_EQ(f.ring.names, 0);
+	c.fail_with = 0;
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, NULL), 0);
+	ASSERT(c.nnames == 2);
+	expect_name(&c.names[0], FXT_OBJ_TYPE_THREAD, 9, 8, "abcdefghijk", 500);
+	expect_name(&c.names[1], FXT_OBJ_TYPE_THREAD, 9, 8, "abcdefghijk", 500);
+	EXPECT_EQ(f.ring.names, 1);
+	EXPECT(c.len >= n && !memcmp(c.bytes + c.len - n, rec, n));
+
+	produce(&f, rec, kernel_wakeup(rec, 600, 9, 0));
+	produce(&f, rec, kernel_thread(rec, 9, 8, "later"));
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, NULL), 0);
+	ASSERT(c.nnames == 3);
+	expect_name(&c.names[2], FXT_OBJ_TYPE_THREAD, 9, 8, "later", 600);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * Kernel object records the kernel does not write: copied (the frame is
+ * whole, fxt-dump --check names the problem), counted as other records,
+ * never reported as names, and the record after them still is.
+ */
+TEST(malformed_name_records_are_copied_not_reported)
+{
+	static const char *const what[] = {
+		"name of 16 bytes", "indexed name", "object type 3",
+		"NUL inside the name", "name past the record",
+		"argument past the record", "fewer arguments than argc",
+	};
+	uint64_t bad[16], good[16], name_word;
+	size_t nbad, ngood;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	unsigned int k;
+
+	ngood = kernel_thread(good, 7, 6, "ok");
+	for (k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+		c.len = c.nnames = 0;
+		/* 6 words: header, koid, 2 name words, arg header, arg value. */
+		nbad = kernel_thread(bad, 5, 4, "0123456789abcde");
+		switch (k) {
+		case 0:
+			bad[0] += 1ULL << FXT_KOBJ_NAME_SHIFT;	/* length 16 */
+			break;
+		case 1:
+			bad[0] &= ~(0xffffULL << FXT_KOBJ_NAME_SHIFT);
+			bad[0] |= (uint64_t)FXTRACE_STR_LINUX_STATE << FXT_KOBJ_NAME_SHIFT;
+			break;
+		case 2:
+			bad[0] += 1ULL << FXT_KOBJ_TYPE_SHIFT;
+			break;
+		case 3:
+			memcpy(&name_word, &bad[2], 8);
+			name_word &= ~(0xffULL << 16);		/* byte 2 = NUL */
+			memcpy(&bad[2], &name_word, 8);
+			break;
+		case 4:
+			/* header and koid only, the name claims 15 bytes */
+			bad[0] = (bad[0] & ~(FXT_HDR_SIZE_MASK << FXT_HDR_SIZE_SHIFT) &
+				  ~(0xfULL << FXT_KOBJ_ARGC_SHIFT)) |
+				 2ULL << FXT_HDR_SIZE_SHIFT;
+			nbad = 16;
+			break;
+		case 5:
+			bad[4] += 1ULL << FXT_ARG_SIZE_SHIFT;	/* 3 words, 2 left */
+			break;
+		case 6:
+			bad[0] += 1ULL << FXT_KOBJ_ARGC_SHIFT;	/* 2 arguments */
+			break;
+		}
+		fake_init(&f, 256, 64);
+		produce(&f, bad, nbad);
+		produce(&f, good, ngood);
+		EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
+		if (c.nnames != 1)
+			printf("#   case: %s\n", what[k]);
+		EXPECT_EQ(res.status, RING_DRAIN_OK);
+		EXPECT(c.len == nbad + ngood && !memcmp(c.bytes, bad, nbad));
+		EXPECT(c.nnames == 1 && !strcmp(c.names[0].name, "ok"));
+		EXPECT_EQ(f.ring.names, 1);
+		EXPECT_EQ(f.ring.other_records, 1);
+		fake_free(&f);
+	}
+
+	/* Without its "process" argument a thread is still named. */
+	c.len = c.nnames = 0;
+	fake_init(&f, 256, 0);
+	bad[0] = (uint64_t)FXT_RECORD_KERNEL_OBJECT | 3ULL << FXT_HDR_SIZE_SHIFT |
+		 (uint64_t)FXT_OBJ_TYPE_THREAD << FXT_KOBJ_TYPE_SHIFT |
+		 (uint64_t)(FXT_STRING_REF_INLINE | 2) << FXT_KOBJ_NAME_SHIFT;
+	bad[1] = 33;
+	bad[2] = 'h' | 'i' << 8;
+	produce(&f, bad, 24);
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
+	ASSERT(c.nnames == 1);
+	expect_name(&c.names[0], FXT_OBJ_TYPE_THREAD, 33, 0, "hi", 0);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/* Names written again after a cycle, as fxt-collect does. */
+struct rewrite {
+	struct fxt_writer w;
+	unsigned int count;
+};
+
+static int rewrite_process(void *ctx, const struct name_entry *e)
+{
+	struct rewrite *rw = ctx;
+
+	rw->count++;
+	return archive_write_process(&rw->w, e->koid, e->name);
+}
+
+static int rewrite_thread(void *ctx, const struct name_entry *e)
+{
+	struct rewrite *rw = ctx;
+
+	rw->count++;
+	return archive_write_thread(&rw->w, e->koid, e->process, e->name);
+}
+
+/* fxt-collect's drain cycle, on fake rings: see drain_all() there. */
+static unsigned int collect_cycle(struct fake *rings, unsigned int n,
+				  struct capture *c)
+{
+	struct ring_sink s = sink_for(c);
+	struct rewrite rw;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(ring_drain_names(&rings[i].ring, &s, capture_name, NULL), 0);
+	fxt_writer_init_dynamic(&rw.w);
+	rw.count = 0;
+	EXPECT_EQ(name_order_take_marked(c->order, FXT_OBJ_TYPE_PROCESS,
+					 rewrite_process, &rw), 0);
+	EXPECT_EQ(name_order_take_marked(c->order, FXT_OBJ_TYPE_THREAD,
+					 rewrite_thread, &rw), 0);
+	if (fxt_writer_bytes(&rw.w))
+		capture_write(c, fxt_writer_data(&rw.w), fxt_writer_bytes(&rw.w));
+	fxt_writer_free(&rw.w);
+	return rw.count;
+}
+
+/*
+ * The last name record for a koid in the captured stream, as a reader
+ * applying names in file order would end up with; "" if none. *@at is its
+ * offset.
+ */
+static const char *last_name(const struct capture *c, unsigned int type,
+			     uint64_t koid, char *buf, size_t *at)
+{
+	struct fxt_reader *r = fxt_reader_new(c->bytes, c->len, 0);
+	struct fxt_record rec;
+	size_t len;
+
+	buf[0] = '\0';
+	*at = 0;
+	while (r && fxt_reader_next(r, &rec) > 0) {
+		if (rec.type != FXT_RECORD_KERNEL_OBJECT ||
+		    rec.kobj.obj_type != type || rec.kobj.koid != koid)
+			continue;
+		len = rec.kobj.name.len < 15 ? rec.kobj.name.len : 15;
+		memcpy(buf, rec.kobj.name.text, len);
+		buf[len] = '\0';
+		*at = rec.offset;
+	}
+	fxt_reader_free(r);
+	return buf;
+}
+
+/*
+ * The bug this all exists for: thread 61 forked on CPU 1 (the inherited
+ * name "fxt-threads"), woken there, ran on CPU 0 and renamed itself
+ * "thr-050"; its leader 60 exec'd on CPU 0 after an old name on CPU 1.
+ * Ring 0 is copied first, so the ring data alone has the stale names last.
+ */
+TEST(fork_and_rename_on_two_rings_end_with_the_newest_name)
+{
+	struct name_order order;
+	struct capture c = { 0 };
+	struct fake rings[2];
+	uint64_t rec[16];
+	char name[16];
+	size_t ring_bytes, proc_at, thr_at;
+
+	name_order_init(&order);
+	c.order = &order;
+	fake_init(&rings[0], 1024, 0);
+	fake_init(&rings[1], 1024, 0);
+	produce(&rings[1], rec, kernel_switch(rec, 100, 1, 60));
+	produce(&rings[1], rec, kernel_process(rec, 60, "launcher"));
+	produce(&rings[1], rec, kernel_thread(rec, 61, 60, "fxt-threads"));
+	produce(&rings[1], rec, kernel_wakeup(rec, 150, 61, 60));
+	produce(&rings[0], rec, kernel_switch(rec, 300, 0, 61));
+	produce(&rings[0], rec, kernel_thread(rec, 61, 60, "thr-050"));
+	produce(&rings[0], rec, kernel_switch(rec, 400, 61, 60));
+	produce(&rings[0], rec, kernel_process(rec, 60, "fxt-threads"));
+
+	EXPECT_EQ(collect_cycle(rings, 2, &c), 2);
+	ring_bytes = rings[0].ring.bytes + rings[1].ring.bytes;
+	ASSERT(c.len > ring_bytes);
+	EXPECT_STREQ(last_name(&c, FXT_OBJ_TYPE_THREAD, 61, name, &thr_at), "thr-050");
+	EXPECT_STREQ(last_name(&c, FXT_OBJ_TYPE_PROCESS, 60, name, &proc_at), "fxt-threads");
+	EXPECT(thr_at >= ring_bytes && proc_at >= ring_bytes);
+	EXPECT(proc_at < thr_at);	/* processes first */
+
+	/* Without the names written again, the stale ones would win. */
+	c.len = ring_bytes;
+	EXPECT_STREQ(last_name(&c, FXT_OBJ_TYPE_THREAD, 61, name, &thr_at), "fxt-threads");
+	EXPECT_STREQ(last_name(&c, FXT_OBJ_TYPE_PROCESS, 60, name, &proc_at), "launcher");
+
+	/* Nothing new, nothing written again. */
+	c.len = 0;
+	EXPECT_EQ(collect_cycle(rings, 2, &c), 0);
+	EXPECT_EQ(c.len, 0);
+	fake_free(&rings[0]);
+	fake_free(&rings[1]);
+	name_order_free(&order);
+	free(c.bytes);
+}
+
+/* The stale record may come a whole cycle later: it is fixed then. */
+TEST(a_stale_name_in_a_later_cycle_is_fixed_in_that_cycle)
+{
+	struct name_order order;
+	struct capture c = { 0 };
+	struct fake rings[2];
+	uint64_t rec[16];
+	char name[16];
+	size_t at;
+
+	name_order_init(&order);
+	c.order = &order;
+	fake_init(&rings[0], 1024, 0);
+	fake_init(&rings[1], 1024, 0);
+	produce(&rings[0], rec, kernel_switch(rec, 300, 0, 61));
+	produce(&rings[0], rec, kernel_thread(rec, 61, 60, "new"));
+	EXPECT_EQ(collect_cycle(rings, 2, &c), 0);
+	produce(&rings[1], rec, kernel_switch(rec, 100, 1, 60));
+	produce(&rings[1], rec, kernel_thread(rec, 61, 60, "old"));
+	EXPECT_EQ(collect_cycle(rings, 2, &c), 1);
+	EXPECT_STREQ(last_name(&c, FXT_OBJ_TYPE_THREAD, 61, name, &at), "new");
+	fake_free(&rings[0]);
+	fake_free(&rings[1]);
+	name_order_free(&order);
+	free(c.bytes);
+}
+
+/*
+ * In one ring, file order is time order: fork then renames, with and
+ * without timestamps between them, is left alone and the last rename wins.
+ */
+TEST(names_in_one_ring_keep_their_order)
+{
+	struct name_order order;
+	struct capture c = { 0 };
+	struct fake rings[1];
+	uint64_t rec[16];
+	char name[16];
+	size_t at;
+
+	name_order_init(&order);
+	c.order = &order;
+	fake_init(&rings[0], 1024, 0);
+	produce(&rings[0], rec, kernel_switch(rec, 100, 1, 60));
+	produce(&rings[0], rec, kernel_thread(rec, 61, 60, "fxt-threads"));
+	produce(&rings[0], rec, kernel_thread(rec, 61, 60, "thr-001"));	/* same after_ts */
+	EXPECT_EQ(collect_cycle(rings, 1, &c), 0);
+	EXPECT_STREQ(last_name(&c, FXT_OBJ_TYPE_THREAD, 61, name, &at), "thr-001");
+	produce(&rings[0], rec, kernel_switch(rec, 200, 60, 61));
+	produce(&rings[0], rec, kernel_thread(rec, 61, 60, "thr-002"));
+	produce(&rings[0], rec, kernel_thread(rec, 61, 60, "thr-003"));
+	EXPECT_EQ(collect_cycle(rings, 1, &c), 0);
+	EXPECT_STREQ(last_name(&c, FXT_OBJ_TYPE_THREAD, 61, name, &at), "thr-003");
+	EXPECT_EQ(c.len, rings[0].ring.bytes);	/* nothing was added */
+	fake_free(&rings[0]);
+	name_order_free(&order);
+	free(c.bytes);
+}
+
 /* xorshift: reproducible randomness without libc state. */
 static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
 
@@ -489,7 +941,8 @@ TEST(random_interleaving_preserves_the_stream)
 
 /*
  * A hostile kernel: random bytes and random positions. Nothing may crash or
- * read outside the area (ASan), and whatever is copied must be whole frames.
+ * read outside the area (ASan), whatever is copied must be whole frames,
+ * and every name reported must be one the kernel could have written.
  */
 TEST(random_garbage_is_survived)
 {
@@ -497,7 +950,7 @@ TEST(random_garbage_is_survived)
 	struct capture c = { 0 };
 	struct ring_sink s = sink_for(&c);
 	struct fake f;
-	unsigned int i, step;
+	unsigned int i, step, j, names = 0, bad_names = 0;
 	uint64_t k, pos, h, copied = 0;
 	size_t off;
 
@@ -507,14 +960,26 @@ TEST(random_garbage_is_survived)
 			for (k = 0; k < 8; k++)
 				f.data[rnd() % f.size] = (uint8_t)rnd();
 			/* Plausible headers now and then, so framing gets exercised. */
-			pos = f.ring.tail + 8 * (rnd() % (f.size / 8));
-			h = FXT_RECORD_SCHEDULING | (1 + rnd() % 8) << 4 |
-			    (rnd() % 3) << 60 | (rnd() % 4) << 16;
+			pos = f.ring.tail + (rnd() % 2 ? 0 : 8 * (rnd() % (f.size / 8)));
+			if (rnd() % 3)
+				h = FXT_RECORD_SCHEDULING | (1 + rnd() % 8) << 4 |
+				    (rnd() % 3) << 60 | (rnd() % 4) << 16;
+			else	/* a name record, maybe a lying one */
+				h = FXT_RECORD_KERNEL_OBJECT | (1 + rnd() % 8) << 4 |
+				    (1 + rnd() % 2) << FXT_KOBJ_TYPE_SHIFT |
+				    (FXT_STRING_REF_INLINE | rnd() % 18) << FXT_KOBJ_NAME_SHIFT |
+				    (rnd() % 2 ? 0 : rnd() % 3) << FXT_KOBJ_ARGC_SHIFT;
 			memcpy(f.data + (pos & (f.size - 1) & ~7ULL), &h, 8);
 			f.ctrl->producer_pos = rnd() % 4 ? f.ring.tail + (rnd() % (f.size + 16)) :
 							   rnd();
-			c.len = 0;
-			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			c.len = c.nnames = 0;
+			EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
+			for (j = 0; j < c.nnames; j++)
+				bad_names += c.names[j].len > RING_NAME_MAX ||
+					     strlen(c.names[j].name) != c.names[j].len ||
+					     (c.names[j].obj_type != FXT_OBJ_TYPE_PROCESS &&
+					      c.names[j].obj_type != FXT_OBJ_TYPE_THREAD);
+			names += c.nnames;
 			for (off = 0; off + 8 <= c.len; off += ((h >> 4) & 0xfff) * 8) {
 				memcpy(&h, c.bytes + off, 8);
 				if (!((h >> 4) & 0xfff))
@@ -526,7 +991,10 @@ TEST(random_garbage_is_survived)
 		fake_free(&f);
 	}
 	EXPECT(copied > 0);	/* the frame check above was not vacuous */
-	printf("#   %" PRIu64 " bytes of plausible frames copied\n", copied);
+	EXPECT(names > 0);	/* nor the name check */
+	EXPECT_EQ(bad_names, 0);
+	printf("#   %" PRIu64 " bytes of plausible frames copied, %u names reported\n",
+	       copied, names);
 	free(c.bytes);
 }
 
@@ -542,6 +1010,12 @@ int main(void)
 	RUN(malformed_records_end_the_copy);
 	RUN(lying_argument_sizes_stop_the_waker_search);
 	RUN(sink_errors_leave_the_consumer_where_it_was);
+	RUN(names_are_reported_with_the_time_before_them);
+	RUN(after_ts_survives_drains_and_failed_writes);
+	RUN(malformed_name_records_are_copied_not_reported);
+	RUN(fork_and_rename_on_two_rings_end_with_the_newest_name);
+	RUN(a_stale_name_in_a_later_cycle_is_fixed_in_that_cycle);
+	RUN(names_in_one_ring_keep_their_order);
 	RUN(random_interleaving_preserves_the_stream);
 	RUN(random_garbage_is_survived);
 	return tap_exit();
