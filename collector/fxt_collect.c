@@ -6,9 +6,10 @@
  * main() is the whole lifecycle, one step per line:
  *   parse -> open device -> GET_INFO (ABI check) -> CONFIGURE -> mmap rings
  *   -> open output -> preamble (+ every task in /proc) -> START -> drop
- *   counters at zero -> [COMMAND] -> poll/drain loop (naming each new thread
- *   as it first appears) -> STOP -> final drain -> drop counters -> thread
- *   names again -> summary -> [wait for COMMAND]
+ *   counters at zero -> [COMMAND] -> poll/drain loop (kernel names put
+ *   back in time order; threads the kernel did not name read from /proc
+ *   one cycle after they appear) -> STOP -> final drain -> drop counters
+ *   -> thread names again -> summary -> [wait for COMMAND]
  * Every step prints its own error, naming the step and what to do, and
  * marks the session failed; session_cleanup() is the single way out.
  *
@@ -34,6 +35,7 @@
 #include "archive_meta.h"
 #include "collect_options.h"
 #include "fxt_write.h"
+#include "name_order.h"
 #include "ring_drain.h"
 #include "tid_set.h"
 #include "trace_output.h"
@@ -79,8 +81,15 @@ struct session {
 	struct tid_set tids;		/* every tid seen in ring data */
 	struct tid_set named_threads;	/* tids with a thread object */
 	struct tid_set named_processes;	/* pids with a process object */
-	uint64_t *new_tids;		/* seen in this drain, not named yet */
-	size_t nnew, new_cap;
+	struct name_order names;	/* the kernel's newest name per koid */
+	uint64_t names_rewritten;	/* names written again, in time order */
+	bool names_incomplete;		/* out of memory while noting a name */
+	/*
+	 * Tids not named yet, in the order they were first seen: the first
+	 * nready were seen in an earlier drain cycle than the rest.
+	 */
+	uint64_t *new_tids;
+	size_t nnew, nready, new_cap;
 	bool tids_incomplete;		/* out of memory while adding */
 	bool tracing;
 	bool traced;			/* START succeeded at some point */
@@ -505,20 +514,84 @@ static void sink_tid(void *ctx, uint64_t tid)
 }
 
 /*
- * Name the threads that appeared for the first time in this drain, now,
- * while they still exist: a short-lived thread (or a COMMAND's worker) is
- * gone by the time the trace ends.
+ * A name record from the kernel (ring_drain_names()): keep the newest per
+ * koid, and never read /proc for a task the kernel has named.
  */
-static int name_new_threads(struct session *s)
+static void sink_name(void *ctx, const struct ring_name *n)
 {
-	size_t i;
+	struct session *s = ctx;
+	struct tid_set *named = n->obj_type == FXT_OBJ_TYPE_THREAD ?
+				&s->named_threads : &s->named_processes;
+
+	if (name_order_note(&s->names, n) < 0)
+		s->names_incomplete = true;
+	if (tid_set_add(named, n->koid) < 0)
+		s->tids_incomplete = true;
+}
+
+static int rewrite_process(void *ctx, const struct name_entry *e)
+{
+	struct session *s = ctx;
+
+	s->names_rewritten++;
+	return archive_write_process(&s->meta, e->koid, e->name);
+}
+
+static int rewrite_thread(void *ctx, const struct name_entry *e)
+{
+	struct session *s = ctx;
+
+	s->names_rewritten++;
+	return archive_write_thread(&s->meta, e->koid, e->process, e->name);
+}
+
+/*
+ * After a drain cycle: a name older than the one already in the file for
+ * its koid came later in the file (the rings are copied one after the
+ * other, see ring_drain.c). Write the newest name again, after all of this
+ * cycle's ring data, so that last-wins in file order gives it. Processes
+ * first, as everywhere else in the file.
+ */
+static int rewrite_stale_names(struct session *s)
+{
+	int err;
+
+	err = name_order_take_marked(&s->names, FXT_OBJ_TYPE_PROCESS,
+				     rewrite_process, s);
+	if (!err)
+		err = name_order_take_marked(&s->names, FXT_OBJ_TYPE_THREAD,
+					     rewrite_thread, s);
+	if (err) {
+		fxt_writer_reset(&s->meta);
+		return step_failed(s, "writing names again in time order", -err, NULL);
+	}
+	return fxt_writer_bytes(&s->meta) ? flush_meta(s, "thread names") : 0;
+}
+
+/*
+ * Name from /proc the threads the kernel did not name, while they still
+ * exist: a short-lived thread (or a COMMAND's worker) is gone by the time
+ * the trace ends. A tid first seen in drain cycle k is read at the end of
+ * cycle k+1, not k: the kernel writes a thread's name record before the
+ * thread's first scheduling record, but maybe into another ring, one this
+ * cycle had already copied. Every ring is copied again in cycle k+1, after
+ * that scheduling record was, so by then the name record has been seen if
+ * there is one. At the @final drain nothing comes later: name them all.
+ */
+static int name_new_threads(struct session *s, bool final)
+{
+	size_t i, n = final ? s->nnew : s->nready;
 	int ret = 0;
 
-	for (i = 0; i < s->nnew && ret >= 0; i++)
-		ret = archive_write_new_task(&s->meta, PROC_ROOT, s->new_tids[i],
-					     &s->named_threads,
-					     &s->named_processes);
-	s->nnew = 0;
+	for (i = 0; i < n && ret >= 0; i++)
+		if (!tid_set_contains(&s->named_threads, s->new_tids[i]))
+			ret = archive_write_new_task(&s->meta, PROC_ROOT,
+						     s->new_tids[i],
+						     &s->named_threads,
+						     &s->named_processes);
+	memmove(s->new_tids, s->new_tids + n, (s->nnew - n) * sizeof(*s->new_tids));
+	s->nnew -= n;
+	s->nready = s->nnew;
 	if (ret < 0) {
 		fxt_writer_reset(&s->meta);
 		return step_failed(s, "naming new threads", -ret, NULL);
@@ -594,8 +667,11 @@ static void warn_invalid_data(struct session *s, struct cpu_ring *r,
 	    "held bytes that are not whole FXT records");
 }
 
-/* Copy every ring's new records to the output. Return bytes, or -1. */
-static long long drain_all(struct session *s)
+/*
+ * One drain cycle: copy every ring's new records to the output, then put
+ * the names in order. @final: the last one, after STOP. Return bytes, or -1.
+ */
+static long long drain_all(struct session *s, bool final)
 {
 	const struct ring_sink sink = { sink_write, sink_tid, s };
 	struct ring_drain_result res;
@@ -606,7 +682,7 @@ static long long drain_all(struct session *s)
 	for (i = 0; i < s->nrings && !s->write_failed; i++) {
 		struct cpu_ring *r = &s->rings[i];
 
-		err = ring_drain(&r->ring, &sink, &res);
+		err = ring_drain_names(&r->ring, &sink, sink_name, &res);
 		if (err)
 			return output_failed(s, err, "ring data");
 		trace_output_commit(&s->out);
@@ -616,7 +692,8 @@ static long long drain_all(struct session *s)
 		if (mark_drops(s, r))
 			return -1;
 	}
-	if (!s->write_failed && name_new_threads(s))
+	if (!s->write_failed &&
+	    (rewrite_stale_names(s) || name_new_threads(s, final)))
 		return -1;
 	return s->write_failed ? -1 : total;
 }
@@ -763,7 +840,7 @@ static void trace_loop(struct session *s)
 			s->failed = true;
 			return;
 		}
-		drained = drain_all(s);
+		drained = drain_all(s, false);
 		if (drained < 0)
 			return;
 		/* Readable but nothing to read: do not spin on a stuck poll. */
@@ -864,25 +941,62 @@ static uint64_t sum_per_cpu(const struct session *s,
 	return total;
 }
 
-static void print_summary(struct session *s)
+/* Append ", <n> <what>" to @buf when @n is not zero. */
+static void add_count(char *buf, size_t size, uint64_t n, const char *what)
 {
-	uint64_t switches = 0, wakeups = 0, other = 0, total, skipped = 0;
-	char list[1024], size[32];
+	size_t len = strlen(buf);
+
+	if (n && len < size)
+		snprintf(buf + len, size - len, ", %llu %s",
+			 (unsigned long long)n, what);
+}
+
+/*
+ * "1234 records (600 context switches, 600 wakeups, 30 name records (2
+ * written again in time order), 4 loss markers)": every kind there was.
+ */
+static void record_kinds(const struct session *s, char *buf, size_t size)
+{
+	struct ring sum = { 0 };
+	char again[64] = "";
 	unsigned int i;
 
 	for (i = 0; i < s->nrings; i++) {
-		switches += s->rings[i].ring.switches;
-		wakeups += s->rings[i].ring.wakeups;
-		other += s->rings[i].ring.other_records;
-		skipped += s->rings[i].ring.bytes_skipped;
+		sum.switches += s->rings[i].ring.switches;
+		sum.wakeups += s->rings[i].ring.wakeups;
+		sum.names += s->rings[i].ring.names;
+		sum.loss_markers += s->rings[i].ring.loss_markers;
+		sum.other_records += s->rings[i].ring.other_records;
 	}
+	snprintf(buf, size, "%llu records (%llu context switches, %llu wakeups",
+		 (unsigned long long)(sum.switches + sum.wakeups + sum.names +
+				      sum.loss_markers + sum.other_records),
+		 (unsigned long long)sum.switches,
+		 (unsigned long long)sum.wakeups);
+	if (s->names_rewritten)
+		snprintf(again, sizeof(again), "name records (%llu written again in time order)",
+			 (unsigned long long)s->names_rewritten);
+	add_count(buf, size, sum.names, again[0] ? again : "name records");
+	add_count(buf, size, sum.loss_markers, "loss markers");
+	add_count(buf, size, sum.other_records, "of other kinds");
+	if (strlen(buf) + 1 < size)
+		strcat(buf, ")");
+}
+
+static void print_summary(struct session *s)
+{
+	uint64_t total, skipped = 0;
+	char list[1024], size[32], kinds[256];
+	unsigned int i;
+
+	for (i = 0; i < s->nrings; i++)
+		skipped += s->rings[i].ring.bytes_skipped;
 	if (!s->opts.quiet && s->traced) {
 		human_bytes(s->out.offset, size, sizeof(size));
-		msg("traced %u CPUs for %.3f s: %llu records (%llu context switches, %llu wakeups%s), %s written to %s",
+		record_kinds(s, kinds, sizeof(kinds));
+		msg("traced %u CPUs for %.3f s: %s, %s written to %s",
 		    s->nrings, seconds_between(&s->started, &s->stopped),
-		    (unsigned long long)(switches + wakeups + other),
-		    (unsigned long long)switches, (unsigned long long)wakeups,
-		    other ? ", some of other kinds" : "", size, s->out.path);
+		    kinds, size, s->out.path);
 	}
 	total = per_cpu_list(s, list, sizeof(list), get_dropped);
 	if (total)
@@ -901,6 +1015,8 @@ static void print_summary(struct session *s)
 		    (unsigned long long)s->threads_gone);
 	if (s->tids_incomplete)
 		msg("warning: out of memory while tracking thread ids; some threads are unnamed");
+	if (s->names_incomplete)
+		msg("warning: out of memory while ordering the kernel's names; some may be stale");
 }
 
 /* After -d: tracing is over but COMMAND is not. Wait for it. */
@@ -971,6 +1087,7 @@ static void session_cleanup(struct session *s)
 	tid_set_free(&s->tids);
 	tid_set_free(&s->named_threads);
 	tid_set_free(&s->named_processes);
+	name_order_free(&s->names);
 	free(s->new_tids);
 }
 
@@ -986,6 +1103,7 @@ int main(int argc, char **argv)
 	tid_set_init(&s.tids);
 	tid_set_init(&s.named_threads);
 	tid_set_init(&s.named_processes);
+	name_order_init(&s.names);
 	switch (collect_parse_args(argc, argv, &s.opts)) {
 	case COLLECT_PARSE_EXIT_OK:
 		return EXIT_TRACE_OK;
@@ -1004,7 +1122,7 @@ int main(int argc, char **argv)
 	    (!s.opts.command || start_command(&s) == 0))
 		trace_loop(&s);
 	stop_tracing(&s);
-	if (!s.write_failed && drain_all(&s) >= 0 &&
+	if (!s.write_failed && drain_all(&s, true) >= 0 &&
 	    sample_drop_counters(&s) == 0)
 		write_trailer(&s);
 	close_output(&s);

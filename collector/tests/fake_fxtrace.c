@@ -8,8 +8,9 @@
  * GET_INFO/CONFIGURE/START/STOP, per-CPU control pages and read-only data
  * areas at the offsets it reports (EPERM for writable data, ENXIO for an
  * absent CPU), and a producer thread that writes kernel-format context
- * switch and wakeup records with the (A)/(B) protocol, dropping and
- * counting records when a ring is full. Everything else goes to libc.
+ * switch and wakeup records (and, if asked, name records) with the (A)/(B)
+ * protocol, dropping and counting records when a ring is full. Everything
+ * else goes to libc.
  *
  * Knobs (environment):
  *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4); CPU 2 is absent
@@ -18,6 +19,15 @@
  *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
  *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
  *   FAKE_FXTRACE_CORRUPT=1      once, publish a record with size 0
+ *   FAKE_FXTRACE_NAMES=N        N threads of a process that does not exist
+ *                               (tids NAMED_TID+1..N, tgid NAMED_TID), one
+ *                               per millisecond, "forked" on the highest
+ *                               CPU with the name "fxt-threads" and then
+ *                               renamed "thr-<i>" on CPU 0, as fxt-threads
+ *                               does: CPU 0's ring is copied first, so the
+ *                               rename reaches the file before the fork
+ *   FAKE_FXTRACE_CHILD=1        COMMAND's pid (our fork() child) shows up
+ *                               in wakeups on CPU 0, without a name record
  *
  * Thread ids in the records: the traced process's own pid, pid 1, tid 0
  * (idle) and a tid that does not exist, so naming can be checked.
@@ -28,6 +38,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -46,6 +57,7 @@
 #define CTRL_SIZE	4096ULL
 #define CPU_STRIDE	(1ULL << 32)
 #define GONE_TID	3999999999ULL	/* above any pid_max */
+#define NAMED_TID	3900000000ULL	/* named only by name records */
 
 static struct {
 	pthread_mutex_t lock;
@@ -59,6 +71,10 @@ static struct {
 	long rate;
 	bool corrupt;
 	uint64_t start_pos;
+	long names, named;	/* FAKE_FXTRACE_NAMES, threads named so far */
+	bool child_wakeups;	/* FAKE_FXTRACE_CHILD */
+	volatile pid_t child;	/* what our fork() returned in the parent */
+	uint64_t last_ts;	/* keeps the name scenario's times apart */
 } fake = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
 
 static long env_long(const char *name, long dflt)
@@ -180,6 +196,88 @@ static size_t make_record(uint64_t *words, unsigned int cpu, uint64_t n)
 	return fxt_writer_bytes(&w);
 }
 
+/* A strictly later timestamp than the last one this function gave. */
+static uint64_t later_ns(void)
+{
+	uint64_t t = now_ns();
+
+	fake.last_ts = t > fake.last_ts ? t : fake.last_ts + 1;
+	return fake.last_ts;
+}
+
+static void produce_switch(unsigned int cpu, uint64_t prev, uint64_t next)
+{
+	uint64_t words[16];
+	struct fxt_arg args[3] = {
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT), 120),
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT), 120),
+		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 0),
+	};
+	struct fxt_context_switch cs = {
+		.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_RUNNING,
+		.timestamp = later_ns(), .outgoing_tid = prev, .incoming_tid = next,
+	};
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, words, 16);
+	fxt_write_context_switch(&w, &cs, args, 3);
+	produce(cpu, words, fxt_writer_bytes(&w));
+}
+
+static void produce_wakeup(unsigned int cpu, uint64_t tid)
+{
+	uint64_t words[16];
+	struct fxt_arg weight = fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120);
+	struct fxt_wakeup wk = { .cpu = cpu, .timestamp = later_ns(), .woken_tid = tid };
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, words, 16);
+	fxt_write_wakeup(&w, &wk, &weight, 1);
+	produce(cpu, words, fxt_writer_bytes(&w));
+}
+
+/* A name record as the kernel's fxtrace_write_names() writes it. */
+static void produce_name(unsigned int cpu, unsigned int type, uint64_t koid,
+			 const char *name)
+{
+	uint64_t words[16];
+	struct fxt_kernel_object obj = { .obj_type = type, .name = fxt_str_c(name),
+					 .koid = koid };
+	struct fxt_arg process = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS),
+					      NAMED_TID);
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, words, 16);
+	fxt_write_kernel_object(&w, &obj, &process,
+				type == FXT_OBJ_TYPE_THREAD ? 1 : 0);
+	produce(cpu, words, fxt_writer_bytes(&w));
+}
+
+/*
+ * One more thread of the fake process: created on the highest CPU (the
+ * record the kernel writes at fork, then the wakeup of the new thread),
+ * then it runs on CPU 0 and renames itself.
+ */
+static void produce_named_thread(void)
+{
+	unsigned int high = fake.info.nr_cpu_ids - 1;
+	uint64_t tid = NAMED_TID + (uint64_t)++fake.named;
+	char name[16];
+
+	if (!cpu_present(high))
+		high--;
+	produce_switch(high, 0, NAMED_TID);
+	if (fake.named == 1) {
+		produce_name(high, FXT_OBJ_TYPE_PROCESS, NAMED_TID, "fxt-names");
+		produce_name(high, FXT_OBJ_TYPE_THREAD, NAMED_TID, "fxt-names");
+	}
+	produce_name(high, FXT_OBJ_TYPE_THREAD, tid, "fxt-threads");
+	produce_wakeup(high, tid);
+	produce_switch(0, 0, tid);
+	snprintf(name, sizeof(name), "thr-%03ld", fake.named);
+	produce_name(0, FXT_OBJ_TYPE_THREAD, tid, name);
+}
+
 static void *producer(void *unused)
 {
 	const struct timespec ms = { 0, 1000000 };
@@ -199,6 +297,10 @@ static void *producer(void *unused)
 				fake.corrupt = false;
 			}
 		}
+		if (fake.named < fake.names)
+			produce_named_thread();
+		if (fake.child_wakeups && fake.child > 0)
+			produce_wakeup(0, (uint64_t)fake.child);
 		nanosleep(&ms, NULL);
 	}
 	return NULL;
@@ -242,6 +344,9 @@ static int fake_open(void)
 	fake.info.clock_id = FXTRACE_CLOCK_ID;
 	fake.rate = env_long("FAKE_FXTRACE_RATE", 2);
 	fake.corrupt = env_long("FAKE_FXTRACE_CORRUPT", 0) != 0;
+	fake.names = env_long("FAKE_FXTRACE_NAMES", 0);
+	fake.named = 0;
+	fake.child_wakeups = env_long("FAKE_FXTRACE_CHILD", 0) != 0;
 	fake.start_pos = (uint64_t)strtoull(getenv("FAKE_FXTRACE_START") ?
 					    getenv("FAKE_FXTRACE_START") : "0",
 					    NULL, 0) & ~7ULL;
@@ -369,6 +474,17 @@ EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 	p = fake_mmap(len, prot, off);
 	pthread_mutex_unlock(&fake.lock);
 	return p;
+}
+
+/* COMMAND's pid, for FAKE_FXTRACE_CHILD. */
+EXPORT pid_t fork(void)
+{
+	pid_t (*real)(void) = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
+	pid_t pid = real();
+
+	if (pid > 0)
+		fake.child = pid;
+	return pid;
 }
 
 /*

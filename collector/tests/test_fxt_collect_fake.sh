@@ -5,9 +5,11 @@
 #
 # fxt-collect's whole lifecycle against fake_fxtrace.so (an LD_PRELOAD
 # stand-in for /dev/fxtrace that follows the uapi header): plain runs,
-# dropped records, COMMAND exit statuses, -o -, signals, a full disk, a file
-# size limit, ABI mismatch, busy/denied device, corrupt ring data, ring
-# positions across 2^64. Every trace written must pass fxt-dump --check.
+# kernel name records out of order across rings, /proc naming of threads
+# without one, dropped records, COMMAND exit statuses, -o -, signals, a full
+# disk, a file size limit, ABI mismatch, busy/denied device, corrupt ring
+# data, ring positions across 2^64. Every trace written must pass
+# fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
@@ -73,6 +75,52 @@ if grep -q "traced 3 CPUs" "$TMP/err"; then
 	ok "the absent CPU (ENXIO) is skipped, not fatal"
 else
 	fail "the absent CPU (ENXIO) is skipped, not fatal" "$TMP/err"
+fi
+
+# Kernel names out of order across rings (rename before fork in the file):
+# each fake thread must end with its newest name, written again last.
+FAKE_FXTRACE_NAMES=40 collect -o "$TMP/n.fxt" -d 0.5
+expect "kernel name records: exit 0, counted, valid trace" 0 \
+	"name records ([1-9][0-9]* written again in time order)" "$TMP/n.fxt"
+"$DUMP" "$TMP/n.fxt" >"$TMP/dump"
+wrong=$(awk '$2 == "kernel_object" && $3 == "thread" && $4 ~ /^koid=39000000[0-9][0-9]$/ {
+		last[substr($4, 14)] = $5	# the last two digits
+	}
+	END {
+		bad = 0
+		for (i = 1; i <= 40; i++) {
+			want = sprintf("name=\"thr-%03d\"", i)
+			k = sprintf("%02d", i)
+			if (last[k] != want) {
+				print "#     thread " i ": " last[k] ", wanted " want
+				bad++
+			}
+		}
+		print bad
+	}' "$TMP/dump")
+if [ "$(echo "$wrong" | tail -n 1)" = 0 ]; then
+	ok "each of 40 threads renamed after its fork on another CPU ends with its new name"
+else
+	fail "each of 40 threads renamed after its fork on another CPU ends with its new name"
+	echo "$wrong" | head -10
+fi
+if grep -q "^fxt-collect: 1 traced thread(s) exited" "$TMP/err"; then
+	ok "threads named by the kernel are not counted as unnamed"
+else
+	fail "threads named by the kernel are not counted as unnamed" "$TMP/err"
+fi
+
+# COMMAND has no name record: it is named from /proc, one drain cycle after
+# it first appears, while it still runs.
+ln -s "$(command -v sleep)" "$TMP/fxtdeferred"
+FAKE_FXTRACE_CHILD=1 collect -o "$TMP/d.fxt" -- "$TMP/fxtdeferred" 0.6
+expect "COMMAND in the ring data without a name record: exit 0" 0 "" "$TMP/d.fxt"
+"$DUMP" "$TMP/d.fxt" >"$TMP/dump"
+if grep -q 'kernel_object thread koid=[0-9]* name="fxtdeferred" process:koid=' "$TMP/dump" &&
+   grep -q 'kernel_object process koid=[0-9]* name="fxtdeferred"' "$TMP/dump"; then
+	ok "a thread without a name record is still named from /proc"
+else
+	fail "a thread without a name record is still named from /proc" "$TMP/err"
 fi
 
 FAKE_FXTRACE_RATE=60 collect -o "$TMP/drop.fxt" -b 64K -d 0.5

@@ -64,15 +64,18 @@ fi
 # The fake device keeps its ring memory for the life of the process, so
 # only definite leaks count here.
 trace=$(mktemp /tmp/fxt-valgrind-trace.XXXXXX)
-LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=/fake/fxtrace valgrind -q --error-exitcode=99 \
+# Name records out of order (FAKE_FXTRACE_NAMES) exercise name_order.c, and
+# COMMAND in the ring data the /proc naming.
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=/fake/fxtrace FAKE_FXTRACE_NAMES=30 \
+	FAKE_FXTRACE_CHILD=1 valgrind -q --error-exitcode=99 \
 	--leak-check=full --errors-for-leak-kinds=definite \
 	"$COLLECT" -q -D /fake/fxtrace -o "$trace" -d 1 -- sh -c 'sleep 0.2' \
 	>/dev/null 2>"$log"
 status=$?
 if [ $status -eq 0 ] && ! grep -q "==[0-9]*==" "$log" && "$DUMP" --check "$trace" >/dev/null; then
-	echo "ok - valgrind fxt-collect (fake device, with a COMMAND): no errors, no leaks"
+	echo "ok - valgrind fxt-collect (fake device, kernel names, with a COMMAND): no errors, no leaks"
 else
-	echo "not ok - valgrind fxt-collect (fake device, with a COMMAND): exit $status"
+	echo "not ok - valgrind fxt-collect (fake device, kernel names, with a COMMAND): exit $status"
 	sed 's/^/#     /' "$log" | head -20
 fi
 rm -f "$trace"
