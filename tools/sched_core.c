@@ -227,7 +227,7 @@ static bool to_lost(const struct fxt_record *rec, uint64_t ts,
 	a = fxt_record_find_arg(rec, "cpu");
 	if (!a || (a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
 	    (a->type == FXT_ARG_INT64 && a->v.i64 < 0) ||
-	    rec->event.data > UINT32_MAX)
+	    rec->event.data > FXT_SCHED_CPU_MASK)	/* a CPU: 16 bits */
 		return false;
 	memset(e, 0, sizeof(*e));
 	e->kind = SC_LOST;
