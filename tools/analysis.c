@@ -595,10 +595,16 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	 * running, or preempted): those start no clock. A thread whose
 	 * state is unknown (no switch of it seen yet) is taken as sleeping:
 	 * if it was running its next record is a switch-out, which ends
-	 * nothing. */
-	if (t->st == ST_RUNNING || t->st == ST_WAIT_WAKE ||
-	    t->st == ST_WAIT_PREEMPT)
-		return;	/* running, or already waiting: the clock runs on */
+	 * nothing; if it was runnable, the interval is a lower bound. */
+	if (t->st == ST_RUNNING)
+		return;
+	/* Already waiting: the clock runs on. Unless it is a clock that
+	 * will not be counted (it began in, or ran into, an incomplete
+	 * period): then the thread's state is in fact unknown, and a wakeup
+	 * seen while the trace is complete again starts a clock of its own. */
+	if ((t->st == ST_WAIT_WAKE || t->st == ST_WAIT_PREEMPT) &&
+	    (!t->tainted || !an->switch_seen || an->holes_open))
+		return;
 	start_clock(an, t, ST_WAIT_WAKE, ev->ts, ev->cpu);
 	t->waker = ev->waker;
 	t->has_waker = ev->flags & SC_HAS_WAKER;

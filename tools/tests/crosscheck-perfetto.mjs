@@ -17,14 +17,17 @@
 // Both sides' numbers are printed. Tolerance: 1 ns per interval.
 //
 // Where the two differ on purpose (fxt-sched(1), INCOMPLETE TRACES): a
-// latency interval is not counted by fxt-sched when its waiting began
-// before the trace's first context switch (fxtrace attaches sched_switch
-// after the wakeup tracepoints: for a moment wakeups are recorded but the
-// switches that follow them are not), or when it overlaps a hole in a
-// CPU's records (the kernel's records_lost marker pair, [first lost, next
-// record)). Perfetto counts those. The expected set is computed here from
-// Perfetto's own tables (first non-W thread_state row; the counter tracks
-// records_lost:cpu:N) and must equal the intervals only Perfetto has.
+// latency clock is not counted by fxt-sched when it began before the
+// trace's first context switch (fxtrace attaches sched_switch after the
+// wakeup tracepoints: for a moment wakeups are recorded but the switches
+// that follow them are not), or inside a hole in a CPU's records (the
+// kernel's records_lost marker pair, [first lost, next record)), or was
+// running when a hole began; the first wakeup after that, in a complete
+// part of the trace, starts a new clock. Perfetto counts from the first
+// row. fxtSchedView() below applies these rules to Perfetto's own rows
+// (first non-W thread_state row; the counter tracks records_lost:cpu:N):
+// the intervals it leaves out must be exactly those only Perfetto has, and
+// where it moves the start, fxt-sched must agree within 1 ns.
 // Runtime is compared for threads that never ran on a CPU across one of
 // its holes (there Perfetto stretches the slice over the hole; fxt-sched
 // stops at its start); the others are counted and listed.
@@ -117,9 +120,26 @@ const holes = [];   // {cpu, start, end}
   }
   if (open) holes.push({ ...open, end: 1n << 62n });
 }
-const expectedOnlyPerfetto = (iv) =>
-  (firstSwitch !== null && iv.start < firstSwitch) ? 'before the first context switch' :
-  holes.some(h => iv.start < h.end && iv.end > h.start) ? 'overlaps a records-lost hole' : null;
+const incompleteAt = (ts) => (firstSwitch !== null && ts < firstSwitch) ||
+  holes.some(h => ts >= h.start && ts < h.end);
+const holeStartIn = (a, b) => holes.some(h => h.start > a && h.start < b);
+// fxt-sched's view of one Perfetto waiting run (start, later wakeups, end):
+// a clock begun in an incomplete period, or waiting when a hole begins, is
+// not counted, and the first wakeup after that in a complete period
+// starts a new one.
+function fxtSchedView(run, end) {
+  let start = run.start, kind = run.kind, last = start, why = null;
+  if (incompleteAt(start))
+    why = firstSwitch !== null && start < firstSwitch ?
+      'begun before the first context switch' : 'begun in a records-lost hole';
+  for (const w of run.wakes) {
+    if (!why && holeStartIn(last, w)) why = 'waiting when a records-lost hole began';
+    if (why && !incompleteAt(w)) { start = w; kind = 'wakeup'; why = null; }
+    last = w;
+  }
+  if (!why && holeStartIn(last, end)) why = 'waiting when a records-lost hole began';
+  return { start, kind, why };
+}
 const acrossHole = new Set();   // tids that ran on a CPU across its hole
 for (const r of running) {
   const ts = BigInt(r.ts), end = BigInt(r.dur) >= 0n ? ts + BigInt(r.dur) : 1n << 62n;
@@ -164,10 +184,17 @@ for (const r of rows) {
     // An R row starts at a switch-out: the thread was running, whatever
     // came before (a W row there means the switch-in was not recorded).
     if (!cur || cur.end !== ts || r.state !== 'W')
-      cur = { kind: r.state === 'W' ? 'wakeup' : 'preempt', tid, start: ts };
+      cur = { kind: r.state === 'W' ? 'wakeup' : 'preempt', tid, start: ts, wakes: [] };
+    else
+      cur.wakes.push(ts);
     cur.end = dur >= 0n ? ts + dur : -1n;
   } else if (r.state === 'Running') {
-    if (cur && cur.end === ts) theirs.set(`${tid}:${ts}`, { ...cur, lat: ts - cur.start });
+    if (cur && cur.end === ts) {
+      const v = fxtSchedView(cur, ts);
+      theirs.set(`${tid}:${ts}`, { kind: v.kind, tid, start: v.start, end: ts,
+        lat: ts - v.start, why: v.why, perfettoStart: cur.start,
+        perfettoKind: cur.kind });
+    }
     cur = null;
     runStart = ts;
   } else {
@@ -190,9 +217,10 @@ for (const [k, o] of ours) {
   else matched++;
   if (o.kind !== t.kind) kindDiff++;
 }
+let restarted = 0;
 for (const [k, t] of theirs) {
-  const why = expectedOnlyPerfetto(t);
-  if (why) expected.push({ ...t, why });
+  if (t.why) expected.push(t);
+  else if (t.start !== t.perfettoStart) restarted++;
   if (!ours.has(k)) onlyTheirs.push(t);
 }
 const key = (x) => `${x.tid}:${x.end}`;
@@ -210,17 +238,20 @@ diag(`intervals: fxt-sched ${ours.size}, Perfetto ${theirs.size}, equal within 1
   `max difference ${maxDiff} ns, kind differs ${kindDiff}, only fxt-sched ${onlyOurs.length}, only Perfetto ${onlyTheirs.length}`);
 diag(`incomplete periods: first context switch at ${firstSwitch}, ${holes.length} records-lost holes; ` +
   `Perfetto intervals expected to be left out by fxt-sched: ${expected.length} ` +
-  `(${expected.filter(e => e.why.startsWith('before')).length} before the first switch, ` +
-  `${expected.filter(e => e.why.startsWith('overlaps')).length} overlapping a hole)`);
+  `(${expected.filter(e => e.why.includes('first')).length} begun before the first switch, ` +
+  `${expected.filter(e => e.why.includes('hole')).length} begun in or waiting across a hole); ` +
+  `${restarted} more where fxt-sched's clock starts at a later wakeup than Perfetto's`);
 for (const o of onlyOurs.slice(0, 5)) diag(`  only fxt-sched: ${o.kind} tid ${o.tid} ${o.start}..${o.end} (${o.lat} ns)`);
-for (const t of onlyTheirs.slice(0, 8)) diag(`  only Perfetto: ${t.kind} tid ${t.tid} ${t.start}..${t.end} (${t.lat} ns)${expectedOnlyPerfetto(t) ? ': ' + expectedOnlyPerfetto(t) : ' UNEXPECTED'}`);
+for (const t of onlyTheirs.slice(0, 8)) diag(`  only Perfetto: ${t.perfettoKind} tid ${t.tid} ${t.perfettoStart}..${t.end} (${t.end - t.perfettoStart} ns): ${t.why || 'UNEXPECTED'}`);
+for (const t of [...theirs.values()].filter(t => !t.why && t.start !== t.perfettoStart).slice(0, 5))
+  diag(`  later start: tid ${t.tid} ending ${t.end}: Perfetto ${t.perfettoKind} from ${t.perfettoStart} (${t.end - t.perfettoStart} ns), fxt-sched's rules ${t.kind} from ${t.start} (${t.lat} ns)`);
 for (const t of missing.slice(0, 5)) diag(`  expected only in Perfetto but fxt-sched has it: tid ${t.tid} ending ${t.end}`);
 for (const [o, t] of differ.slice(0, 5)) diag(`  differ: tid ${o.tid} ending ${o.end}: fxt-sched ${o.kind} from ${o.start}, Perfetto ${t.kind} from ${t.start}`);
 ok(ours.size > 0, 'fxt-sched found latency intervals');
 ok(onlyOurs.length === 0 && differ.length === 0,
   'every latency interval of fxt-sched is one of Perfetto\'s, equal within 1 ns');
 ok(unexpected.length === 0 && missing.length === 0,
-  `the intervals only Perfetto has are exactly the ${expected.length} begun before the first context switch or overlapping a records-lost hole`);
+  `the intervals only Perfetto has are exactly the ${expected.length} begun before the first context switch or in, or waiting across, a records-lost hole`);
 ok(kindDiff === 0, 'wakeup vs preemption classification agrees (W vs R)');
 
 // 2. runtime: fxt-sched vs Perfetto thread_state Running time (corrected for

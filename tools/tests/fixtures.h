@@ -138,10 +138,12 @@ static void build_filtered(struct tb *t)
  *   6000 wakeup 20 (cpu0; never seen: taken as sleeping)
  *   6500 cpu0 idle -> 20              20: wakeup latency 500
  *   7000 wakeup 20 (running: ignored)
- *   9000 cpu0 20 -> 15 (20 blocked)   15: from 1300, not counted
+ *   8800 wakeup 15 (its clock from 1300 will not count: its state is
+ *        unknown, and this wakeup, in a complete trace, starts a clock)
+ *   9000 cpu0 20 -> 15 (20 blocked)   15: wakeup latency 200, not 7700
  *   9100 cpu1 126 -> 125 (126 blocked) 125: preempt latency 4800
- * Counted: wakeup 1 (500, tid 20), preempt 1 (4800, tid 125); not counted:
- * 2 begun before the first switch (126 at 4300, 15 at 9000).
+ * Counted: wakeup 2 (500 tid 20, 200 tid 15), preempt 1 (4800, tid 125);
+ * not counted: 1 begun before the first switch (126's, ending at 4300).
  * cpu0 from its first switch (127's slice before it is not counted): 124
  * 4000..5000, idle 5000..6500, 20 6500..9000: busy 3500, idle 1500.
  * cpu1: 126 4300..9100: busy 4800.
@@ -159,6 +161,7 @@ static void build_start(struct tb *t)
 	tb_wake(t, 0, 6000, 20, 0);
 	tb_switch(t, 0, 6500, IDLE, 20, 0);
 	tb_wake(t, 0, 7000, 20, 0);
+	tb_wake(t, 0, 8800, 15, 0);
 	tb_switch(t, 0, 9000, 20, 15, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 1, 9100, 126, 125, FXT_THREAD_STATE_BLOCKED);
 	tb_process(t, 15, "rcu_preempt");
@@ -208,12 +211,15 @@ static void build_reuse(struct tb *t)
  * the file, so the markers come after records up to 6200.
  *   cpu0: 1000 idle -> A(101); 1200 wakeup C(103) (in cpu1's ring, by B);
  *         2500 wakeup D(104) (cpu0 ring) - inside the hole;
- *         3500 wakeup E(105) - after it;
+ *         3500 wakeup E(105) - after it; 4000 wakeup C again;
  *         5000 A -> C (A preempted); 5500 C -> D (blocked);
  *         6000 D -> E (blocked); 6200 E -> A (blocked)
  *   cpu1: 1000 idle -> B(102); [hole 2000..3000]; 3000 B -> idle
- * C waited across the hole's start and D began inside it: not counted.
- * Counted: E wakeup 2500 (3500..6000), A preempt 1200 (5000..6200).
+ * C waited across the hole's start: its clock from 1200 does not count,
+ * its state is unknown, and the wakeup at 4000 starts a new one. D's
+ * began inside the hole: not counted.
+ * Counted: C wakeup 1000 (4000..5000), E wakeup 2500 (3500..6000),
+ * A preempt 1200 (5000..6200). Not counted: 1 (D's).
  * cpu1: busy 1000 (B, 1000..2000; then unknown until 3000).
  * cpu0: busy 5200 (A 4000, C 500, D 500, E 200), idle 0.
  */
@@ -224,6 +230,7 @@ static void build_holes(struct tb *t)
 	tb_switch(t, 0, 1000, IDLE, 101, 0);
 	tb_wake(t, 0, 2500, 104, 101);
 	tb_wake(t, 0, 3500, 105, 101);
+	tb_wake(t, 0, 4000, 103, 101);
 	tb_switch(t, 0, 5000, 101, 103, FXT_THREAD_STATE_RUNNING);
 	tb_switch(t, 0, 5500, 103, 104, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 0, 6000, 104, 105, FXT_THREAD_STATE_BLOCKED);
