@@ -30,7 +30,7 @@ SCRATCH=/tmp/bench	# tmpfs: every tracer writes to memory, none to a disk
 
 view=wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
-timeout=600 wakeup_preemption=off
+timeout=600 wakeup_preemption=off profile=on
 
 usage() {
 	cat <<EOF
@@ -38,6 +38,7 @@ Usage: guest.sh [--view NAME] [--rounds N] [--workloads "pp1 pp2 sw"]
                 [--configs "none probe fxtrace ftrace perf"] [--pp-ops N]
                 [--sw-ops N] [--sw-threads N] [--sw-tokens N]
                 [--calib-ops N] [--timeout SECS] [--wakeup-preemption on|off]
+                [--profile on|off]
 Runs inside the benchmark VM; see bench/README.md.
   pp1  pingpong, both processes on CPU 0 (4 scheduler events per round trip)
   pp2  pingpong across CPUs 0 and 1 (needs 2 CPUs; skipped otherwise)
@@ -46,6 +47,9 @@ Runs inside the benchmark VM; see bench/README.md.
 NO_WAKEUP_PREEMPTION, so that a tracer's speed cannot change the schedule:
 otherwise a ping-pong round trip is 3 or 4 events depending on whether the
 wakee preempted the waker, and how often depends on the tracer.
+--profile on (the default): after the rounds, perf samples (cpu-clock)
+where the time goes during pp1 under fxt-probe-only and under fxt-collect,
+by symbol, into $OUT/profile-*.txt.
 Configurations: none; probe (fxtrace's probes into 128 MiB rings that
 nobody drains: fxt-probe-only); fxtrace (fxt-collect draining to tmpfs);
 ftrace (trace-cmd record); perf (perf record -a).
@@ -66,6 +70,7 @@ while [ $# -gt 0 ]; do
 	--calib-ops) calib_ops=$2 ;;
 	--timeout) timeout=$2 ;;
 	--wakeup-preemption) wakeup_preemption=$2 ;;
+	--profile) profile=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -262,5 +267,31 @@ while [ "$r" -le "$rounds" ]; do
 	say "round $r of $rounds done at $(cut -d' ' -f1 /proc/uptime) s guest time"
 	r=$((r + 1))
 done
+# Where fxtrace's time goes: sample every 10 us of CPU time on every CPU
+# while pp1 runs, first under the probes alone (the workload's own
+# samples: the probes run in its context), then under fxt-collect (the
+# collector's samples). perf resolves the module's symbols from
+# /proc/kallsyms, fxt-collect's from its (unstripped) binary.
+profile_one() { # $1 = name, $2 = comm list to report, rest = command
+	name=$1 comms=$2
+	shift 2
+	rm -f "$SCRATCH"/t.* "$SCRATCH/prof.data"
+	timeout -s KILL $((timeout + 120)) perf record -a -e cpu-clock -c 10000 \
+		-o "$SCRATCH/prof.data" -- "$@" >"$SCRATCH/prof.log" 2>&1
+	{
+		echo "# perf record -a -e cpu-clock -c 10000 -- $*"
+		echo "# samples of: $comms"
+		perf report -i "$SCRATCH/prof.data" --stdio --comm "$comms" \
+			--sort dso,sym --percent-limit 0.5 2>/dev/null | grep -v '^$'
+	} >"$OUT/profile-$name.txt"
+	say "profile of $name: $OUT/profile-$name.txt"
+}
+if [ "$profile" = on ]; then
+	# shellcheck disable=SC2046 # word splitting of the workload arguments is wanted
+	profile_one probes fxt-bench,fxt-bench-pong fxt-probe-only -b 128 -- fxt-bench $(wl_args pp1)
+	# shellcheck disable=SC2046
+	profile_one collector fxt-collect fxt-collect -o "$SCRATCH/t.fxt" -- fxt-bench $(wl_args pp1)
+fi
+
 rmmod fxtrace || say "WARNING: rmmod fxtrace failed"
 say "done"

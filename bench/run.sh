@@ -45,9 +45,13 @@ Options:
                      the guest scheduler's WAKEUP_PREEMPTION feature (default
                      off: then a tracer's speed cannot change the schedule,
                      and a ping-pong round trip is always 4 events)
+  --profile on|off   after the rounds, sample with perf where the time goes
+                     under fxtrace's probes and in fxt-collect (default on)
   --rev REV          benchmark commit REV (default HEAD)
   --tree             benchmark the working tree as it is, uncommitted
                      changes included, instead of a commit
+  --src DIR          benchmark the Kbuild, kmod/, uapi/ and collector/ of
+                     DIR (an experiment outside this tree)
   --tcg-thread MODE  TCG threading of the wall view: multi (default, one host
                      thread per vCPU) or single
   --run-timeout S    per-run limit inside the guest (default 600)
@@ -77,7 +81,7 @@ log() { echo "$prog: $*" >&2; }
 args_given="$*"
 flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
-wakeup_preemption=off rev=HEAD tree=0 tcg_thread=multi run_timeout=600 vm_timeout=7200
+wakeup_preemption=off profile=on rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
 outdir='' do_host=1 do_vm=1 host_mb=1100
 
 while [[ $# -gt 0 ]]; do
@@ -87,7 +91,7 @@ while [[ $# -gt 0 ]]; do
 	--host-only) do_vm=0; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
 	--kernel | --views | --rounds | --workloads | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-		--calib-ops | --wakeup-preemption | --rev | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
+		--calib-ops | --wakeup-preemption | --profile | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
 		[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
 		;;
 	*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -103,7 +107,9 @@ while [[ $# -gt 0 ]]; do
 	--sw-tokens) sw_tokens=$2 ;;
 	--calib-ops) calib_ops=$2 ;;
 	--wakeup-preemption) wakeup_preemption=$2 ;;
+	--profile) profile=$2 ;;
 	--rev) rev=$2 ;;
+	--src) src_dir=$2 ;;
 	--tcg-thread) tcg_thread=$2 ;;
 	--run-timeout) run_timeout=$2 ;;
 	--vm-timeout) vm_timeout=$2 ;;
@@ -124,12 +130,18 @@ for v in "${view_list[@]}"; do
 done
 [[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
 [[ $wakeup_preemption == on || $wakeup_preemption == off ]] || { echo "$prog: --wakeup-preemption is on or off" >&2; exit 2; }
+[[ $profile == on || $profile == off ]] || { echo "$prog: --profile is on or off" >&2; exit 2; }
 
 # --- the source snapshot -------------------------------------------------------
 # Others edit kmod/ and collector/ in this tree while the benchmark runs for
 # an hour: build from a commit (or a copy of the tree) so every view
 # measures the same code, and say which.
-if ((tree)); then
+if [[ -n $src_dir ]]; then
+	[[ -d $src_dir/kmod && -d $src_dir/uapi && -d $src_dir/collector && -f $src_dir/Kbuild ]] ||
+		die "--src $src_dir has no Kbuild, kmod/, uapi/ and collector/"
+	src_dir=$(cd "$src_dir" && pwd)
+	label="src-${src_dir##*/}"
+elif ((tree)); then
 	label="tree-$(git -C "$REPO" rev-parse --short HEAD)"
 	git -C "$REPO" diff --quiet HEAD -- Kbuild kmod uapi collector || label="$label-dirty"
 else
@@ -143,7 +155,10 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 rm -rf "$src"
 mkdir -p "$src"
-if ((tree)); then
+if [[ -n $src_dir ]]; then
+	cp -a "$src_dir/Kbuild" "$src_dir/kmod" "$src_dir/uapi" "$src_dir/collector" "$src/" ||
+		die "copying $src_dir to $src failed"
+elif ((tree)); then
 	(cd "$REPO" && git ls-files -co --exclude-standard -z -- Kbuild kmod uapi collector |
 		xargs -0 cp --parents -t "$src") || die "copying the working tree to $src failed"
 else
@@ -156,7 +171,7 @@ summary=$outdir/summary.md
 {
 	echo "# fxtrace benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "- code: $label$( ((tree)) && echo ' (working tree)')"
+	echo "- code: $label$( ((tree)) && echo ' (working tree)')${src_dir:+ ($src_dir)}"
 	echo "- host: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(free -g | awk '/^Mem:/ { print $2 }') GiB, kernel $(uname -r), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')"
 	echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "- command: bench/run.sh $args_given"
@@ -224,7 +239,7 @@ log "payload $payload: $(du -sm "$payload" | cut -f1) MB"
 
 guest_args=(--rounds "$rounds" --workloads "$workloads" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
 	--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout"
-	--wakeup-preemption "$wakeup_preemption")
+	--wakeup-preemption "$wakeup_preemption" --profile "$profile")
 printf -v guest_cmd '%q ' sh bench/guest.sh "${guest_args[@]}"
 
 failed=0
@@ -274,6 +289,15 @@ for view in "${view_list[@]}"; do
 		cat "$outdir/table-$view.md"
 		echo
 		[[ -s $outdir/sizes-$view.md ]] && cat "$outdir/sizes-$view.md" && echo
+		for p in "$vdir"/out/profile-*.txt; do
+			[[ -s $p ]] || continue
+			echo "### Profile ($view): ${p##*/profile-}"
+			echo
+			echo '```'
+			head -n 60 "$p"
+			echo '```'
+			echo
+		done
 	} >>"$summary"
 done
 
