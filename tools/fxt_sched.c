@@ -25,13 +25,17 @@ static void usage(FILE *f)
 "            --intervals: every interval, as CSV or with --json)\n"
 "  top       the worst latencies with what ran on that CPU meanwhile (-n N)\n"
 "  summary   per-CPU busy/idle, per-thread runtime/switches/migrations,\n"
-"            time span, dropped records (-n N: at most N threads)\n"
+"            time span, dropped and lost records (-n N: at most N threads)\n"
 "Filters: --pid LIST, --tid LIST (comma separated), --comm PATTERN (glob),\n"
 "         --from T, --to T (time since the first scheduling record;\n"
 "         T is a number with an optional unit ns, us, ms, s; default ns)\n"
 "Output:  --json, --csv (default text)\n"
 "Input:   --reorder-window T (default 2s), -v (throughput and memory to stderr)\n"
-"FILE may be - for stdin. See fxt-sched(1).\n", prog);
+"FILE may be - for stdin. See fxt-sched(1).\n"
+"\nEXAMPLES\n"
+"  %s latency sched.fxt -T --comm 'ping*'\n"
+"  %s latency sched.fxt --intervals --pid 1234 --from 1s --to 2s\n"
+"  %s top sched.fxt -n 5 --json\n", prog, prog, prog, prog);
 }
 
 static int parse_time(const char *s, uint64_t *out)
@@ -181,8 +185,11 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "top"))
 		an.top_n = n_given ? (unsigned int)n : 10;
 	if (intervals) {
-		if (strcmp(cmd, "latency"))
+		if (strcmp(cmd, "latency")) {
+			fprintf(stderr, "%s: --intervals goes with latency, not %s\n",
+				prog, cmd);
 			goto usage_err;
+		}
 		/* the filters are applied at the end (names may come last) */
 		if (analysis_spool_intervals(&an)) {
 			fprintf(stderr, "%s: --intervals: cannot create a temporary file: %s (set TMPDIR to a writable directory)\n",
