@@ -522,6 +522,7 @@ static void note_cpu(struct stats *st, unsigned int cpu, bool is_switch)
 static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 {
 	const struct fxt_arg *a;
+	const char *name;
 	unsigned int i, j;
 	size_t len;
 
@@ -532,17 +533,19 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 		a = &rec->args[i];
 		if (a->type != FXT_ARG_UINT64 && a->type != FXT_ARG_INT64)
 			continue;
+		/* An undefined name (lenient mode) has no text: count it as "". */
+		name = a->name.text ? a->name.text : "";
 		len = a->name.text ? a->name.len : 0;
 		if (len >= sizeof(st->drops[0].name))
 			len = sizeof(st->drops[0].name) - 1;
 		for (j = 0; j < st->ndrops; j++)
 			if (strlen(st->drops[j].name) == len &&
-			    !memcmp(st->drops[j].name, a->name.text, len))
+			    !memcmp(st->drops[j].name, name, len))
 				break;
 		if (j == st->ndrops) {
 			if (j == sizeof(st->drops) / sizeof(st->drops[0]))
 				continue;
-			memcpy(st->drops[j].name, a->name.text, len);
+			memcpy(st->drops[j].name, name, len);
 			st->drops[j].name[len] = '\0';
 			st->ndrops++;
 		}
