@@ -30,7 +30,7 @@ SCRATCH=/tmp/bench	# tmpfs: every tracer writes to memory, none to a disk
 
 view=wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
-timeout=600 wakeup_preemption=off profile=on
+timeout=600 wakeup_preemption=off profile=on calib_tolerance=0 retries=3
 
 usage() {
 	cat <<EOF
@@ -38,7 +38,7 @@ Usage: guest.sh [--view NAME] [--rounds N] [--workloads "pp1 pp2 sw"]
                 [--configs "none probe fxtrace ftrace perf"] [--pp-ops N]
                 [--sw-ops N] [--sw-threads N] [--sw-tokens N]
                 [--calib-ops N] [--timeout SECS] [--wakeup-preemption on|off]
-                [--profile on|off]
+                [--profile on|off] [--calib-tolerance PCT] [--retries N]
 Runs inside the benchmark VM; see bench/README.md.
   pp1  pingpong, both processes on CPU 0 (4 scheduler events per round trip)
   pp2  pingpong across CPUs 0 and 1 (needs 2 CPUs; skipped otherwise)
@@ -47,6 +47,10 @@ Runs inside the benchmark VM; see bench/README.md.
 NO_WAKEUP_PREEMPTION, so that a tracer's speed cannot change the schedule:
 otherwise a ping-pong round trip is 3 or 4 events depending on whether the
 wakee preempted the waker, and how often depends on the tracer.
+--calib-tolerance PCT: repeat a run (up to --retries times) when the
+calibration after it differs from the one before by more than PCT percent:
+the host's speed changed during the run (0 = never; bench/run.sh uses 10
+for the wall view).
 --profile on (the default): after the rounds, perf samples (cpu-clock)
 where the time goes during pp1 under fxt-probe-only and under fxt-collect,
 by symbol, into $OUT/profile-*.txt.
@@ -71,6 +75,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2 ;;
 	--wakeup-preemption) wakeup_preemption=$2 ;;
 	--profile) profile=$2 ;;
+	--calib-tolerance) calib_tolerance=$2 ;;
+	--retries) retries=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -189,8 +195,33 @@ count_perf() {
 		sed -n 's/^# data size *: *\([0-9]*\).*/\1/p')
 }
 
-# run_one ROUND WL CFG
+# unsteady BEFORE AFTER: true if the calibrations differ by more than
+# calib_tolerance percent (of the smaller one)
+unsteady() {
+	[ "$calib_tolerance" != 0 ] && [ -n "$1" ] && [ -n "$2" ] &&
+		awk -v a="$1" -v b="$2" -v t="$calib_tolerance" \
+			'BEGIN { lo = a < b ? a : b; d = a - b; if (d < 0) d = -d; exit !(lo > 0 && 100 * d / lo > t) }'
+}
+
+# run_one ROUND WL CFG: run_once, repeated while the host was unsteady
 run_one() {
+	try=0
+	while :; do
+		run_once "$@"
+		unsteady "$c0" "$c1" || break
+		try=$((try + 1))
+		if [ "$try" -gt "$retries" ]; then
+			say "round $1 $2 $3: the calibration still moved by more than $calib_tolerance% after $retries retries; keeping the last run"
+			break
+		fi
+		say "round $1 $2 $3: calibration $c0 -> $c1 ns moved by more than $calib_tolerance%: the host's speed changed; running it again ($try of $retries)"
+	done
+	line="$line retries=$try"
+	echo "$line" | tee -a "$OUT/results.txt"
+}
+
+# run_once ROUND WL CFG: one run; leaves the BENCH line in $line
+run_once() {
 	r=$1 wl=$2 cfg=$3
 	# shellcheck disable=SC2046 # word splitting of the workload arguments is wanted
 	set -- fxt-bench $(wl_args "$wl") -T "$timeout"
@@ -246,7 +277,6 @@ run_one() {
 	line="$line csw=$(field csw "$log") events=${events:--} lost=${lost:--}"
 	line="$line out_bytes=${out_bytes:--} file_bytes=$file_bytes"
 	line="$line tracer_cpu_ns=$(field tracer_cpu_ns "$log") elapsed_ns=$(field elapsed_ns "$log")"
-	echo "$line" | tee -a "$OUT/results.txt"
 }
 
 for wl in $workloads; do

@@ -95,6 +95,10 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	parse($0)
 	wl = kv["wl"]; cfg = kv["cfg"]; r = kv["round"] + 0
 	view = kv["view"]
+	if (kv["retries"] > 0) {
+		nretried++
+		retries += kv["retries"]
+	}
 	if (!(wl in seen_wl)) { seen_wl[wl] = 1; wls[++nwl] = wl }
 	if (!(cfg in seen_cfg)) { seen_cfg[cfg] = 1; cfgs[++ncfg] = cfg }
 	if (kv["rc"] != "0" || !num(kv["ns_per_op"])) {
@@ -226,6 +230,8 @@ END {
 			printf("- pp1: fxt-collect used %.1f%% of a CPU (median; target < 5%%): %s\n", \
 			       c, c < 5 ? "met" : "NOT met")
 	}
+	if (nretried)
+		printf("\n%d runs were repeated (%d times in all) because the calibration before and after them differed too much: the host's speed changed during the run.\n", nretried, retries)
 	if (nfail) {
 		printf("\nRuns left out (failed):\n")
 		for (i = 1; i <= nfail; i++)

@@ -54,6 +54,10 @@ Options:
                      DIR (an experiment outside this tree)
   --tcg-thread MODE  TCG threading of the wall view: multi (default, one host
                      thread per vCPU) or single
+  --calib-tolerance PCT
+                     wall view: run again (up to 3 times) a run whose
+                     calibrations before and after differ by more than PCT
+                     percent (default 10; 0 = never)
   --run-timeout S    per-run limit inside the guest (default 600)
   --vm-timeout S     limit per VM boot (default 7200)
   --out DIR          results directory (default
@@ -81,7 +85,7 @@ log() { echo "$prog: $*" >&2; }
 args_given="$*"
 flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
-wakeup_preemption=off profile=on rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
+wakeup_preemption=off profile=on calib_tolerance=10 rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
 outdir='' do_host=1 do_vm=1 host_mb=1100
 
 while [[ $# -gt 0 ]]; do
@@ -91,7 +95,7 @@ while [[ $# -gt 0 ]]; do
 	--host-only) do_vm=0; shift; continue ;;
 	-h | --help) usage; exit 0 ;;
 	--kernel | --views | --rounds | --workloads | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-		--calib-ops | --wakeup-preemption | --profile | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
+		--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
 		[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
 		;;
 	*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -108,6 +112,7 @@ while [[ $# -gt 0 ]]; do
 	--calib-ops) calib_ops=$2 ;;
 	--wakeup-preemption) wakeup_preemption=$2 ;;
 	--profile) profile=$2 ;;
+	--calib-tolerance) calib_tolerance=$2 ;;
 	--rev) rev=$2 ;;
 	--src) src_dir=$2 ;;
 	--tcg-thread) tcg_thread=$2 ;;
@@ -118,6 +123,7 @@ while [[ $# -gt 0 ]]; do
 	esac
 	shift 2
 done
+[[ $calib_tolerance =~ ^[0-9]+$ ]] || { echo "$prog: --calib-tolerance is a whole percentage" >&2; exit 2; }
 for n in "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
 	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: '$n' is not a positive number" >&2; exit 2; }
 done
@@ -248,7 +254,9 @@ for view in "${view_list[@]}"; do
 	opts=(--smp 2)
 	env=(FXTRACE_VM_TCG_THREAD="$tcg_thread")
 	calibrate=1
+	view_args=(--view "$view" --calib-tolerance "$calib_tolerance")
 	if [[ $view == icount ]]; then
+		view_args=(--view "$view" --calib-tolerance 0) # time is instructions: nothing to retry
 		opts=(--smp 1 --icount)
 		env=(FXTRACE_VM_TCG_THREAD=single)
 		calibrate=0
@@ -257,7 +265,7 @@ for view in "${view_list[@]}"; do
 	rc=0
 	env "${env[@]}" "$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
 		--payload "$payload" --out "$vdir" --timeout "$vm_timeout" --mem 3072 "${opts[@]}" \
-		-- "${guest_cmd}--view $view" >"$vdir.console" 2>&1 || rc=$?
+		-- "$guest_cmd$(printf '%q ' "${view_args[@]}")" >"$vdir.console" 2>&1 || rc=$?
 	results=$vdir/out/results.txt
 	if [[ ! -s $results ]]; then
 		# The VM died or hung: take the finished runs from the console.
