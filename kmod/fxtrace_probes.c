@@ -295,18 +295,24 @@ struct fxtrace_probe {
 };
 
 /*
- * sched_waking comes before sched_wakeup so the waker table is filled first;
- * the name probes come before any scheduling probe so that a task created
- * while attaching is named before its first scheduling record.
+ * Attach order (detach is the reverse). Each attach patches kernel text and
+ * takes a while (tens of ms under emulation), so the order decides what a
+ * trace's first moments look like:
+ *   - sched_switch first: until a thread's first switch its state is
+ *     unknown anyway, but wakeups recorded with no switches around them
+ *     (the old order) made threads look runnable for seconds;
+ *   - then the name probes, so a task created from here on is named before
+ *     its first wakeup record;
+ *   - sched_waking before sched_wakeup, so the waker table is filled first.
  */
 static struct fxtrace_probe fxtrace_probes[] = {
+	{ "sched_switch", fxtrace_probe_sched_switch },
 	{ "sched_process_fork", fxtrace_probe_sched_process_fork },
 	{ "sched_process_exec", fxtrace_probe_sched_process_exec },
 	{ "task_rename", fxtrace_probe_task_rename },
 	{ "sched_waking", fxtrace_probe_sched_waking },
 	{ "sched_wakeup", fxtrace_probe_sched_wakeup },
 	{ "sched_wakeup_new", fxtrace_probe_sched_wakeup_new },
-	{ "sched_switch", fxtrace_probe_sched_switch },
 };
 
 static void fxtrace_find_tracepoint(struct tracepoint *tp, void *priv)
