@@ -2,8 +2,10 @@
 /*
  * archive_meta.h - the records fxt-collect adds around the ring data.
  *
- * The kernel writes only scheduling records. Everything else a reader needs
- * is written here, as the Fuchsia trace manager would:
+ * The kernel writes scheduling records, name records (kernel objects, at
+ * fork, exec and rename) and loss markers (uapi header, "Records").
+ * Everything else a reader needs is written here, as the Fuchsia trace
+ * manager would:
  *
  *   preamble: magic, provider info (1, "fxtrace"), provider section (1),
  *             initialization (1e9 ticks/s: timestamps are nanoseconds),
@@ -12,8 +14,10 @@
  *   objects:  a process kernel object (obj type 1, koid = pid, name) per
  *             process and a thread kernel object (obj type 2, koid = tid,
  *             name, koid argument "process" = pid) per thread: at the start
- *             for every task in /proc, while tracing for each thread the
- *             first time it appears, and at the end for every tid seen
+ *             for every task in /proc, while tracing again in time order
+ *             when a kernel name record reached the file late, from /proc
+ *             for a thread no kernel record named, and at the end for
+ *             every tid seen
  *             (readers take the last record for a koid)
  *   markers:  records-dropped markers whenever a ring lost records
  *
