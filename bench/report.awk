@@ -54,17 +54,21 @@ function spread(arr, n,    i, lo, hi, m) {
 
 function num(v) { return v != "" && v != "-" }
 
+# A ratio means something only if both tracers measurably slowed the
+# workload; an overhead <= 0 is noise bigger than the cost.
 function ratio(wl, a, b) {
-	if (per_event[wl, a] == "" || per_event[wl, b] == "" || per_event[wl, b] <= 0)
+	if (per_event[wl, a] == "" || per_event[wl, b] == "")
 		return "-"
+	if (per_event[wl, a] <= 0 || per_event[wl, b] <= 0)
+		return "n/a (overhead <= 0: noise)"
 	return sprintf("%.3f", per_event[wl, a] / per_event[wl, b])
 }
 
 function target(wl, other, limit,    f, o) {
 	f = per_event[wl, "fxtrace"]
 	o = per_event[wl, other]
-	if (o == "" || o <= 0) {
-		printf("- %s: fxtrace / %s per event: no usable %s figure\n", wl, other, other)
+	if (o == "" || o <= 0 || f <= 0) {
+		printf("- %s: fxtrace / %s per event: inconclusive (no positive overhead to compare: noise)\n", wl, other)
 		return
 	}
 	printf("- %s: fxtrace / %s per event = %.3f (target <= %s): %s\n", wl, other, \

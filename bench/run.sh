@@ -35,7 +35,7 @@ Options:
   --workloads LIST   space- or comma-separated, of pp1 pp2 sw (default all;
                      pp2 needs 2 vCPUs and is skipped in the icount view)
   --pp-ops N         ping-pong round trips per run (default 20000)
-  --sw-ops N         sleep/wake hops per run (default 20000)
+  --sw-ops N         sleep/wake hops per run (default 40000)
   --sw-threads N     sleep/wake threads (default 32)
   --sw-tokens N      sleep/wake tokens in flight (default 1: every hop is
                      one wakeup and one blocking switch, so the schedule
@@ -82,235 +82,242 @@ EOF
 die() { echo "$prog: error: $*" >&2; exit 1; }
 log() { echo "$prog: $*" >&2; }
 
-args_given="$*"
-flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw"
-pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
-wakeup_preemption=off profile=on calib_tolerance=10 rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
-outdir='' do_host=1 do_vm=1 host_mb=1100
+# bash reads a script as it runs it: everything is in main() so that
+# editing this file during an hour-long run cannot change the run.
+main() {
+	args_given="$*"
+	flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw"
+	pp_ops=20000 sw_ops=40000 sw_threads=32 sw_tokens=1 calib_ops=100000
+	wakeup_preemption=off profile=on calib_tolerance=10 rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
+	outdir='' do_host=1 do_vm=1 host_mb=1100
 
-while [[ $# -gt 0 ]]; do
-	case $1 in
-	--tree) tree=1; shift; continue ;;
-	--no-host) do_host=0; shift; continue ;;
-	--host-only) do_vm=0; shift; continue ;;
-	-h | --help) usage; exit 0 ;;
-	--kernel | --views | --rounds | --workloads | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-		--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
-		[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
-		;;
-	*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-	esac
-	case $1 in
-	--kernel) flavour=$2 ;;
-	--views) views=$2 ;;
-	--rounds) rounds=$2 ;;
-	--workloads) workloads=${2//,/ } ;;
-	--pp-ops) pp_ops=$2 ;;
-	--sw-ops) sw_ops=$2 ;;
-	--sw-threads) sw_threads=$2 ;;
-	--sw-tokens) sw_tokens=$2 ;;
-	--calib-ops) calib_ops=$2 ;;
-	--wakeup-preemption) wakeup_preemption=$2 ;;
-	--profile) profile=$2 ;;
-	--calib-tolerance) calib_tolerance=$2 ;;
-	--rev) rev=$2 ;;
-	--src) src_dir=$2 ;;
-	--tcg-thread) tcg_thread=$2 ;;
-	--run-timeout) run_timeout=$2 ;;
-	--vm-timeout) vm_timeout=$2 ;;
-	--out) outdir=$2 ;;
-	--host-mb) host_mb=$2 ;;
-	esac
-	shift 2
-done
-[[ $calib_tolerance =~ ^[0-9]+$ ]] || { echo "$prog: --calib-tolerance is a whole percentage" >&2; exit 2; }
-for n in "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
-	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: '$n' is not a positive number" >&2; exit 2; }
-done
-for w in $workloads; do
-	[[ $w == pp1 || $w == pp2 || $w == sw ]] || { echo "$prog: unknown workload '$w' (pp1, pp2, sw)" >&2; exit 2; }
-done
-IFS=, read -r -a view_list <<<"$views"
-for v in "${view_list[@]}"; do
-	[[ $v == icount || $v == wall ]] || { echo "$prog: unknown view '$v' (icount, wall)" >&2; exit 2; }
-done
-[[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
-[[ $wakeup_preemption == on || $wakeup_preemption == off ]] || { echo "$prog: --wakeup-preemption is on or off" >&2; exit 2; }
-[[ $profile == on || $profile == off ]] || { echo "$prog: --profile is on or off" >&2; exit 2; }
+	while [[ $# -gt 0 ]]; do
+		case $1 in
+		--tree) tree=1; shift; continue ;;
+		--no-host) do_host=0; shift; continue ;;
+		--host-only) do_vm=0; shift; continue ;;
+		-h | --help) usage; exit 0 ;;
+		--kernel | --views | --rounds | --workloads | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
+			--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
+			[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
+			;;
+		*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+		esac
+		case $1 in
+		--kernel) flavour=$2 ;;
+		--views) views=$2 ;;
+		--rounds) rounds=$2 ;;
+		--workloads) workloads=${2//,/ } ;;
+		--pp-ops) pp_ops=$2 ;;
+		--sw-ops) sw_ops=$2 ;;
+		--sw-threads) sw_threads=$2 ;;
+		--sw-tokens) sw_tokens=$2 ;;
+		--calib-ops) calib_ops=$2 ;;
+		--wakeup-preemption) wakeup_preemption=$2 ;;
+		--profile) profile=$2 ;;
+		--calib-tolerance) calib_tolerance=$2 ;;
+		--rev) rev=$2 ;;
+		--src) src_dir=$2 ;;
+		--tcg-thread) tcg_thread=$2 ;;
+		--run-timeout) run_timeout=$2 ;;
+		--vm-timeout) vm_timeout=$2 ;;
+		--out) outdir=$2 ;;
+		--host-mb) host_mb=$2 ;;
+		esac
+		shift 2
+	done
+	[[ $calib_tolerance =~ ^[0-9]+$ ]] || { echo "$prog: --calib-tolerance is a whole percentage" >&2; exit 2; }
+	for n in "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
+		[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: '$n' is not a positive number" >&2; exit 2; }
+	done
+	for w in $workloads; do
+		[[ $w == pp1 || $w == pp2 || $w == sw ]] || { echo "$prog: unknown workload '$w' (pp1, pp2, sw)" >&2; exit 2; }
+	done
+	IFS=, read -r -a view_list <<<"$views"
+	for v in "${view_list[@]}"; do
+		[[ $v == icount || $v == wall ]] || { echo "$prog: unknown view '$v' (icount, wall)" >&2; exit 2; }
+	done
+	[[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
+	[[ $wakeup_preemption == on || $wakeup_preemption == off ]] || { echo "$prog: --wakeup-preemption is on or off" >&2; exit 2; }
+	[[ $profile == on || $profile == off ]] || { echo "$prog: --profile is on or off" >&2; exit 2; }
 
-# --- the source snapshot -------------------------------------------------------
-# Others edit kmod/ and collector/ in this tree while the benchmark runs for
-# an hour: build from a commit (or a copy of the tree) so every view
-# measures the same code, and say which.
-if [[ -n $src_dir ]]; then
-	[[ -d $src_dir/kmod && -d $src_dir/uapi && -d $src_dir/collector && -f $src_dir/Kbuild ]] ||
-		die "--src $src_dir has no Kbuild, kmod/, uapi/ and collector/"
-	src_dir=$(cd "$src_dir" && pwd)
-	label="src-${src_dir##*/}"
-elif ((tree)); then
-	label="tree-$(git -C "$REPO" rev-parse --short HEAD)"
-	git -C "$REPO" diff --quiet HEAD -- Kbuild kmod uapi collector || label="$label-dirty"
-else
-	commit=$(git -C "$REPO" rev-parse --verify -q "$rev^{commit}") || die "--rev '$rev' is not a commit"
-	label=$(git -C "$REPO" rev-parse --short "$commit")
-fi
-work=$REPO/build/bench
-src=$work/src-$label
-outdir=${outdir:-$work/results/$(date +%Y%m%d-%H%M%S)-$label}
-mkdir -p "$outdir"
-outdir=$(cd "$outdir" && pwd)
-rm -rf "$src"
-mkdir -p "$src"
-if [[ -n $src_dir ]]; then
-	cp -a "$src_dir/Kbuild" "$src_dir/kmod" "$src_dir/uapi" "$src_dir/collector" "$src/" ||
-		die "copying $src_dir to $src failed"
-elif ((tree)); then
-	(cd "$REPO" && git ls-files -co --exclude-standard -z -- Kbuild kmod uapi collector |
-		xargs -0 cp --parents -t "$src") || die "copying the working tree to $src failed"
-else
-	git -C "$REPO" archive "$commit" Kbuild kmod uapi collector | tar -x -C "$src" ||
-		die "git archive $commit failed"
-fi
-log "benchmarking $label (sources in $src); results in $outdir"
+	# --- the source snapshot -------------------------------------------------------
+	# Others edit kmod/ and collector/ in this tree while the benchmark runs for
+	# an hour: build from a commit (or a copy of the tree) so every view
+	# measures the same code, and say which.
+	if [[ -n $src_dir ]]; then
+		[[ -d $src_dir/kmod && -d $src_dir/uapi && -d $src_dir/collector && -f $src_dir/Kbuild ]] ||
+			die "--src $src_dir has no Kbuild, kmod/, uapi/ and collector/"
+		src_dir=$(cd "$src_dir" && pwd)
+		label="src-${src_dir##*/}"
+	elif ((tree)); then
+		label="tree-$(git -C "$REPO" rev-parse --short HEAD)"
+		git -C "$REPO" diff --quiet HEAD -- Kbuild kmod uapi collector || label="$label-dirty"
+	else
+		commit=$(git -C "$REPO" rev-parse --verify -q "$rev^{commit}") || die "--rev '$rev' is not a commit"
+		label=$(git -C "$REPO" rev-parse --short "$commit")
+	fi
+	work=$REPO/build/bench
+	src=$work/src-$label
+	outdir=${outdir:-$work/results/$(date +%Y%m%d-%H%M%S)-$label}
+	mkdir -p "$outdir"
+	outdir=$(cd "$outdir" && pwd)
+	rm -rf "$src"
+	mkdir -p "$src"
+	if [[ -n $src_dir ]]; then
+		cp -a "$src_dir/Kbuild" "$src_dir/kmod" "$src_dir/uapi" "$src_dir/collector" "$src/" ||
+			die "copying $src_dir to $src failed"
+	elif ((tree)); then
+		(cd "$REPO" && git ls-files -co --exclude-standard -z -- Kbuild kmod uapi collector |
+			xargs -0 cp --parents -t "$src") || die "copying the working tree to $src failed"
+	else
+		git -C "$REPO" archive "$commit" Kbuild kmod uapi collector | tar -x -C "$src" ||
+			die "git archive $commit failed"
+	fi
+	log "benchmarking $label (sources in $src); results in $outdir"
 
-summary=$outdir/summary.md
-{
-	echo "# fxtrace benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo
-	echo "- code: $label$( ((tree)) && echo ' (working tree)')${src_dir:+ ($src_dir)}"
-	echo "- host: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(free -g | awk '/^Mem:/ { print $2 }') GiB, kernel $(uname -r), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')"
-	echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "- command: bench/run.sh $args_given"
-	echo
-} >"$summary"
-
-# --- host-side benchmarks --------------------------------------------------------
-MAKE=${MAKE:-make}
-"$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" BUILDDIR="$work/host-$label" >&2 ||
-	die "building the host benchmark programs failed (see above)"
-host_build=$work/host-$label
-
-run_host() {
-	log "host benchmarks (${host_mb} MB)"
-	BUILD=$host_build BENCH_MB=$host_mb bash "$BENCH/host_bench.sh" | tee "$outdir/host.txt" ||
-		die "the host benchmarks failed (see above)"
+	summary=$outdir/summary.md
 	{
-		echo "## Host: the collector's drain path and fxt-dump's decoder"
+		echo "# fxtrace benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
 		echo
-		echo '```'
-		cat "$outdir/host.txt"
-		echo '```'
+		echo "- code: $label$( ((tree)) && echo ' (working tree)')${src_dir:+ ($src_dir)}"
+		echo "- host: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(free -g | awk '/^Mem:/ { print $2 }') GiB, kernel $(uname -r), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')"
+		echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "- command: bench/run.sh $args_given"
 		echo
-	} >>"$summary"
-}
-if ((!do_vm)); then
-	run_host
+	} >"$summary"
+
+	# --- host-side benchmarks --------------------------------------------------------
+	MAKE=${MAKE:-make}
+	"$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" BUILDDIR="$work/host-$label" >&2 ||
+		die "building the host benchmark programs failed (see above)"
+	host_build=$work/host-$label
+
+	run_host() {
+		log "host benchmarks (${host_mb} MB)"
+		BUILD=$host_build BENCH_MB=$host_mb bash "$BENCH/host_bench.sh" | tee "$outdir/host.txt" ||
+			die "the host benchmarks failed (see above)"
+		{
+			echo "## Host: the collector's drain path and fxt-dump's decoder"
+			echo
+			echo '```'
+			cat "$outdir/host.txt"
+			echo '```'
+			echo
+		} >>"$summary"
+	}
+	if ((!do_vm)); then
+		run_host
+		echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$summary"
+		cat "$summary"
+		exit 0
+	fi
+
+	# --- kernel, module, static userspace, payload ---------------------------------
+	kinfo=$("$REPO/scripts/fetch-kernel.sh" "$flavour") || die "scripts/fetch-kernel.sh $flavour failed (see above)"
+	RELEASE='' KDIR='' VMLINUZ='' MODULES=''
+	eval "$kinfo"
+	[[ -n $RELEASE && -d $KDIR && -f $VMLINUZ && -d $MODULES ]] || die "scripts/fetch-kernel.sh printed unexpected output: $kinfo"
+
+	log "building fxtrace.ko for $RELEASE from $src"
+	"$MAKE" -C "$KDIR" M="$src" W=1 modules >"$outdir/kbuild.log" 2>&1 ||
+		{ tail -n 30 "$outdir/kbuild.log" >&2; die "building fxtrace.ko failed (full log: $outdir/kbuild.log)"; }
+	ko=$src/kmod/fxtrace.ko
+	[[ $(modinfo -F vermagic "$ko") == "$RELEASE "* ]] || die "$ko was not built for $RELEASE"
+
+	vmbin=$work/vm-bin-$label
+	"$MAKE" -s -C "$src/collector" BUILDDIR="$vmbin" LDFLAGS=-static all >&2 ||
+		die "building the static collector failed"
+	"$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" VM_BINDIR="$vmbin" vm >&2 ||
+		die "building the static fxt-bench failed"
+
+	payload=$work/payload-$label
+	rm -rf "$payload"
+	mkdir -p "$payload/bin" "$payload/lib" "$payload/bench"
+	cp "$ko" "$payload/"
+	cp "$vmbin/fxt-collect" "$vmbin/fxt-dump" "$vmbin/fxt-bench" "$vmbin/fxt-probe-only" "$payload/bin/"
+	cp "$BENCH/guest.sh" "$payload/bench/"
+	# perf and trace-cmd with every library ldd finds, and the loader.
+	for tool in perf trace-cmd; do
+		path=$(command -v "$tool") || die "$tool is not installed; run scripts/install-deps.sh"
+		cp "$(readlink -f "$path")" "$payload/bin/$tool"
+		ldd "$path" | awk '/=> \// { print $3 } /^[[:space:]]*\/lib/ { print $1 }' |
+			while read -r lib; do cp -L "$lib" "$payload/lib/"; done
+	done
+	[[ -f $payload/lib/ld-linux-x86-64.so.2 ]] || die "the dynamic loader was not found by ldd"
+	log "payload $payload: $(du -sm "$payload" | cut -f1) MB"
+
+	guest_args=(--rounds "$rounds" --workloads "$workloads" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
+		--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout"
+		--wakeup-preemption "$wakeup_preemption" --profile "$profile")
+	printf -v guest_cmd '%q ' sh bench/guest.sh "${guest_args[@]}"
+
+	failed=0
+	for view in "${view_list[@]}"; do
+		vdir=$outdir/$view
+		opts=(--smp 2)
+		env=(FXTRACE_VM_TCG_THREAD="$tcg_thread")
+		calibrate=1
+		view_args=(--view "$view" --calib-tolerance "$calib_tolerance")
+		if [[ $view == icount ]]; then
+			view_args=(--view "$view" --calib-tolerance 0) # time is instructions: nothing to retry
+			opts=(--smp 1 --icount)
+			env=(FXTRACE_VM_TCG_THREAD=single)
+			calibrate=0
+		fi
+		log "view $view: booting $RELEASE (${opts[*]}, ${env[*]}); this takes a while"
+		rc=0
+		env "${env[@]}" "$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
+			--payload "$payload" --out "$vdir" --timeout "$vm_timeout" --mem 3072 "${opts[@]}" \
+			-- "$guest_cmd$(printf '%q ' "${view_args[@]}")" >"$vdir.console" 2>&1 || rc=$?
+		results=$vdir/out/results.txt
+		if [[ ! -s $results ]]; then
+			# The VM died or hung: take the finished runs from the console.
+			results=$vdir.results.txt
+			grep -a '^BENCH' "$vdir.console" | tr -d '\r' >"$results" || true
+		fi
+		case $rc in
+		0) ;;
+		124) log "view $view: the VM hit --vm-timeout ($vm_timeout s). Under 2-vCPU TCG a cross-CPU wakeup IPI has been seen to get lost while kernel text was being patched (tracer start/stop), which soft-locks the guest; the runs finished before it are used. Console: $vdir.console"
+			failed=1 ;;
+		*) log "view $view: the guest exited $rc (see $vdir.console)"; failed=1 ;;
+		esac
+		if ! grep -q '^BENCH ' "$results"; then
+			log "view $view: no results"
+			failed=1
+			continue
+		fi
+		awk -v calibrate="$calibrate" -f "$BENCH/report.awk" "$results" >"$outdir/table-$view.md" ||
+			{ failed=1; continue; }
+		if [[ -d $vdir/out/keep ]]; then
+			bash "$BENCH/sizes.sh" "$vdir/out/keep" "$host_build/collector/fxt-dump" >"$outdir/sizes-$view.md" ||
+				log "view $view: the record size analysis failed"
+		fi
+		{
+			echo "## VM view: $view"
+			echo
+			[[ $rc -eq 0 ]] || echo "**The VM run did not finish (exit $rc); the table has the runs it completed.**"
+			echo
+			cat "$outdir/table-$view.md"
+			echo
+			[[ -s $outdir/sizes-$view.md ]] && cat "$outdir/sizes-$view.md" && echo
+			for p in "$vdir"/out/profile-*.txt; do
+				[[ -s $p ]] || continue
+				echo "### Profile ($view): ${p##*/profile-}"
+				echo
+				echo '```'
+				head -n 60 "$p"
+				echo '```'
+				echo
+			done
+		} >>"$summary"
+	done
+
+	((do_host)) && run_host
+	echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$summary"
 	cat "$summary"
-	exit 0
-fi
+	log "everything is in $outdir (summary.md, per-view tables, consoles, raw tracer logs, kept traces)"
+	exit "$failed"
+}
 
-# --- kernel, module, static userspace, payload ---------------------------------
-kinfo=$("$REPO/scripts/fetch-kernel.sh" "$flavour") || die "scripts/fetch-kernel.sh $flavour failed (see above)"
-RELEASE='' KDIR='' VMLINUZ='' MODULES=''
-eval "$kinfo"
-[[ -n $RELEASE && -d $KDIR && -f $VMLINUZ && -d $MODULES ]] || die "scripts/fetch-kernel.sh printed unexpected output: $kinfo"
-
-log "building fxtrace.ko for $RELEASE from $src"
-"$MAKE" -C "$KDIR" M="$src" W=1 modules >"$outdir/kbuild.log" 2>&1 ||
-	{ tail -n 30 "$outdir/kbuild.log" >&2; die "building fxtrace.ko failed (full log: $outdir/kbuild.log)"; }
-ko=$src/kmod/fxtrace.ko
-[[ $(modinfo -F vermagic "$ko") == "$RELEASE "* ]] || die "$ko was not built for $RELEASE"
-
-vmbin=$work/vm-bin-$label
-"$MAKE" -s -C "$src/collector" BUILDDIR="$vmbin" LDFLAGS=-static all >&2 ||
-	die "building the static collector failed"
-"$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" VM_BINDIR="$vmbin" vm >&2 ||
-	die "building the static fxt-bench failed"
-
-payload=$work/payload-$label
-rm -rf "$payload"
-mkdir -p "$payload/bin" "$payload/lib" "$payload/bench"
-cp "$ko" "$payload/"
-cp "$vmbin/fxt-collect" "$vmbin/fxt-dump" "$vmbin/fxt-bench" "$vmbin/fxt-probe-only" "$payload/bin/"
-cp "$BENCH/guest.sh" "$payload/bench/"
-# perf and trace-cmd with every library ldd finds, and the loader.
-for tool in perf trace-cmd; do
-	path=$(command -v "$tool") || die "$tool is not installed; run scripts/install-deps.sh"
-	cp "$(readlink -f "$path")" "$payload/bin/$tool"
-	ldd "$path" | awk '/=> \// { print $3 } /^[[:space:]]*\/lib/ { print $1 }' |
-		while read -r lib; do cp -L "$lib" "$payload/lib/"; done
-done
-[[ -f $payload/lib/ld-linux-x86-64.so.2 ]] || die "the dynamic loader was not found by ldd"
-log "payload $payload: $(du -sm "$payload" | cut -f1) MB"
-
-guest_args=(--rounds "$rounds" --workloads "$workloads" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
-	--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout"
-	--wakeup-preemption "$wakeup_preemption" --profile "$profile")
-printf -v guest_cmd '%q ' sh bench/guest.sh "${guest_args[@]}"
-
-failed=0
-for view in "${view_list[@]}"; do
-	vdir=$outdir/$view
-	opts=(--smp 2)
-	env=(FXTRACE_VM_TCG_THREAD="$tcg_thread")
-	calibrate=1
-	view_args=(--view "$view" --calib-tolerance "$calib_tolerance")
-	if [[ $view == icount ]]; then
-		view_args=(--view "$view" --calib-tolerance 0) # time is instructions: nothing to retry
-		opts=(--smp 1 --icount)
-		env=(FXTRACE_VM_TCG_THREAD=single)
-		calibrate=0
-	fi
-	log "view $view: booting $RELEASE (${opts[*]}, ${env[*]}); this takes a while"
-	rc=0
-	env "${env[@]}" "$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
-		--payload "$payload" --out "$vdir" --timeout "$vm_timeout" --mem 3072 "${opts[@]}" \
-		-- "$guest_cmd$(printf '%q ' "${view_args[@]}")" >"$vdir.console" 2>&1 || rc=$?
-	results=$vdir/out/results.txt
-	if [[ ! -s $results ]]; then
-		# The VM died or hung: take the finished runs from the console.
-		results=$vdir.results.txt
-		grep -a '^BENCH' "$vdir.console" | tr -d '\r' >"$results" || true
-	fi
-	case $rc in
-	0) ;;
-	124) log "view $view: the VM hit --vm-timeout ($vm_timeout s). Under 2-vCPU TCG a cross-CPU wakeup IPI has been seen to get lost while kernel text was being patched (tracer start/stop), which soft-locks the guest; the runs finished before it are used. Console: $vdir.console"
-		failed=1 ;;
-	*) log "view $view: the guest exited $rc (see $vdir.console)"; failed=1 ;;
-	esac
-	if ! grep -q '^BENCH ' "$results"; then
-		log "view $view: no results"
-		failed=1
-		continue
-	fi
-	awk -v calibrate="$calibrate" -f "$BENCH/report.awk" "$results" >"$outdir/table-$view.md" ||
-		{ failed=1; continue; }
-	if [[ -d $vdir/out/keep ]]; then
-		bash "$BENCH/sizes.sh" "$vdir/out/keep" "$host_build/collector/fxt-dump" >"$outdir/sizes-$view.md" ||
-			log "view $view: the record size analysis failed"
-	fi
-	{
-		echo "## VM view: $view"
-		echo
-		[[ $rc -eq 0 ]] || echo "**The VM run did not finish (exit $rc); the table has the runs it completed.**"
-		echo
-		cat "$outdir/table-$view.md"
-		echo
-		[[ -s $outdir/sizes-$view.md ]] && cat "$outdir/sizes-$view.md" && echo
-		for p in "$vdir"/out/profile-*.txt; do
-			[[ -s $p ]] || continue
-			echo "### Profile ($view): ${p##*/profile-}"
-			echo
-			echo '```'
-			head -n 60 "$p"
-			echo '```'
-			echo
-		done
-	} >>"$summary"
-done
-
-((do_host)) && run_host
-echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$summary"
-cat "$summary"
-log "everything is in $outdir (summary.md, per-view tables, consoles, raw tracer logs, kept traces)"
-exit "$failed"
+main "$@"
