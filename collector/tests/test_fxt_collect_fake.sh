@@ -159,11 +159,25 @@ else
 	fail "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr" "$TMP/check" "$TMP/err"
 fi
 
+# The signal handlers are installed before the output file is created, so
+# once it has bytes in it a signal cannot take the default action (a fixed
+# sleep lost that race on a loaded machine).
+wait_for_output() {
+	local i
+	for i in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 for sig in INT TERM; do
+	rm -f "$TMP/s.fxt"
 	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" \
 		>"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	sleep 0.4
+	wait_for_output "$TMP/s.fxt"
+	sleep 0.2
 	kill -$sig $pid
 	wait $pid
 	rc=$?
@@ -171,9 +185,11 @@ for sig in INT TERM; do
 done
 
 # SIGTERM sent to fxt-collect alone reaches COMMAND, whose status comes back.
+rm -f "$TMP/s.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -q -D "$DEV" -o "$TMP/s.fxt" -- \
 	sleep 30 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
+wait_for_output "$TMP/s.fxt"
 sleep 0.4
 kill -TERM $pid
 wait $pid
