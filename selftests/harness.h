@@ -9,17 +9,24 @@
  * that test and every file descriptor (our one /dev/fxtrace session) is
  * closed before the next test starts. ASSERT_* stops the test, EXPECT_*
  * records the failure and goes on, SKIP() ends it as skipped with a reason.
+ * A test running longer than HARNESS_TIMEOUT_S is killed and fails.
  * Output is TAP 13; the exit status follows kselftest: 0 pass, 1 fail, 4 skip.
  */
 #ifndef FXTRACE_HARNESS_H
 #define FXTRACE_HARNESS_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Longest any one test may run (SIGALRM ends it), unless set before. */
+#ifndef HARNESS_TIMEOUT_S
+#define HARNESS_TIMEOUT_S	300
+#endif
 
 #define KSFT_PASS	0
 #define KSFT_FAIL	1
@@ -109,11 +116,17 @@ static inline int harness_run_one(struct harness_test *t)
 		return KSFT_FAIL;
 	}
 	if (pid == 0) {
+		/* A hung test fails alone instead of eating the VM's time. */
+		alarm(HARNESS_TIMEOUT_S);
 		t->fn();
 		_exit(harness_failed ? KSFT_FAIL : KSFT_PASS);
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return KSFT_FAIL;
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+		printf("#   timed out after %d s\n", HARNESS_TIMEOUT_S);
+		return KSFT_FAIL;
+	}
 	if (WIFSIGNALED(status)) {
 		printf("#   killed by signal %d\n", WTERMSIG(status));
 		return KSFT_FAIL;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mmap_test - the ring mappings: layout, permissions, bounds, and records
- * flowing through the protocol of uapi/linux/fxtrace.h (barriers (A)-(D)).
+ * flowing through the protocol of uapi/linux/fxtrace.h (barriers (A)-(D));
+ * consumer positions out of range; mremap (grow refused, move and shrink
+ * keep the data and the buffers busy), fork (the child shares the ring),
+ * and a mapping that outlives its fd (the session lives on until munmap).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -275,6 +278,271 @@ TEST(poll_reports_data_at_the_watermark)
 	EXPECT_TRUE(pfd.revents & POLLIN);
 	waitpid(pid, NULL, 0);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	close(fd);
+}
+
+/* A consumer position more than a ring behind the producer is refused too. */
+TEST(consumer_pos_too_far_behind_is_counted_not_trusted)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl;
+	const unsigned char *data;
+	__u64 i, nonzero = 0;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	ctrl = map_ctrl(fd, &info, 0);
+	data = map_data(fd, &info, 0);
+	/* producer 0, consumer one ring and a word behind it (mod 2^64) */
+	store_consumer(ctrl, 0 - (info.buf_size + 8));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(50);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	EXPECT_EQ(0, ctrl->records_written);
+	EXPECT_EQ(0, load_producer(ctrl));
+	EXPECT_GE(ctrl->consumer_errors, 1);
+	EXPECT_GE(ctrl->records_dropped, 1);
+	EXPECT_EQ(ctrl->tracepoint_hits, ctrl->records_dropped);
+	/* Nothing was written anywhere in the ring. */
+	for (i = 0; i < info.buf_size; i++)
+		nonzero += data[i] != 0;
+	EXPECT_EQ(0, nonzero);
+	close(fd);
+}
+
+/* A private anonymous reservation to move mappings into. */
+static void *reserve(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_TRUE(p != MAP_FAILED);
+	return p;
+}
+
+/* Some records on CPU 0, then stopped: the ring's bytes no longer change. */
+static void trace_some(int fd)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(50);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+}
+
+/* The data area is VM_DONTEXPAND: mremap() cannot make a mapping longer. */
+TEST(mremap_grow_fails)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	void *data, *ctrl, *p;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	data = mmap(NULL, info.buf_size / 2, PROT_READ, MAP_SHARED, fd,
+		    (off_t)data_offset(&info, 0));
+	ASSERT_TRUE(data != MAP_FAILED);
+	p = mremap(data, info.buf_size / 2, info.buf_size, MREMAP_MAYMOVE);
+	EXPECT_TRUE(p == MAP_FAILED);
+	printf("#   data grown with mremap: %s\n",
+	       p == MAP_FAILED ? strerror(errno) : "succeeded");
+	ctrl = map_ctrl(fd, &info, 0);
+	p = mremap(ctrl, info.ctrl_size, 2 * info.ctrl_size, MREMAP_MAYMOVE);
+	EXPECT_TRUE(p == MAP_FAILED);
+	printf("#   control page grown with mremap: %s\n",
+	       p == MAP_FAILED ? strerror(errno) : "succeeded");
+	close(fd);
+}
+
+/*
+ * A moved mapping shows the same bytes, and counts as a mapping: CONFIGURE
+ * stays EBUSY until every mapping, moved or not, is gone.
+ */
+TEST(mremap_move_keeps_data_and_blocks_configure)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl, *ctrl2;
+	unsigned char *before, *data, *moved, *hole;
+	__u64 head;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	trace_some(fd);
+	ctrl = map_ctrl(fd, &info, 0);
+	data = (unsigned char *)map_data(fd, &info, 0);
+	head = load_producer(ctrl);
+	ASSERT_LE(1, head);
+	before = malloc(info.buf_size);
+	ASSERT_TRUE(before != NULL);
+	memcpy(before, data, info.buf_size);
+
+	hole = reserve(info.buf_size);
+	moved = mremap(data, info.buf_size, info.buf_size,
+		       MREMAP_MAYMOVE | MREMAP_FIXED, hole);
+	ASSERT_TRUE(moved == hole);
+	EXPECT_EQ(0, memcmp(before, moved, info.buf_size));
+	/* The old range is unmapped now. */
+	ASSERT_ERRNO(ENOMEM, msync(data, info.page_size, MS_ASYNC));
+
+	/* The control page moves too, and still reads the same ring. */
+	hole = reserve(info.ctrl_size);
+	ctrl2 = mremap(ctrl, info.ctrl_size, info.ctrl_size,
+		       MREMAP_MAYMOVE | MREMAP_FIXED, hole);
+	ASSERT_TRUE((void *)ctrl2 == hole);
+	EXPECT_EQ(head, load_producer(ctrl2));
+	EXPECT_EQ(info.buf_size, ctrl2->buf_size);
+
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
+	ASSERT_EQ(0, munmap(ctrl2, info.ctrl_size));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
+	ASSERT_EQ(0, munmap(moved, info.buf_size));
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
+	free(before);
+	close(fd);
+}
+
+/* Unmapping part of a mapping splits it: the rest still counts. */
+TEST(partial_munmap_and_shrink_keep_counting)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	unsigned char *data, *p;
+	size_t half;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	half = info.buf_size / 2;
+	data = (unsigned char *)map_data(fd, &info, 0);
+	/* Punch out a page in the middle: two mappings are left. */
+	ASSERT_EQ(0, munmap(data + half, info.page_size));
+	ASSERT_EQ(0, munmap(data, half));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	/* Shrink the last piece with mremap, then unmap it. */
+	p = mremap(data + half + info.page_size, half - info.page_size,
+		   info.page_size, 0);
+	ASSERT_TRUE(p == data + half + info.page_size);
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, munmap(p, info.page_size));
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	close(fd);
+}
+
+static __u64 checksum(const unsigned char *p, size_t len)
+{
+	__u64 h = 1469598103934665603ULL;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * A forked child shares the ring mappings: it reads the same bytes, sees
+ * the producer move when the parent traces again, and keeps the buffers
+ * busy (CONFIGURE EBUSY) after the parent unmapped, until it exits.
+ */
+TEST(fork_shares_the_ring_and_blocks_configure)
+{
+	int fd = dev_open(), to_child[2], to_parent[2];
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl;
+	const unsigned char *data;
+	__u64 sum, child_sum = 0, head, child_head = 0;
+	int status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	trace_some(fd);
+	ctrl = map_ctrl(fd, &info, 0);
+	data = map_data(fd, &info, 0);
+	head = load_producer(ctrl);
+	sum = checksum(data, info.buf_size);
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		__u64 r[2] = { checksum(data, info.buf_size),
+			       load_producer(ctrl) };
+		int i;
+
+		close(fd);	/* only the mappings keep the session */
+		close(to_child[1]);	/* else our read never sees EOF */
+		close(to_parent[0]);
+		if (write(to_parent[1], r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		/* Wait for the parent's second trace, then report the head. */
+		if (read(to_child[0], &c, 1) != 1)
+			_exit(1);
+		for (i = 0; i < 200 && load_producer(ctrl) == r[1]; i++)
+			usleep(10000);
+		r[1] = load_producer(ctrl);
+		if (write(to_parent[1], &r[1], sizeof(r[1])) != sizeof(r[1]))
+			_exit(1);
+		/* Hold the mappings until the parent closes the pipe. */
+		while (read(to_child[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	{
+		__u64 r[2];
+
+		ASSERT_EQ(sizeof(r), read(to_parent[0], r, sizeof(r)));
+		child_sum = r[0];
+		child_head = r[1];
+	}
+	EXPECT_EQ(sum, child_sum);
+	EXPECT_EQ(head, child_head);
+
+	/* New records written through the parent's session reach the child. */
+	trace_some(fd);
+	ASSERT_EQ(1, write(to_child[1], "x", 1));
+	ASSERT_EQ(sizeof(child_head), read(to_parent[0], &child_head,
+					  sizeof(child_head)));
+	EXPECT_NE(head, child_head);
+	EXPECT_EQ(load_producer(ctrl), child_head);
+
+	/* Our mappings are gone, the child's are not. */
+	ASSERT_EQ(0, munmap(ctrl, info.ctrl_size));
+	ASSERT_EQ(0, munmap((void *)data, info.buf_size));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	close(to_child[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	close(fd);
+}
+
+/*
+ * A mapping keeps the session alive after its fd is closed: a second
+ * session is refused (EBUSY) until the last munmap, which frees it all.
+ */
+TEST(mapping_outlives_the_fd_and_keeps_the_session)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+	struct fxtrace_ctrl *ctrl = map_ctrl(fd, &info, 0);
+
+	close(fd);
+	ASSERT_ERRNO(EBUSY, open(FXTRACE_DEV_PATH, O_RDWR));
+	EXPECT_EQ(FXTRACE_CTRL_VERSION, ctrl->version);
+	EXPECT_EQ(info.buf_size, ctrl->buf_size);
+	ASSERT_EQ(0, munmap(ctrl, info.ctrl_size));
+	expect_no_live_allocations();
+	fd = dev_open();
 	close(fd);
 }
 
