@@ -126,6 +126,13 @@ if [[ $vm -eq 1 ]]; then
 			perfetto_check_with "$k" check-names.mjs names.fxt names.json || true
 		step "Perfetto shows every ring hole of the $k loss trace where it happened" \
 			perfetto_check_with "$k" check-loss.mjs loss.fxt loss.json || true
+		# Traces of collectors that were killed, interrupted or ran out
+		# of disk (selftests/fault_steps.sh) must load in Perfetto too.
+		for f in sigkill:SIGKILL sigint:SIGINT fullfs:"a full disk"; do
+			step "Perfetto loads the $k trace of a collector stopped by ${f#*:}" \
+				perfetto_check_with "$k" check-trace.mjs "fault-${f%%:*}.fxt" \
+				"fault-${f%%:*}.expect.json" || true
+		done
 	done
 fi
 echo "1..$n"
