@@ -272,7 +272,12 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: fxt2json [-o OUT.json] [--reorder-window T] FILE.fxt\n"
 		"Converts an FXT trace to Chrome/Catapult JSON (chrome://tracing,\n"
 		"Perfetto). FILE must be a regular file (it is read twice).\n"
-		"T: a number with an optional unit ns, us, ms, s (default s).\n"
+		"\n"
+		"  -o, --output OUT.json     write there instead of standard output\n"
+		"  --reorder-window T        sort records within T (a number with an\n"
+		"                            optional unit ns, us, ms, s; default 2s)\n"
+		"  -h, --help                this text\n"
+		"\n"
 		"See fxt2json(1).\n");
 }
 
