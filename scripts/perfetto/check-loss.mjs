@@ -13,8 +13,8 @@
 // test failed or the trace did not load, 2 = usage or LOSS.json error).
 
 import fs from 'node:fs';
-import { loadTrace, IMPORT_ERRORS_SQL, TP_VERSION } from './tp.mjs';
-import { Tap } from './tap.mjs';
+import { IMPORT_ERRORS_SQL, TP_VERSION } from './tp.mjs';
+import { runTraceCheck } from './tap.mjs';
 
 const USAGE = `usage: node scripts/perfetto/check-loss.mjs FILE.fxt LOSS.json
 
@@ -25,6 +25,12 @@ a hole; and the records they mark add up to at most LOSS.json's "dropped"
 (all but the ones lost after the last record before STOP).`;
 
 const SHOW = 10;
+
+function readLoss(file) {
+  const { dropped } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (!Number.isSafeInteger(dropped) || dropped <= 0) throw new Error('"dropped" must be a positive integer');
+  return dropped;
+}
 
 async function check(tp, tap, dropped) {
   const errs = await tp.query(IMPORT_ERRORS_SQL);
@@ -77,40 +83,5 @@ async function check(tp, tap, dropped) {
     [`marked ${marked} of ${dropped} dropped (${dropped - marked} lost after the last record before STOP)`]);
 }
 
-async function main(argv) {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (argv.length !== 2) {
-    console.error(USAGE);
-    return 2;
-  }
-  let dropped;
-  try {
-    dropped = JSON.parse(fs.readFileSync(argv[1], 'utf8')).dropped;
-    if (!Number.isSafeInteger(dropped) || dropped <= 0) throw new Error('"dropped" must be a positive integer');
-  } catch (e) {
-    console.error(`check-loss: ${argv[1]}: ${e.message}`);
-    return 2;
-  }
-  const tap = new Tap();
-  let tp;
-  try {
-    tp = await loadTrace(argv[0]);
-  } catch (e) {
-    tap.test(false, `trace loads in trace_processor ${TP_VERSION}`, [e.message]);
-    return tap.print() ? 1 : 0;
-  }
-  tap.test(true, `trace loads in trace_processor ${TP_VERSION}`, [argv[0]]);
-  try {
-    await check(tp, tap, dropped);
-  } catch (e) {
-    tap.test(false, 'checks ran to completion', [e.message]);
-  } finally {
-    tp.close();
-  }
-  return tap.print() ? 1 : 0;
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runTraceCheck(process.argv.slice(2),
+  { name: 'check-loss', usage: USAGE, readData: readLoss, check });

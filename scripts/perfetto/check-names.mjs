@@ -14,8 +14,8 @@
 // 2 = usage or EXPECT.json error).
 
 import fs from 'node:fs';
-import { loadTrace, IMPORT_ERRORS_SQL, TP_VERSION } from './tp.mjs';
-import { Tap } from './tap.mjs';
+import { IMPORT_ERRORS_SQL, TP_VERSION } from './tp.mjs';
+import { runTraceCheck } from './tap.mjs';
 
 const USAGE = `usage: node scripts/perfetto/check-names.mjs FILE.fxt EXPECT.json
 
@@ -30,7 +30,7 @@ function readExpect(file) {
   const ok = e && Number.isSafeInteger(e.pid) && e.pid > 0 && Array.isArray(e.threads) &&
     e.threads.length > 0 &&
     e.threads.every((t) => Number.isSafeInteger(t.tid) && t.tid > 0 && typeof t.name === 'string');
-  if (!ok) throw new Error(`${file}: want {"pid": N, "threads": [{"tid": N, "name": "..."}, ...]}`);
+  if (!ok) throw new Error(`want {"pid": N, "threads": [{"tid": N, "name": "..."}, ...]}`);
   return e;
 }
 
@@ -84,39 +84,5 @@ async function check(tp, tap, expect) {
   tap.test(stale.length === 0, `all ${reused.length} reused tids carry the newest name`, stale.slice(0, SHOW));
 }
 
-async function main(argv) {
-  if (argv.includes('-h') || argv.includes('--help')) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (argv.length !== 2) {
-    console.error(USAGE);
-    return 2;
-  }
-  let expect;
-  try {
-    expect = readExpect(argv[1]);
-  } catch (e) {
-    console.error(`check-names: ${e.message}`);
-    return 2;
-  }
-  const tap = new Tap();
-  let tp;
-  try {
-    tp = await loadTrace(argv[0]);
-  } catch (e) {
-    tap.test(false, `trace loads in trace_processor ${TP_VERSION}`, [e.message]);
-    return tap.print() ? 1 : 0;
-  }
-  tap.test(true, `trace loads in trace_processor ${TP_VERSION}`, [argv[0]]);
-  try {
-    await check(tp, tap, expect);
-  } catch (e) {
-    tap.test(false, 'checks ran to completion', [e.message]);
-  } finally {
-    tp.close();
-  }
-  return tap.print() ? 1 : 0;
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runTraceCheck(process.argv.slice(2),
+  { name: 'check-names', usage: USAGE, readData: readExpect, check });
