@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cli.h"
+
 struct player {
 	const char *name;
 	int cpu;
@@ -93,11 +95,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "r:c:e:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			rounds = strtol(optarg, NULL, 0);
-			if (rounds <= 0) {
-				fprintf(stderr, "fxt-pingpong: --rounds must be > 0\n");
-				return 2;
-			}
+			rounds = cli_long("fxt-pingpong", "--rounds", optarg, 1,
+					  100000000);
 			break;
 		case 'c':
 			if (sscanf(optarg, "%d,%d", &a, &b) != 2 || a < 0 || b < 0) {
@@ -117,6 +116,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	cli_no_operands("fxt-pingpong", argc, argv, optind);
 	prctl(PR_SET_NAME, "fxt-pingpong");
 	if (pipe(p2q) || pipe(q2p))
 		die("pipe");

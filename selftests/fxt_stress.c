@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
+
 enum pattern { PATTERN_RING, PATTERN_RANDOM };
 
 struct worker {
@@ -119,21 +121,6 @@ static void usage(FILE *f)
 "  fxt-collect -b 64K -o stress.fxt -- fxt-stress --seconds 10\n");
 }
 
-static long parse_long(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "fxt-stress: %s takes a number from %ld to %ld, not '%s'\n",
-			opt, min, max, s);
-		exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -154,13 +141,13 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "n:s:t:p:u:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			per_cpu = parse_long("--threads-per-cpu", optarg, 1, 1000);
+			per_cpu = cli_long("fxt-stress", "--threads-per-cpu", optarg, 1, 1000);
 			break;
 		case 's':
-			seconds = parse_long("--seconds", optarg, 1, 3600);
+			seconds = cli_long("fxt-stress", "--seconds", optarg, 1, 3600);
 			break;
 		case 't':
-			tokens = parse_long("--tokens", optarg, 1, 100000);
+			tokens = cli_long("fxt-stress", "--tokens", optarg, 1, 100000);
 			break;
 		case 'p':
 			if (!strcmp(optarg, "ring")) {
@@ -174,7 +161,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'u':
-			pause_us = parse_long("--pause-us", optarg, 0, 1000000);
+			pause_us = cli_long("fxt-stress", "--pause-us", optarg, 0, 1000000);
 			break;
 		case 'h':
 			usage(stdout);
@@ -184,11 +171,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "fxt-stress: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	cli_no_operands("fxt-stress", argc, argv, optind);
 	if (ncpus < 1)
 		ncpus = 1;
 	nworkers = (int)(per_cpu * ncpus);

@@ -18,7 +18,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "cli.h"
 
 #define NAP_NS		200000	/* 0.2 ms: one sleep and one wakeup */
 #define NAPS		3
@@ -100,22 +101,6 @@ static int reuse_tid(struct worker *old, struct worker *new, int k)
 	return 0;
 }
 
-/* A positive int option, or exit 2 with a message. */
-static int parse_count(const char *opt, const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v <= 0 || v > 100000) {
-		fprintf(stderr, "fxt-threads: %s takes a number in 1..100000, not '%s'\n",
-			opt, arg);
-		exit(2);
-	}
-	return (int)v;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -172,16 +157,16 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "n:b:e:r:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			count = parse_count("--count", optarg);
+			count = (int)cli_long("fxt-threads", "--count", optarg, 1, 100000);
 			break;
 		case 'b':
-			batch = parse_count("--batch", optarg);
+			batch = (int)cli_long("fxt-threads", "--batch", optarg, 1, 100000);
 			break;
 		case 'e':
 			expect = optarg;
 			break;
 		case 'r':
-			reuse = parse_count("--reuse", optarg);
+			reuse = (int)cli_long("fxt-threads", "--reuse", optarg, 1, 100000);
 			break;
 		case 'h':
 			usage(stdout);
@@ -191,10 +176,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "fxt-threads: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	cli_no_operands("fxt-threads", argc, argv, optind);
 
 	w = calloc(count, sizeof(*w));
 	if (!w)
