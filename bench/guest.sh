@@ -15,7 +15,8 @@
 # emulated CPU is at that moment. Each run prints one line
 #   BENCH view=V round=R wl=W cfg=C rc=N ops=N warmup=N ns_per_op=X
 #         calib_before=X calib_after=X csw=N events=N lost=N out_bytes=N
-#         file_bytes=N tracer_cpu_ns=N elapsed_ns=N
+#         file_bytes=N tracer_cpu_ns=N elapsed_ns=N interval_ns=N
+#         norm_per_op=X calib_med_ns=X retries=N
 # on stdout (the console, so that a guest that hangs later still leaves its
 # finished runs behind) and in $OUT/results.txt. "-" = not applicable.
 # The first round's trace files are kept in $OUT/keep/ for the host's
@@ -31,6 +32,7 @@ SCRATCH=/tmp/bench	# tmpfs: every tracer writes to memory, none to a disk
 view=wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
 timeout=600 wakeup_preemption=off profile=on calib_tolerance=0 retries=3
+chunks=1 chunk_calib=0
 
 usage() {
 	cat <<EOF
@@ -39,6 +41,7 @@ Usage: guest.sh [--view NAME] [--rounds N] [--workloads "pp1 pp2 sw"]
                 [--sw-ops N] [--sw-threads N] [--sw-tokens N]
                 [--calib-ops N] [--timeout SECS] [--wakeup-preemption on|off]
                 [--profile on|off] [--calib-tolerance PCT] [--retries N]
+                [--chunks K] [--chunk-calib N]
 Runs inside the benchmark VM; see bench/README.md.
   pp1  pingpong, both processes on CPU 0 (4 scheduler events per round trip)
   pp2  pingpong across CPUs 0 and 1 (needs 2 CPUs; skipped otherwise)
@@ -47,6 +50,9 @@ Runs inside the benchmark VM; see bench/README.md.
 NO_WAKEUP_PREEMPTION, so that a tracer's speed cannot change the schedule:
 otherwise a ping-pong round trip is 3 or 4 events depending on whether the
 wakee preempted the waker, and how often depends on the tracer.
+--chunks K --chunk-calib N: run each pp/sw workload in K pieces with N
+getppid() calls timed around each (fxt-bench's norm_per_op; bench/run.sh
+does this in the wall view).
 --calib-tolerance PCT: repeat a run (up to --retries times) when the
 calibration after it differs from the one before by more than PCT percent:
 the host's speed changed during the run (0 = never; bench/run.sh uses 10
@@ -77,6 +83,8 @@ while [ $# -gt 0 ]; do
 	--profile) profile=$2 ;;
 	--calib-tolerance) calib_tolerance=$2 ;;
 	--retries) retries=$2 ;;
+	--chunks) chunks=$2 ;;
+	--chunk-calib) chunk_calib=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -139,6 +147,7 @@ wl_args() { # $1 = workload
 	pp2) echo "pingpong --cpus 0,1 -n $pp_ops" ;;
 	sw) echo "sleepwake -n $sw_ops -t $sw_threads -k $sw_tokens" ;;
 	esac
+	echo "--chunks $chunks --chunk-calib $chunk_calib"
 }
 
 # field KEY FILE: the value of KEY=... in the "result" line of FILE
@@ -277,6 +286,8 @@ run_once() {
 	line="$line csw=$(field csw "$log") events=${events:--} lost=${lost:--}"
 	line="$line out_bytes=${out_bytes:--} file_bytes=$file_bytes"
 	line="$line tracer_cpu_ns=$(field tracer_cpu_ns "$log") elapsed_ns=$(field elapsed_ns "$log")"
+	line="$line interval_ns=$(field interval_ns "$log") norm_per_op=$(field norm_per_op "$log")"
+	line="$line calib_med_ns=$(field calib_med_ns "$log")"
 }
 
 for wl in $workloads; do

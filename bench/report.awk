@@ -9,7 +9,10 @@
 #              (wall-clock view): each run's time is divided by the
 #              getppid() calibration measured around it and multiplied by
 #              the median calibration of the boot, which cancels the
-#              host's speed changes between runs.
+#              host's speed changes between runs. When the runs were cut
+#              into pieces (fxt-bench --chunks), each piece is divided by
+#              the calibrations just before and after it (norm_per_op), and
+#              the scale is the boot's median of those calibrations.
 #   spread     (max - min) / median of those times
 #   csw/op     context switches of the workload's own tasks per operation
 #              (same in every configuration unless a tracer changed the
@@ -53,6 +56,15 @@ function spread(arr, n,    i, lo, hi, m) {
 }
 
 function num(v) { return v != "" && v != "-" }
+
+# The time per operation of run @key as the table uses it.
+function value(key) {
+	if (!calibrate)
+		return raw[key]
+	if (pieces)
+		return norm[key] * cal_med
+	return raw[key] / cal[key] * cal_med
+}
 
 # A ratio means something only if both tracers measurably slowed the
 # workload; an overhead <= 0 is noise bigger than the cost.
@@ -121,6 +133,12 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	cal[key] = c
 	if (c != "")
 		cals[++ncal] = c
+	if (num(kv["norm_per_op"]) && num(kv["calib_med_ns"])) {
+		norm[key] = kv["norm_per_op"] + 0
+		ccals[++nccal] = kv["calib_med_ns"] + 0
+	} else {
+		nonorm++
+	}
 	if (num(kv["events"])) {
 		ev[key] = kv["events"] + 0
 		lost[key] = num(kv["lost"]) ? kv["lost"] + 0 : 0
@@ -130,8 +148,10 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	}
 	if (num(kv["csw"]) && kv["ops"] > 0)
 		csw[key] = kv["csw"] / kv["ops"]
-	if (num(kv["tracer_cpu_ns"]) && kv["elapsed_ns"] > 0)
-		cpu[key] = 100 * kv["tracer_cpu_ns"] / kv["elapsed_ns"]
+	# The tracer's CPU time was measured over the whole interval.
+	span = num(kv["interval_ns"]) ? kv["interval_ns"] : kv["elapsed_ns"]
+	if (num(kv["tracer_cpu_ns"]) && span > 0)
+		cpu[key] = 100 * kv["tracer_cpu_ns"] / span
 }
 
 END {
@@ -140,13 +160,20 @@ END {
 		exit 1
 	}
 	cal_med = median(cals, ncal)
+	pieces = calibrate && nccal > 0 && nonorm == 0
+	if (pieces)
+		cal_med = median(ccals, nccal)
 	if (calibrate && cal_med == "") {
 		print "report.awk: calibrate=1 but the runs have no calibration" > "/dev/stderr"
 		exit 1
 	}
-	printf("View: %s%s\n\n", view, calibrate ? \
-		sprintf(" (calibrated: each run / its getppid() time x the boot's median %.1f ns per getppid())", cal_med) : \
-		" (guest time = instructions executed)")
+	if (!calibrate)
+		how = " (guest time = instructions executed)"
+	else if (pieces)
+		how = sprintf(" (calibrated: each piece of a run / the getppid() time around it, x the boot's median %.1f ns per getppid())", cal_med)
+	else
+		how = sprintf(" (calibrated: each run / its getppid() time x the boot's median %.1f ns per getppid())", cal_med)
+	printf("View: %s%s\n\n", view, how)
 	for (i = 1; i <= ninfo; i++)
 		printf("    %s\n", info[i])
 	printf("\n| workload | config | runs | ns/op | spread | csw/op | +ns/op | +%% | events/op | ns/event | recorded/run | lost (all runs) | B/event | tracer CPU |%s\n",
@@ -162,13 +189,13 @@ END {
 				key = wl SUBSEP cfg SUBSEP r
 				if (!(key in ok))
 					continue
-				x = calibrate ? raw[key] / cal[key] * cal_med : raw[key]
+				x = value(key)
 				val[key] = x
 				xs[++n] = x
 				rs[++nr] = raw[key]
 				base = wl SUBSEP "none" SUBSEP r
 				if (cfg != "none" && (base in ok)) {
-					xb = calibrate ? raw[base] / cal[base] * cal_med : raw[base]
+					xb = value(base)
 					ds[++nd] = x - xb
 				}
 				if (key in per_op) {

@@ -34,6 +34,8 @@ Options:
                      every configuration (default 5)
   --workloads LIST   space- or comma-separated, of pp1 pp2 sw (default all;
                      pp2 needs 2 vCPUs and is skipped in the icount view)
+  --configs LIST     space- or comma-separated, of none probe fxtrace ftrace
+                     perf (default all, in that order)
   --pp-ops N         ping-pong round trips per run (default 20000)
   --sw-ops N         sleep/wake hops per run (default 40000)
   --sw-threads N     sleep/wake threads (default 32)
@@ -54,10 +56,16 @@ Options:
                      DIR (an experiment outside this tree)
   --tcg-thread MODE  TCG threading of the wall view: multi (default, one host
                      thread per vCPU) or single
+  --chunks K         wall view: each run in K pieces with a getppid()
+                     calibration (--chunk-calib calls) between them; the
+                     table divides each piece by the calibrations around it
+                     (default 20; 1 = only before and after the run)
+  --chunk-calib N    getppid() calls per calibration between pieces
+                     (default 5000)
   --calib-tolerance PCT
                      wall view: run again (up to 3 times) a run whose
                      calibrations before and after differ by more than PCT
-                     percent (default 10; 0 = never)
+                     percent (default 0 = never)
   --run-timeout S    per-run limit inside the guest (default 600)
   --vm-timeout S     limit per VM boot (default 7200)
   --out DIR          results directory (default
@@ -86,9 +94,9 @@ log() { echo "$prog: $*" >&2; }
 # editing this file during an hour-long run cannot change the run.
 main() {
 	args_given="$*"
-	flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw"
+	flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 	pp_ops=20000 sw_ops=40000 sw_threads=32 sw_tokens=1 calib_ops=100000
-	wakeup_preemption=off profile=on calib_tolerance=10 rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
+	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
 	outdir='' do_host=1 do_vm=1 host_mb=1100
 
 	while [[ $# -gt 0 ]]; do
@@ -97,8 +105,8 @@ main() {
 		--no-host) do_host=0; shift; continue ;;
 		--host-only) do_vm=0; shift; continue ;;
 		-h | --help) usage; exit 0 ;;
-		--kernel | --views | --rounds | --workloads | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-			--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
+		--kernel | --views | --rounds | --workloads | --configs | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
+			--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --chunks | --chunk-calib | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
 			[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
 			;;
 		*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -108,6 +116,7 @@ main() {
 		--views) views=$2 ;;
 		--rounds) rounds=$2 ;;
 		--workloads) workloads=${2//,/ } ;;
+		--configs) configs=${2//,/ } ;;
 		--pp-ops) pp_ops=$2 ;;
 		--sw-ops) sw_ops=$2 ;;
 		--sw-threads) sw_threads=$2 ;;
@@ -116,6 +125,8 @@ main() {
 		--wakeup-preemption) wakeup_preemption=$2 ;;
 		--profile) profile=$2 ;;
 		--calib-tolerance) calib_tolerance=$2 ;;
+		--chunks) chunks=$2 ;;
+		--chunk-calib) chunk_calib=$2 ;;
 		--rev) rev=$2 ;;
 		--src) src_dir=$2 ;;
 		--tcg-thread) tcg_thread=$2 ;;
@@ -127,8 +138,11 @@ main() {
 		shift 2
 	done
 	[[ $calib_tolerance =~ ^[0-9]+$ ]] || { echo "$prog: --calib-tolerance is a whole percentage" >&2; exit 2; }
-	for n in "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
+	for n in "$chunks" "$chunk_calib" "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
 		[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: '$n' is not a positive number" >&2; exit 2; }
+	done
+	for c in $configs; do
+		[[ $c =~ ^(none|probe|fxtrace|ftrace|perf)$ ]] || { echo "$prog: unknown configuration '$c' (none probe fxtrace ftrace perf)" >&2; exit 2; }
 	done
 	for w in $workloads; do
 		[[ $w == pp1 || $w == pp2 || $w == sw ]] || { echo "$prog: unknown workload '$w' (pp1, pp2, sw)" >&2; exit 2; }
@@ -247,7 +261,7 @@ main() {
 	[[ -f $payload/lib/ld-linux-x86-64.so.2 ]] || die "the dynamic loader was not found by ldd"
 	log "payload $payload: $(du -sm "$payload" | cut -f1) MB"
 
-	guest_args=(--rounds "$rounds" --workloads "$workloads" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
+	guest_args=(--rounds "$rounds" --workloads "$workloads" --configs "$configs" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
 		--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout"
 		--wakeup-preemption "$wakeup_preemption" --profile "$profile")
 	printf -v guest_cmd '%q ' sh bench/guest.sh "${guest_args[@]}"
@@ -258,9 +272,11 @@ main() {
 		opts=(--smp 2)
 		env=(FXTRACE_VM_TCG_THREAD="$tcg_thread")
 		calibrate=1
-		view_args=(--view "$view" --calib-tolerance "$calib_tolerance")
+		view_args=(--view "$view" --calib-tolerance "$calib_tolerance" --chunks "$chunks"
+			--chunk-calib "$chunk_calib")
 		if [[ $view == icount ]]; then
-			view_args=(--view "$view" --calib-tolerance 0) # time is instructions: nothing to retry
+			# Guest time is instructions: nothing to calibrate away.
+			view_args=(--view "$view" --calib-tolerance 0 --chunks 1 --chunk-calib 0)
 			opts=(--smp 1 --icount)
 			env=(FXTRACE_VM_TCG_THREAD=single)
 			calibrate=0

@@ -19,6 +19,12 @@
  * /proc/PID/task/TID/schedstat. csw is the number of context switches of the
  * workload's own tasks in the interval (from /proc/PID/task/TID/status),
  * which shows whether a tracer changed the schedule itself.
+ *
+ * --chunks K --chunk-calib N splits a pingpong or sleepwake run into K
+ * pieces with N getppid() calls timed before, between and after them, and
+ * adds norm_per_op: the median over pieces of (ns per op / ns per getppid()
+ * around that piece). On a host whose speed changes by the second (other
+ * VMs), that ratio holds still where the raw time does not.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -43,6 +49,7 @@
 
 #define MAX_THREADS	1024
 #define MAX_WATCH	4
+#define MAX_CHUNKS	1000
 #define TOKEN		't'
 #define STOP		's'
 
@@ -55,6 +62,8 @@ struct env {
 	unsigned int timeout_s;
 	const char *watch[MAX_WATCH];
 	int nwatch;
+	int chunks;		/* pieces of a pingpong/sleepwake run */
+	long chunk_calib;	/* getppid() calls around each piece, 0 = none */
 };
 
 static volatile pid_t child_pid;	/* killed by the timeout handler */
@@ -261,14 +270,93 @@ static void interval_end(const struct env *env, struct interval *iv, pid_t other
 		iv->tasks = tasks;
 }
 
-static void report(const struct env *env, const struct interval *iv,
-		   long ops, const char *extra)
-{
-	uint64_t ns = iv->t1 - iv->t0;
+/* ---- chunks: a run in pieces, with the CPU's speed measured between ------ */
 
-	printf("result wl=%s%s ops=%ld elapsed_ns=%" PRIu64 " ns_per_op=%.3f csw=%" PRIu64,
-	       env->workload, extra, ops, ns, (double)ns / (double)ops,
-	       iv->csw1 - iv->csw0);
+struct chunks {
+	int n, done;
+	uint64_t ns[MAX_CHUNKS];	/* duration of piece i */
+	long ops[MAX_CHUNKS];		/* operations in piece i */
+	double calib[MAX_CHUNKS + 1];	/* ns per getppid() before piece i */
+};
+
+/* ns per getppid(), over @n calls */
+static double calib_ns(long n)
+{
+	uint64_t t0 = now_ns();
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);	/* not libc's: never cached */
+	return (double)(now_ns() - t0) / (double)n;
+}
+
+static long chunk_ops(const struct env *env, int k)
+{
+	return env->ops / env->chunks + (k < env->ops % env->chunks);
+}
+
+static void chunk_calib(const struct env *env, struct chunks *c, int k)
+{
+	if (env->chunk_calib)
+		c->calib[k] = calib_ns(env->chunk_calib);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Workload time only (the calibrations between pieces left out). */
+static uint64_t chunks_ns(const struct chunks *c)
+{
+	uint64_t ns = 0;
+	int i;
+
+	for (i = 0; i < c->done; i++)
+		ns += c->ns[i];
+	return ns;
+}
+
+static void report_chunks(const struct env *env, const struct chunks *c)
+{
+	static double norm[MAX_CHUNKS], cal[MAX_CHUNKS + 1];
+	int i;
+
+	if (!env->chunk_calib || !c->done)
+		return;
+	for (i = 0; i < c->done; i++) {
+		norm[i] = (double)c->ns[i] / (double)c->ops[i] /
+			  ((c->calib[i] + c->calib[i + 1]) / 2);
+		cal[i] = c->calib[i];
+	}
+	cal[c->done] = c->calib[c->done];
+	printf(" chunks=%d norm_per_op=%.4f calib_med_ns=%.3f", c->done,
+	       median(norm, c->done), median(cal, c->done + 1));
+}
+
+/*
+ * @work_ns: the workload's own time (elapsed_ns, ns_per_op); the interval
+ * (interval_ns) also holds the calibrations, and is what tracer_cpu_ns
+ * was measured over.
+ */
+static void report(const struct env *env, const struct interval *iv,
+		   long ops, uint64_t work_ns, const struct chunks *c,
+		   const char *extra)
+{
+	printf("result wl=%s%s ops=%ld elapsed_ns=%" PRIu64 " ns_per_op=%.3f csw=%" PRIu64
+	       " interval_ns=%" PRIu64,
+	       env->workload, extra, ops, work_ns, (double)work_ns / (double)ops,
+	       iv->csw1 - iv->csw0, iv->t1 - iv->t0);
+	if (c)
+		report_chunks(env, c);
 	if (env->nwatch)
 		printf(" tracer_cpu_ns=%" PRIu64 " tracer_tasks=%d",
 		       iv->cpu1 > iv->cpu0 ? iv->cpu1 - iv->cpu0 : 0,
@@ -288,7 +376,7 @@ static int run_calib(const struct env *env)
 	for (i = 0; i < env->ops; i++)
 		syscall(SYS_getppid);	/* not libc's: never cached */
 	interval_end(env, &iv, 0);
-	report(env, &iv, env->ops, "");
+	report(env, &iv, env->ops, iv.t1 - iv.t0, NULL, "");
 	return 0;
 }
 
@@ -322,9 +410,11 @@ static void pong(int in, int out, int cpu)
 
 static int run_pingpong(const struct env *env)
 {
-	int to_child[2], to_parent[2], status;
+	static struct chunks c;
+	int to_child[2], to_parent[2], status, k;
 	struct interval iv;
 	char extra[64];
+	uint64_t t0;
 	long i;
 
 	if (pipe(to_child) || pipe(to_parent))
@@ -346,12 +436,20 @@ static int run_pingpong(const struct env *env)
 		xread1(to_parent[0]);
 	}
 	interval_begin(env, &iv, child_pid);
-	for (i = 0; i < env->ops; i++) {
-		xwrite1(to_child[1], TOKEN);
-		if (!xread1(to_parent[0])) {
-			errno = EPIPE;
-			die("the pong process went away");
+	chunk_calib(env, &c, 0);
+	for (k = 0; k < env->chunks; k++) {
+		c.ops[k] = chunk_ops(env, k);
+		t0 = now_ns();
+		for (i = 0; i < c.ops[k]; i++) {
+			xwrite1(to_child[1], TOKEN);
+			if (!xread1(to_parent[0])) {
+				errno = EPIPE;
+				die("the pong process went away");
+			}
 		}
+		c.ns[k] = now_ns() - t0;
+		c.done = k + 1;
+		chunk_calib(env, &c, k + 1);
 	}
 	interval_end(env, &iv, child_pid);
 	close(to_child[1]);	/* EOF: pong exits */
@@ -360,26 +458,43 @@ static int run_pingpong(const struct env *env)
 	child_pid = 0;
 	snprintf(extra, sizeof(extra), " cpus=%d,%d warmup=%ld", env->cpu_a,
 		 env->cpu_b, env->warmup);
-	report(env, &iv, env->ops, extra);
+	report(env, &iv, env->ops, chunks_ns(&c), &c, extra);
 	return 0;
 }
 
 /* ---- sleepwake ------------------------------------------------------------ */
 
 struct ring_thread {
+	int index;
 	int in, out;
 	pthread_t thread;
 };
 
 static struct {
 	atomic_long hops;
-	long limit;
+	atomic_long piece_end;	/* hops at which the current piece ends */
+	int to_main;		/* tokens come back here at a piece's end */
 } ring;
 
+static void xwrite_int(int fd, int v)
+{
+	if (write(fd, &v, sizeof(v)) != sizeof(v))	/* <= PIPE_BUF: atomic */
+		die("pipe write");
+}
+
+static int xread_int(int fd)
+{
+	int v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		die("pipe read");
+	return v;
+}
+
 /*
- * Take a byte from our pipe and pass it on. The thread whose hop reaches the
- * limit passes on STOP instead of the token; every thread that sees STOP
- * passes it on and exits, so STOP goes round once and all threads end.
+ * Take the token from our pipe and pass it on; the hop that reaches the end
+ * of the current piece gives it back to the main thread instead, saying
+ * whose turn it was. STOP (from the main thread) ends the thread.
  */
 static void *ring_member(void *arg)
 {
@@ -389,29 +504,34 @@ static void *ring_member(void *arg)
 	for (;;) {
 		c = xread1(t->in);
 		if (c == STOP || c == 0)
-			break;
-		if (atomic_fetch_add(&ring.hops, 1) + 1 >= ring.limit)
-			break;
-		xwrite1(t->out, TOKEN);
+			return NULL;
+		if (atomic_fetch_add(&ring.hops, 1) + 1 >= atomic_load(&ring.piece_end))
+			xwrite_int(ring.to_main, t->index + 1);
+		else
+			xwrite1(t->out, TOKEN);
 	}
-	xwrite1(t->out, STOP);
-	return NULL;
 }
 
 static int run_sleepwake(const struct env *env)
 {
 	static struct ring_thread t[MAX_THREADS];
-	int fds[MAX_THREADS][2];
+	static int fds[MAX_THREADS][2], next[MAX_THREADS];
+	static struct chunks c;
+	int main_pipe[2], i, k, err;
 	struct interval iv;
+	long before;
 	char extra[64];
-	int i, err;
+	uint64_t t0;
 
-	ring.limit = env->ops;
 	atomic_store(&ring.hops, 0);
+	if (pipe(main_pipe))
+		die("pipe");
+	ring.to_main = main_pipe[1];
 	for (i = 0; i < env->threads; i++)
 		if (pipe(fds[i]))
 			die("pipe (raise the open-file limit for many threads)");
 	for (i = 0; i < env->threads; i++) {
+		t[i].index = i;
 		t[i].in = fds[i][0];
 		t[i].out = fds[(i + 1) % env->threads][1];
 		err = pthread_create(&t[i].thread, NULL, ring_member, &t[i]);
@@ -420,19 +540,37 @@ static int run_sleepwake(const struct env *env)
 			die("pthread_create");
 		}
 	}
-	interval_begin(env, &iv, 0);
 	for (i = 0; i < env->tokens; i++)	/* spread the tokens out */
-		xwrite1(fds[(long)i * env->threads / env->tokens][1], TOKEN);
+		next[i] = (int)((long)i * env->threads / env->tokens);
+	interval_begin(env, &iv, 0);
+	chunk_calib(env, &c, 0);
+	for (k = 0; k < env->chunks; k++) {
+		before = atomic_load(&ring.hops);
+		atomic_store(&ring.piece_end, before + chunk_ops(env, k));
+		t0 = now_ns();
+		for (i = 0; i < env->tokens; i++)
+			xwrite1(fds[next[i] % env->threads][1], TOKEN);
+		for (i = 0; i < env->tokens; i++)	/* all of them back */
+			next[i] = xread_int(main_pipe[0]);
+		c.ns[k] = now_ns() - t0;
+		c.ops[k] = atomic_load(&ring.hops) - before;
+		c.done = k + 1;
+		chunk_calib(env, &c, k + 1);
+	}
+	interval_end(env, &iv, 0);
+	for (i = 0; i < env->threads; i++)
+		xwrite1(fds[i][1], STOP);
 	for (i = 0; i < env->threads; i++)
 		pthread_join(t[i].thread, NULL);
-	interval_end(env, &iv, 0);
 	for (i = 0; i < env->threads; i++) {
 		close(fds[i][0]);
 		close(fds[i][1]);
 	}
+	close(main_pipe[0]);
+	close(main_pipe[1]);
 	snprintf(extra, sizeof(extra), " threads=%d tokens=%d", env->threads,
 		 env->tokens);
-	report(env, &iv, atomic_load(&ring.hops), extra);
+	report(env, &iv, atomic_load(&ring.hops), chunks_ns(&c), &c, extra);
 	return 0;
 }
 
@@ -452,7 +590,11 @@ static void usage(FILE *f)
 "  -w, --warmup=N       untimed round trips before pingpong's (default N/10)\n"
 "  -c, --cpus=A,B       pin pingpong's processes to CPUs A and B (default 0,0)\n"
 "  -t, --threads=T      sleepwake threads (default 32, at most %d)\n"
-"  -k, --tokens=K       sleepwake tokens in flight (default 4, < T)\n"
+"  -k, --tokens=K       sleepwake tokens in flight (default 1, < T)\n"
+"  -C, --chunks=K       pingpong/sleepwake: run in K pieces (default 1, at\n"
+"                       most %d)\n"
+"  -N, --chunk-calib=N  time N getppid() calls before, between and after the\n"
+"                       pieces, and report norm_per_op (default 0: none)\n"
 "  -W, --watch=COMM     also report the CPU time used by processes named\n"
 "                       COMM during the run (repeatable, up to %d)\n"
 "  -T, --timeout=SECS   give up after SECS, exit 124 (default 600)\n"
@@ -465,8 +607,9 @@ static void usage(FILE *f)
 "EXAMPLES\n"
 "  fxt-bench calib -n 200000\n"
 "  fxt-bench pingpong --cpus 0,1 -n 5000\n"
+"  fxt-bench sleepwake -n 40000 --chunks 20 --chunk-calib 5000\n"
 "  fxt-collect -o /tmp/t.fxt -- fxt-bench sleepwake -t 64 -W fxt-collect\n",
-		MAX_THREADS, MAX_WATCH);
+		MAX_THREADS, MAX_CHUNKS, MAX_WATCH);
 }
 
 static long parse_long(const char *s, const char *what, long min, long max)
@@ -501,6 +644,8 @@ static void parse_args(struct env *env, int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "tokens", required_argument, NULL, 'k' },
+		{ "chunks", required_argument, NULL, 'C' },
+		{ "chunk-calib", required_argument, NULL, 'N' },
 		{ "watch", required_argument, NULL, 'W' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -508,13 +653,15 @@ static void parse_args(struct env *env, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:w:c:t:k:W:T:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:c:t:k:C:N:W:T:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': env->ops = parse_long(optarg, "--ops", 1, 1L << 40); break;
 		case 'w': env->warmup = parse_long(optarg, "--warmup", 0, 1L << 40); break;
 		case 'c': parse_cpus(env, optarg); break;
 		case 't': env->threads = (int)parse_long(optarg, "--threads", 2, MAX_THREADS); break;
 		case 'k': env->tokens = (int)parse_long(optarg, "--tokens", 1, MAX_THREADS); break;
+		case 'C': env->chunks = (int)parse_long(optarg, "--chunks", 1, MAX_CHUNKS); break;
+		case 'N': env->chunk_calib = parse_long(optarg, "--chunk-calib", 0, 1L << 30); break;
 		case 'T': env->timeout_s = (unsigned int)parse_long(optarg, "--timeout", 1, 86400); break;
 		case 'W':
 			if (env->nwatch == MAX_WATCH) {
@@ -538,7 +685,7 @@ int main(int argc, char **argv)
 {
 	struct env env = {
 		.ops = -1, .warmup = -1, .cpu_a = 0, .cpu_b = 0,
-		.threads = 32, .tokens = 4, .timeout_s = 600,
+		.threads = 32, .tokens = 1, .timeout_s = 600, .chunks = 1,
 	};
 	int (*run)(const struct env *);
 

@@ -75,8 +75,20 @@ workload_tests() { # $1 = build dir, $2 = label
 
 	"$b/fxt-bench" sleepwake -n 3000 -t 16 -k 4 >"$tmp/last" 2>&1
 	ops=$(field ops)
-	[[ -n $ops ]] && ((ops >= 3000))
-	result $? "$l: sleepwake, 16 threads, 4 tokens: ends after >= 3000 hops"
+	[[ -n $ops ]] && ((ops >= 3000 && ops < 3000 + 4))
+	result $? "$l: sleepwake, 16 threads, 4 tokens: ends after 3000 to 3003 hops (${ops:-none})"
+
+	# In pieces: every piece is timed and calibrated, so the result has
+	# the pieces' count and a positive normalized time.
+	"$b/fxt-bench" pingpong -n 3000 -C 10 -N 1000 >"$tmp/last" 2>&1
+	[[ $(field ops) == 3000 && $(field chunks) == 10 && $(field csw) -ge 5998 ]] &&
+		positive "$(field norm_per_op)" && positive "$(field calib_med_ns)"
+	result $? "$l: pingpong in 10 pieces: 3000 round trips, calibrated pieces"
+	"$b/fxt-bench" sleepwake -n 3000 -t 8 -k 3 -C 5 -N 1000 >"$tmp/last" 2>&1
+	ops=$(field ops)
+	[[ -n $ops && $(field chunks) == 5 ]] && ((ops >= 3000 && ops < 3000 + 5 * 3)) &&
+		positive "$(field norm_per_op)"
+	result $? "$l: sleepwake in 5 pieces, 3 tokens: every piece ends with all tokens back (${ops:-none} hops)"
 }
 
 workload_tests "$BUILD" "fxt-bench"
@@ -184,10 +196,27 @@ cp "$tmp/table" "$tmp/last"
 	grep -q 'fxtrace / ftrace per event = 0.200 (target <= 0.5): met' "$tmp/table"
 result $? "report.awk calibrate=1: each run is scaled by its own calibration"
 
+# calibrate=1 with pieces: each run's norm_per_op x the boot's median
+# piece calibration, median(500, 500, 600, 600) = 550: none 11000, 11220
+# -> 11110; fxtrace 11550, 11660 -> 11605, +550 and +440 -> +495, over
+# 4400 / 1100 = 4 events per op -> 124 ns per event.
+cat >"$tmp/pieces.txt" <<'EOF'
+BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.0 calib_med_ns=500
+BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.0 calib_med_ns=500
+BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.4 calib_med_ns=600
+BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.2 calib_med_ns=600
+EOF
+awk -v calibrate=1 -f "$BENCH/report.awk" "$tmp/pieces.txt" >"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+[[ $(row pp1 none) == "| pp1 | none | 2 | 11110 |"* &&
+	$(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 11605 | 0.9% | 2.00 | 495 | 4.5% | 4.00 | 124 |"* ]] &&
+	grep -q 'each piece of a run / the getppid() time around it, x the boot.s median 550.0 ns' "$tmp/table"
+result $? "report.awk calibrate=1 with pieces: each piece is scaled by the calibrations around it"
+
 # valgrind: no errors, no leaks
 if command -v valgrind >/dev/null; then
 	vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all)
-	for cmd in "fxt-bench calib -n 1000" "fxt-bench pingpong -n 200" "fxt-bench sleepwake -n 300 -t 4" \
+	for cmd in "fxt-bench calib -n 1000" "fxt-bench pingpong -n 200 -C 4 -N 100" "fxt-bench sleepwake -n 300 -t 4 -k 2 -C 3 -N 100" \
 		"drain-bench -m 2 -b 256" "bench-rusage -o /dev/null -- true" "fxt-probe-only -- true"; do
 		# shellcheck disable=SC2086 # the arguments are meant to split
 		"${vg[@]}" "$BUILD/"$cmd >"$tmp/last" 2>&1
