@@ -4,8 +4,9 @@
  * into a Fuchsia Trace Format file.
  *
  * main() is the whole lifecycle, one step per line:
- *   parse -> open device -> GET_INFO (ABI check) -> CONFIGURE -> mmap rings
- *   -> open output -> preamble (+ every task in /proc) -> START -> drop
+ *   parse -> open device -> GET_INFO (ABI check) -> CONFIGURE -> open
+ *   output (+ its guard process, before the rings are mapped and before
+ *   any thread or COMMAND) -> mmap rings -> preamble (+ every task in /proc) -> START -> drop
  *   counters at zero -> [COMMAND] -> poll/drain loop (kernel names put
  *   back in time order; threads the kernel did not name read from /proc
  *   one cycle after they appear) -> STOP -> final drain -> drop counters
@@ -391,6 +392,11 @@ static int open_output(struct session *s)
 
 	if (!err) {
 		s->out_open = true;
+		/* Without it the trace still works; only SIGKILL is uncovered. */
+		err = trace_output_start_guard(&s->out);
+		if (err)
+			msg("warning: starting the guard process failed (%s): if fxt-collect is killed by SIGKILL, %s may end in a cut record (readers drop it)",
+			    strerror(-err), s->out.path);
 		return 0;
 	}
 	snprintf(step, sizeof(step), "creating the trace file %s", s->opts.output);
@@ -707,6 +713,7 @@ static void exec_command(struct session *s, int report_fd)
 
 	signal(SIGPIPE, SIG_DFL);	/* ignored dispositions survive exec */
 	signal(SIGXFSZ, SIG_DFL);
+	trace_output_drop_guard(&s->out);	/* only we may hold it */
 	sigprocmask(SIG_SETMASK, &s->saved_mask, NULL);
 	if (!strcmp(s->opts.output, "-"))
 		dup2(STDERR_FILENO, STDOUT_FILENO);	/* keep the trace clean */
@@ -1114,8 +1121,12 @@ int main(int argc, char **argv)
 	}
 	setup_signals(&s);
 
+	/*
+	 * The output (and its guard, a fork) before the rings: a guard that
+	 * inherited their mappings would keep the device open after we die.
+	 */
 	if (open_device(&s) || get_info(&s) || configure(&s) ||
-	    map_rings(&s) || open_output(&s) || write_preamble(&s) ||
+	    open_output(&s) || map_rings(&s) || write_preamble(&s) ||
 	    start_tracing(&s))
 		goto out;
 	if (sample_drop_counters(&s) == 0 &&

@@ -5,8 +5,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace_output.h"
@@ -16,6 +22,7 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name)
 	struct stat st;
 
 	memset(out, 0, sizeof(*out));
+	out->guard_fd = -1;
 	out->fd = fd;
 	out->path = name;
 	out->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
@@ -76,6 +83,177 @@ int trace_output_rollback(struct trace_output *out)
 	return 0;
 }
 
+/* ---- the guard ---------------------------------------------------------- */
+
+/* Close every descriptor from @lo up to and including @hi. */
+static void close_fds(unsigned int lo, unsigned int hi)
+{
+	long max;
+
+	if (lo > hi)
+		return;
+	if (close_range(lo, hi, 0) == 0)
+		return;
+	/* Kernels before 5.9: one by one, up to the descriptor limit. */
+	max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (; lo <= hi && lo < (unsigned int)max; lo++)
+		close((int)lo);
+}
+
+/* Close everything but @keep (ascending, distinct). */
+static void close_all_but(const int *keep, int n)
+{
+	unsigned int lo = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (keep[i] < 0)
+			continue;
+		if ((unsigned int)keep[i] > lo)
+			close_fds(lo, (unsigned int)keep[i] - 1);
+		lo = (unsigned int)keep[i] + 1;
+	}
+	close_fds(lo, ~0U);
+}
+
+static void sort3(int *v)
+{
+	int i, j, t;
+
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (v[j] < v[i]) {
+				t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+			}
+}
+
+/*
+ * The guard itself, in the forked child. Only async-signal-safe calls
+ * (dprintf aside, on a single-threaded process): the collector may have
+ * had threads.
+ */
+__attribute__((noreturn))
+static void guard_main(const struct trace_output *out, int rfd)
+{
+	int keep[3] = { out->fd, rfd, STDERR_FILENO };
+	uint64_t end;
+	struct stat st;
+	ssize_t n;
+	char c;
+
+	prctl(PR_SET_NAME, "fxt-collect-guard");
+	/*
+	 * Outlive the collector: Ctrl-C reaches the whole foreground process
+	 * group, "pkill fxt-collect" matches our name too, a hangup goes to
+	 * the group; and a process group of our own keeps group-wide kills
+	 * (kill -9 -PGID, timeout -s KILL) for the collector away from us.
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN);	/* our one message, from a background group */
+	setpgid(0, 0);
+	if (keep[0] == STDERR_FILENO)
+		keep[0] = -1;
+	sort3(keep);
+	close_all_but(keep, 3);
+
+	/* Nobody writes to the pipe: any return means the collector is gone. */
+	do {
+		n = read(rfd, &c, 1);
+	} while (n < 0 && errno == EINTR);
+
+	end = atomic_load_explicit(out->shared_committed, memory_order_acquire);
+	if (fstat(out->fd, &st) < 0 || (uint64_t)st.st_size <= end)
+		_exit(0);
+	if (ftruncate(out->fd, (off_t)end) < 0) {
+		dprintf(STDERR_FILENO,
+			"fxt-collect-guard: fxt-collect ended in the middle of a write, and cutting %s back to its last whole record (%llu bytes) failed: %s\n"
+			"fxt-collect-guard: readers drop the incomplete last record\n",
+			out->path, (unsigned long long)end, strerror(errno));
+		_exit(1);
+	}
+	dprintf(STDERR_FILENO,
+		"fxt-collect-guard: fxt-collect ended in the middle of a write; %s was cut back to its last whole record (%llu bytes)\n",
+		out->path, (unsigned long long)end);
+	_exit(0);
+}
+
+int trace_output_start_guard(struct trace_output *out)
+{
+	_Atomic uint64_t *shared;
+	int pipefd[2], err;
+	pid_t pid;
+
+	if (!out->regular || out->guard_pid > 0)
+		return 0;
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return -errno;
+	atomic_store_explicit(shared, out->committed, memory_order_release);
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		err = -errno;
+		munmap(shared, sizeof(*shared));
+		return err;
+	}
+	out->shared_committed = shared;
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[1]);
+		guard_main(out, pipefd[0]);
+	}
+	err = pid < 0 ? -errno : 0;
+	close(pipefd[0]);
+	if (pid < 0) {
+		close(pipefd[1]);
+		out->shared_committed = NULL;
+		munmap(shared, sizeof(*shared));
+		return err;
+	}
+	out->guard_pid = pid;
+	out->guard_fd = pipefd[1];
+	return 0;
+}
+
+void trace_output_drop_guard(struct trace_output *out)
+{
+	if (out->guard_pid <= 0 || out->guard_fd < 0)
+		return;
+	close(out->guard_fd);
+	out->guard_fd = -1;
+}
+
+/*
+ * The guard exits as soon as it sees EOF; give it up to two seconds (it
+ * could be stopped, or not scheduled on a loaded machine), then leave it
+ * to init rather than hang.
+ */
+static void stop_guard(struct trace_output *out)
+{
+	const struct timespec pause = { 0, 200 * 1000 };
+	int i, status;
+	pid_t r;
+
+	if (out->guard_pid <= 0)
+		return;
+	trace_output_drop_guard(out);
+	for (i = 0; i < 10000; i++) {
+		r = waitpid(out->guard_pid, &status, WNOHANG);
+		if (r == out->guard_pid || (r < 0 && errno != EINTR))
+			break;
+		nanosleep(&pause, NULL);
+	}
+	out->guard_pid = 0;
+	munmap(out->shared_committed, sizeof(*out->shared_committed));
+	out->shared_committed = NULL;
+}
+
 int trace_output_close(struct trace_output *out)
 {
 	int err = 0;
@@ -85,5 +263,6 @@ int trace_output_close(struct trace_output *out)
 	if (out->owns_fd && close(out->fd) < 0)
 		err = -errno;
 	out->fd = -1;
+	stop_guard(out);
 	return err;
 }

@@ -8,21 +8,52 @@
  * short write, I/O error), trace_output_rollback() truncates a regular file
  * back to the last boundary. Pipes cannot be truncated: there the reader
  * sees a truncated last record, which the format tells it to drop.
+ *
+ * SIGKILL (or any other death the collector cannot catch) in the middle of
+ * a write() is the case no code in the collector can handle: the kernel
+ * keeps the part of the write it did, page by page, so the file ends at a
+ * 4 KiB page boundary of the file, almost never at a record boundary. For a
+ * regular file trace_output_start_guard() therefore forks a guard process
+ * ("fxt-collect-guard", shown as "fxt-collect-gua" by ps since comm holds
+ * 15 characters). It keeps only the output descriptor, a MAP_SHARED page
+ * holding the committed offset (trace_output_commit() stores it with
+ * release order) and the read end of a close-on-exec pipe whose write end
+ * only the collector holds. It blocks in read(); EOF means the collector is
+ * gone, however it ended. If the file is then longer than the committed
+ * offset (load-acquire), the guard cuts it back there and says so on
+ * stderr; after a normal exit the sizes match and it does nothing.
+ *
+ * The guard ignores SIGINT, SIGTERM, SIGHUP and SIGQUIT and runs in a
+ * process group of its own, so Ctrl-C, `kill -9 -PGID` or `timeout -s KILL`
+ * aimed at the collector's group do not take it down with the collector. A
+ * SIGKILL sent to the guard itself kills it like anything else (then a
+ * SIGKILL of the collector may again leave a cut record). The cut happens
+ * a moment after the collector dies: the pipe reaches EOF when the kernel
+ * closes the dead process's files, a step before its parent can wait() for
+ * it, and the guard needs microseconds from there, while a shell needs a
+ * fork and exec to look at the file.
  */
 #ifndef TRACE_OUTPUT_H
 #define TRACE_OUTPUT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /**
  * struct trace_output - an open trace output
  * @fd:        where the bytes go
  * @path:      the name to print in messages ("stdout" for "-")
  * @regular:   a regular file (can be truncated on error)
+ * @owns_fd:   close @fd in trace_output_close()
  * @offset:    bytes written so far
  * @committed: @offset at the last record boundary
+ * @shared_committed: @committed again, in the page shared with the guard
+ *             (NULL without a guard)
+ * @guard_pid: the guard process, or 0
+ * @guard_fd:  the write end of the guard's pipe, or -1
  */
 struct trace_output {
 	int fd;
@@ -31,7 +62,17 @@ struct trace_output {
 	bool owns_fd;
 	uint64_t offset;
 	uint64_t committed;
+	_Atomic uint64_t *shared_committed;
+	pid_t guard_pid;
+	int guard_fd;
 };
+
+/*
+ * The guard reads the shared word from another process: it must be a plain
+ * memory word, not a lock-protected object.
+ */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
+	       "the guard needs lock-free 64-bit atomics");
 
 /* Open (create/truncate, 0644) @path, or stdout for "-". Return 0 or -errno. */
 int trace_output_open(struct trace_output *out, const char *path);
@@ -45,10 +86,16 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name);
  */
 int trace_output_write(struct trace_output *out, const void *buf, size_t len);
 
-/* Everything written so far ends on a record boundary. */
+/*
+ * Everything written so far ends on a record boundary. The release store
+ * orders it after the write()s it covers, for the guard.
+ */
 static inline void trace_output_commit(struct trace_output *out)
 {
 	out->committed = out->offset;
+	if (out->shared_committed)
+		atomic_store_explicit(out->shared_committed, out->committed,
+				      memory_order_release);
 }
 
 /*
@@ -57,7 +104,30 @@ static inline void trace_output_commit(struct trace_output *out)
  */
 int trace_output_rollback(struct trace_output *out);
 
-/* Close (flushing errors from the kernel, e.g. NFS). Return 0 or -errno. */
+/*
+ * Start the guard (see above) for a regular file; for other outputs there
+ * is nothing to cut back, and nothing is started. Call it before starting
+ * threads and before forking anything else: the guard closes every other
+ * descriptor, but memory mappings (e.g. a device's rings, which keep the
+ * device open) come with fork() and stay until the guard exits.
+ * Return 0, or -errno if it could not be started (the trace still works,
+ * unguarded).
+ */
+int trace_output_start_guard(struct trace_output *out);
+
+/*
+ * In a child forked to exec something else: close the guard's pipe, so
+ * only the collector holds it and the guard sees EOF when the collector
+ * dies even if the child outlives it. (The pipe is close-on-exec too; this
+ * covers the moment between fork() and exec().)
+ */
+void trace_output_drop_guard(struct trace_output *out);
+
+/*
+ * Close (flushing errors from the kernel, e.g. NFS), then let the guard go:
+ * close its pipe and reap it, waiting at most about two seconds. Return 0
+ * or -errno (of the close).
+ */
 int trace_output_close(struct trace_output *out);
 
 #endif /* TRACE_OUTPUT_H */

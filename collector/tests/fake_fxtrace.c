@@ -28,6 +28,17 @@
  *                               rename reaches the file before the fork
  *   FAKE_FXTRACE_CHILD=1        COMMAND's pid (our fork() child) shows up
  *                               in wakeups on CPU 0, without a name record
+ *   FAKE_FXTRACE_KILL_AT=OFF    a write() to a regular file (other than
+ *                               stderr) that would cross file offset OFF
+ *                               writes only up to OFF, then the process
+ *                               SIGKILLs itself: what the kernel leaves
+ *                               when SIGKILL lands in a multi-page write
+ *   FAKE_FXTRACE_WRITE_PAUSE_US=N  write() to a regular file (other than
+ *                               stderr) goes in pieces ending at 4 KiB file
+ *                               page boundaries, as the kernel copies it,
+ *                               with an N microsecond pause after each: a
+ *                               SIGKILL then lands mid-write and leaves the
+ *                               file cut at a page boundary
  *
  * Thread ids in the records: the traced process's own pid, pid 1, tid 0
  * (idle) and a tid that does not exist, so naming can be checked.
@@ -44,6 +55,8 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -501,6 +514,46 @@ EXPORT int munmap(void *addr, size_t len)
 		if (addr && (addr == fake.ctrl[cpu] || addr == fake.data[cpu]))
 			return 0;
 	return real(addr, len);
+}
+
+/* FAKE_FXTRACE_KILL_AT: a short write, then death by SIGKILL. */
+EXPORT ssize_t write(int fd, const void *buf, size_t count)
+{
+	ssize_t (*real)(int, const void *, size_t) =
+		(ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	long kill_at = env_long("FAKE_FXTRACE_KILL_AT", -1);
+	long pause_us = env_long("FAKE_FXTRACE_WRITE_PAUSE_US", 0);
+	struct stat st;
+	off_t pos;
+
+	if ((kill_at < 0 && pause_us <= 0) || fd == STDERR_FILENO ||
+	    fd == fake.fd || !count || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return real(fd, buf, count);
+	pos = lseek(fd, 0, SEEK_CUR);
+	if (pause_us > 0 && pos >= 0) {
+		const struct timespec pause = { 0, pause_us * 1000 };
+		const char *p = buf;
+		size_t done = 0, piece;
+		ssize_t n;
+
+		while (done < count) {
+			piece = 4096 - (size_t)((pos + (off_t)done) % 4096);
+			if (piece > count - done)
+				piece = count - done;
+			n = real(fd, p + done, piece);
+			if (n <= 0)
+				return done ? (ssize_t)done : n;
+			done += (size_t)n;
+			nanosleep(&pause, NULL);
+		}
+		return (ssize_t)done;
+	}
+	if (pos < 0 || (unsigned long long)pos + count <= (unsigned long long)kill_at)
+		return real(fd, buf, count);
+	if (pos < kill_at && real(fd, buf, (size_t)(kill_at - pos)) < 0)
+		return -1;
+	raise(SIGKILL);
+	return -1;
 }
 
 EXPORT int close(int fd)

@@ -10,6 +10,8 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -588,6 +590,165 @@ TEST(output_short_write_then_error)
 	EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+/* waitpid() for at most @tenths tenths of a second; the pid, 0, or -1. */
+static pid_t wait_tenths(pid_t pid, int *status, int tenths)
+{
+	const struct timespec ms = { 0, 1000000 };
+	pid_t r;
+	int i;
+
+	for (i = 0; i < tenths * 100; i++) {
+		r = waitpid(pid, status, WNOHANG);
+		if (r != 0)
+			return r;
+		nanosleep(&ms, NULL);
+	}
+	return 0;
+}
+
+static void read_comm(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	buf[0] = 0;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)size, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/*
+ * The case the guard exists for: the writer dies by SIGKILL with half a
+ * record written past the last commit, while a child it forked for a
+ * COMMAND (which dropped the guard's pipe, as fxt-collect's does before
+ * exec) lives on. As a child subreaper this test inherits the orphaned
+ * guard and can see how it ended. On the way, SIGINT and SIGTERM must not
+ * stop the guard, and it must carry its name.
+ */
+TEST(output_guard_cuts_back_after_sigkill)
+{
+	char path[256], comm[32];
+	int status, go[2], report[2];
+	pid_t writer, pids[2] = { 0, 0 }, r;
+
+	snprintf(path, sizeof(path), "%s/killed.fxt", fake_proc);
+	ASSERT(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+	ASSERT(pipe(go) == 0 && pipe(report) == 0);
+	writer = fork();
+	ASSERT(writer >= 0);
+	if (writer == 0) {
+		struct trace_output out;
+		char buf[64], c;
+
+		memset(buf, 'r', sizeof(buf));
+		close(go[1]);
+		close(report[0]);
+		if (trace_output_open(&out, path) || trace_output_start_guard(&out) ||
+		    out.guard_pid <= 0)
+			_exit(10);
+		pids[0] = out.guard_pid;
+		pids[1] = fork();
+		if (pids[1] == 0) {		/* COMMAND, never exec'd */
+			trace_output_drop_guard(&out);
+			sleep(30);
+			_exit(0);
+		}
+		if (trace_output_write(&out, buf, 64))
+			_exit(11);
+		trace_output_commit(&out);
+		if (trace_output_write(&out, buf, 24))	/* half a record */
+			_exit(12);
+		if (write(report[1], pids, sizeof(pids)) != sizeof(pids) ||
+		    read(go[0], &c, 1) < 0)
+			_exit(13);
+		raise(SIGKILL);
+		_exit(14);
+	}
+	close(go[0]);
+	close(report[1]);
+	if (read(report[0], pids, sizeof(pids)) != sizeof(pids) || pids[0] <= 0) {
+		waitpid(writer, &status, 0);
+		TAP_FAIL_HERE("the writer could not start a guard (exit %d)",
+			      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		goto out;
+	}
+	read_comm(pids[0], comm, sizeof(comm));
+	EXPECT_STREQ(comm, "fxt-collect-gua");	/* comm holds 15 characters */
+	EXPECT_EQ(getpgid(pids[0]), pids[0]);	/* a process group of its own */
+	kill(pids[0], SIGINT);
+	kill(pids[0], SIGTERM);
+	if (write(go[1], "k", 1) != 1)
+		TAP_FAIL_HERE("could not tell the writer to go on");
+	waitpid(writer, &status, 0);
+	EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	r = wait_tenths(pids[0], &status, 50);
+	EXPECT_EQ(r, pids[0]);
+	if (r == pids[0])
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	else
+		kill(pids[0], SIGKILL);
+	{
+		struct stat st;
+
+		EXPECT(stat(path, &st) == 0 && st.st_size == 64);
+	}
+out:
+	if (pids[1] > 0) {
+		kill(pids[1], SIGKILL);
+		waitpid(pids[1], &status, 0);
+	}
+	if (pids[0] > 0)
+		waitpid(pids[0], &status, WNOHANG);
+	close(go[1]);
+	close(report[0]);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+/* A normal close: the guard finds nothing to cut and is reaped. */
+TEST(output_guard_leaves_a_closed_file_alone)
+{
+	char path[256], buf[64];
+	struct trace_output out;
+	struct stat st;
+	pid_t guard;
+
+	memset(buf, 'r', sizeof(buf));
+	snprintf(path, sizeof(path), "%s/closed.fxt", fake_proc);
+	ASSERT(trace_output_open(&out, path) == 0);
+	ASSERT(trace_output_start_guard(&out) == 0);
+	guard = out.guard_pid;
+	EXPECT(guard > 0);
+	EXPECT_EQ(trace_output_write(&out, buf, 64), 0);
+	trace_output_commit(&out);
+	EXPECT_EQ(atomic_load(out.shared_committed), 64);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT(stat(path, &st) == 0 && st.st_size == 64);
+	EXPECT_EQ(out.guard_pid, 0);
+	EXPECT(guard > 0 && waitpid(guard, NULL, WNOHANG) < 0 && errno == ECHILD);
+}
+
+/* Pipes cannot be cut back: no guard for them. */
+TEST(output_guard_not_for_pipes)
+{
+	struct trace_output out;
+	int p[2];
+
+	ASSERT(pipe(p) == 0);
+	trace_output_from_fd(&out, p[1], "pipe");
+	EXPECT(!out.regular);
+	EXPECT_EQ(trace_output_start_guard(&out), 0);
+	EXPECT_EQ(out.guard_pid, 0);
+	EXPECT_EQ(out.guard_fd, (uint64_t)-1);
+	trace_output_close(&out);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void remove_fake_proc(void)
 {
 	char cmd[300];
@@ -616,6 +777,9 @@ int main(void)
 	RUN(output_cut_back_to_the_last_whole_record);
 	RUN(output_disk_full_device);
 	RUN(output_short_write_then_error);
+	RUN(output_guard_cuts_back_after_sigkill);
+	RUN(output_guard_leaves_a_closed_file_alone);
+	RUN(output_guard_not_for_pipes);
 	remove_fake_proc();
 	return tap_exit();
 }
