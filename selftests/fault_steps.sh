@@ -190,6 +190,9 @@ collector_sigkill() {
 	session_open && { echo "module still referenced after the collector died"; return 1; }
 	no_live_allocations || return 1
 	wait "$fs_ppid" || { echo "fxt-pingpong failed"; return 1; }
+	# The collector died long before the 20000 rounds ended: the trace holds
+	# only those before the kill, so Perfetto is asked for 100 switches.
+	sed -i 's/"min_switches": [0-9]*/"min_switches": 100/' "$OUT/fault-sigkill.expect.json"
 	fxt-dump --check "$fs_f" || return 1
 	fxt-dump --summary "$fs_f"
 	# A new session starts and traces.
