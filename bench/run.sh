@@ -47,8 +47,8 @@ Options:
                      the guest scheduler's WAKEUP_PREEMPTION feature (default
                      off: then a tracer's speed cannot change the schedule,
                      and a ping-pong round trip is always 4 events)
-  --profile on|off   after the rounds, sample with perf where the time goes
-                     under fxtrace's probes and in fxt-collect (default on)
+  --profile on|off   after the rounds, sample with perf where fxt-collect's
+                     time goes while it drains pp1 (default on)
   --rev REV          benchmark commit REV (default HEAD)
   --tree             benchmark the working tree as it is, uncommitted
                      changes included, instead of a commit
