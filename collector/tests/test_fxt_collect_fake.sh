@@ -272,6 +272,14 @@ while [ "$i" -lt "$RUNS" ]; do
 	pid=$!
 	wait_for_output "$TMP/r.fxt"
 	guard=$(children_of "$pid" | head -n 1)
+	# Just after fork() the guard still has the collector's name, until its
+	# prctl(PR_SET_NAME): give it a moment (a loaded ASan run lost this).
+	n=0
+	while [ -n "$guard" ] && [ "$(cat "/proc/$guard/comm" 2>/dev/null)" != fxt-collect-gua ] &&
+		[ "$n" -lt 40 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
 	[ -n "$guard" ] && [ "$(cat "/proc/$guard/comm" 2>/dev/null)" = fxt-collect-gua ] ||
 		noguard=$((noguard + 1))
 	# 0 to 250 ms more of writing.
