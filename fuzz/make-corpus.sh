@@ -3,7 +3,8 @@
 #
 # make-corpus.sh - `make -C fuzz corpus`: rebuild every seed corpus in
 # fuzz/corpus/<target>/ from scratch, then minimise each with libFuzzer's
-# -merge=1 (only inputs that add coverage stay).
+# -merge=1 (only inputs that add coverage stay; MERGE_ARGS, by default
+# -max_len=4096, keeps the committed corpus small).
 #
 # Seeds come from:
 #   - collector/tests/test_fxt_malformed: its malformed corpus (size 0,
@@ -12,7 +13,7 @@
 #   - tools/tests/gen_trace: small synthetic fxtrace-style traces (names
 #     first or last, drops, spurious wakeups);
 #   - real traces from the VM selftests, when build/vm-out/*/out/*.fxt
-#     exist (scripts/vm-test.sh leaves them): their first 16 KiB as files,
+#     exist (scripts/vm-test.sh leaves them): their first 4 KiB as files,
 #     and their ring records (from the first scheduling record on) as ring
 #     contents for the ring targets;
 #   - gen_seeds (this folder) for the ring-drain parameters, the GET_INFO
@@ -20,6 +21,7 @@
 # Called by the Makefile with BUILD, REPO, CORPUS, MAKE and TARGETS set.
 set -euo pipefail
 : "${BUILD:?}" "${REPO:?}" "${CORPUS:?}" "${MAKE:=make}" "${TARGETS:?}"
+: "${MERGE_ARGS=-max_len=4096}"
 
 raw=$BUILD/seeds
 rm -rf "$raw"
@@ -46,7 +48,7 @@ for opts in "-c 2 -t 4 -n 40" "-c 3 -t 8 -n 60 --names-at-end" \
 	i=$((i + 1))
 	# shellcheck disable=SC2086 # $opts is a list of options
 	"$BUILD/tools/obj/tests/gen_trace" -o "$raw/gen$i.fxt" $opts
-	"$gen" head "$raw/gen$i.fxt" 16384 "$raw/fxt_dump/gen$i.fxt"
+	"$gen" head "$raw/gen$i.fxt" 4096 "$raw/fxt_dump/gen$i.fxt"
 	cp "$raw/fxt_dump/gen$i.fxt" "$raw/fxt_sched/"
 	"$gen" ring "$raw/gen$i.fxt" 4096 "$raw/ring_tids/gen$i.ring"
 done
@@ -57,7 +59,7 @@ for f in "$REPO"/build/vm-out/*/out/*.fxt; do
 	[[ -s $f ]] || continue
 	nvm=$((nvm + 1))
 	name=$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f" .fxt)
-	"$gen" head "$f" 16384 "$raw/fxt_dump/vm-$name.fxt"
+	"$gen" head "$f" 4096 "$raw/fxt_dump/vm-$name.fxt"
 	cp "$raw/fxt_dump/vm-$name.fxt" "$raw/fxt_sched/"
 	"$gen" ring "$f" 4096 "$raw/ring_tids/vm-$name.ring"
 done
@@ -97,7 +99,8 @@ echo "make-corpus: minimising (-merge=1)"
 for t in $TARGETS; do
 	rm -rf "${CORPUS:?}/${t:?}"
 	mkdir -p "$CORPUS/$t"
-	"$BUILD/fuzz_$t" -merge=1 -close_fd_mask=3 "$CORPUS/$t" "$raw/$t" \
+	# shellcheck disable=SC2086 # MERGE_ARGS is a list of options
+	"$BUILD/fuzz_$t" -merge=1 $MERGE_ARGS -close_fd_mask=3 "$CORPUS/$t" "$raw/$t" \
 		2>"$BUILD/merge-$t.log" || { tail -n 20 "$BUILD/merge-$t.log"; exit 1; }
 	echo "make-corpus: $t: $(find "$raw/$t" -type f | wc -l) seeds -> $(find "$CORPUS/$t" -type f | wc -l) files, $(du -sk "$CORPUS/$t" | cut -f1) KiB"
 done
