@@ -142,11 +142,11 @@ fi
 
 wl_args() { # $1 = workload
 	case $1 in
-	pp1) echo "pingpong --cpus 0,0 -n $pp_ops" ;;
-	pp2) echo "pingpong --cpus 0,1 -n $pp_ops" ;;
-	sw) echo "sleepwake -n $sw_ops -t $sw_threads -k $sw_tokens" ;;
+	pp1) a="pingpong --cpus 0,0 -n $pp_ops" ;;
+	pp2) a="pingpong --cpus 0,1 -n $pp_ops" ;;
+	sw) a="sleepwake -n $sw_ops -t $sw_threads -k $sw_tokens" ;;
 	esac
-	echo "--chunks $chunks --chunk-calib $chunk_calib"
+	echo "$a --chunks $chunks --chunk-calib $chunk_calib"
 }
 
 # field KEY FILE: the value of KEY=... in the "result" line of FILE
