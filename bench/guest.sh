@@ -337,4 +337,8 @@ profile_collector() {
 [ "$profile" = on ] && profile_collector
 
 rmmod fxtrace || say "WARNING: rmmod fxtrace failed"
+# A tracer that made the kernel complain does not get a clean table.
+bad=$(dmesg | grep -c -E 'WARNING:|BUG:|Oops|general protection|soft lockup|hard LOCKUP|rcu_.* stall|INFO: rcu')
+info "kernel_warnings=$bad"
+[ "$bad" -eq 0 ] || say "WARNING: the kernel logged $bad warnings/bugs during the benchmark; see dmesg.txt"
 say "done"
