@@ -85,11 +85,13 @@ static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
 static __always_inline u64 fxtrace_ring_put(struct fxtrace_ring *ring, u64 head,
 					    const u64 *rec, unsigned int words)
 {
+	u8 *data = ring->data;
+	u64 mask = ring->mask;
 	unsigned int i;
 
 	/* Words never straddle the end: positions and size are multiples of 8. */
 	for (i = 0; i < words; i++)
-		*(u64 *)(ring->data + ((head + i * sizeof(u64)) & ring->mask)) = rec[i];
+		*(u64 *)(data + ((head + i * sizeof(u64)) & mask)) = rec[i];
 	return head + (u64)words * sizeof(u64);
 }
 
