@@ -54,8 +54,11 @@ Options:
                      changes included, instead of a commit
   --src DIR          benchmark the Kbuild, kmod/, uapi/ and collector/ of
                      DIR (an experiment outside this tree)
-  --tcg-thread MODE  TCG threading of the wall view: multi (default, one host
-                     thread per vCPU) or single
+  --tcg-thread MODE  TCG threading of the wall view: single (default: both
+                     vCPUs take turns on one host thread, so a cross-CPU
+                     wakeup does not wait for the host to run two threads
+                     at once) or multi (one host thread per vCPU; on a
+                     loaded 2-core host its noise hid every overhead)
   --chunks K         wall view: each run in K pieces with a getppid()
                      calibration (--chunk-calib calls) between them; the
                      table divides each piece by the calibrations around it
@@ -96,7 +99,7 @@ main() {
 	args_given="$*"
 	flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 	pp_ops=20000 sw_ops=40000 sw_threads=32 sw_tokens=1 calib_ops=100000
-	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=multi run_timeout=600 vm_timeout=7200
+	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=single run_timeout=600 vm_timeout=7200
 	outdir='' do_host=1 do_vm=1 host_mb=1100
 
 	while [[ $# -gt 0 ]]; do
