@@ -137,7 +137,8 @@ static void sort3(int *v)
  * had threads.
  */
 __attribute__((noreturn))
-static void guard_main(const struct trace_output *out, int rfd)
+static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
+		       const sigset_t *mask)
 {
 	int keep[3] = { out->fd, rfd, STDERR_FILENO };
 	uint64_t end;
@@ -158,6 +159,11 @@ static void guard_main(const struct trace_output *out, int rfd)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTTOU, SIG_IGN);	/* our one message, from a background group */
 	setpgid(0, 0);
+	/* Signals sent before the lines above stayed blocked: now discarded. */
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* Set up: trace_output_start_guard() may return. */
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(1);
 	if (keep[0] == STDERR_FILENO)
 		keep[0] = -1;
 	sort3(keep);
@@ -187,8 +193,11 @@ static void guard_main(const struct trace_output *out, int rfd)
 int trace_output_start_guard(struct trace_output *out)
 {
 	_Atomic uint64_t *shared;
-	int pipefd[2], err;
+	int pipefd[2], readyfd[2], err;
+	sigset_t block, saved;
+	ssize_t n;
 	pid_t pid;
+	char c;
 
 	if (!out->regular || out->guard_pid > 0)
 		return 0;
@@ -202,14 +211,51 @@ int trace_output_start_guard(struct trace_output *out)
 		munmap(shared, sizeof(*shared));
 		return err;
 	}
+	if (pipe2(readyfd, O_CLOEXEC) < 0) {
+		err = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		munmap(shared, sizeof(*shared));
+		return err;
+	}
 	out->shared_committed = shared;
+	/*
+	 * Block the signals the guard ignores until it ignores them, so a
+	 * Ctrl-C right now cannot kill it in between (pending signals are not
+	 * inherited; sent to the child, they wait until SIG_IGN drops them).
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &saved);
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[1]);
-		guard_main(out, pipefd[0]);
+		close(readyfd[0]);
+		guard_main(out, pipefd[0], readyfd[1], &saved);
 	}
 	err = pid < 0 ? -errno : 0;
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	close(pipefd[0]);
+	close(readyfd[1]);
+	if (pid > 0) {
+		/* Wait until it is named, in its own group and ignoring signals. */
+		do {
+			n = read(readyfd[0], &c, 1);
+		} while (n < 0 && errno == EINTR);
+		if (n != 1)
+			err = -ECHILD;
+	}
+	close(readyfd[0]);
+	if (pid > 0 && err) {
+		close(pipefd[1]);
+		waitpid(pid, NULL, 0);
+		out->shared_committed = NULL;
+		munmap(shared, sizeof(*shared));
+		return err;
+	}
 	if (pid < 0) {
 		close(pipefd[1]);
 		out->shared_committed = NULL;
