@@ -110,8 +110,10 @@ int trace_output_rollback(struct trace_output *out);
  * threads and before forking anything else: the guard closes every other
  * descriptor, but memory mappings (e.g. a device's rings, which keep the
  * device open) come with fork() and stay until the guard exits.
- * Return 0, or -errno if it could not be started (the trace still works,
- * unguarded).
+ * Returns once the guard is set up (named, in its own process group,
+ * ignoring SIGINT/SIGTERM/SIGHUP/SIGQUIT), so no signal can reach it half
+ * ready. Return 0, or -errno if it could not be started (the trace still
+ * works, unguarded).
  */
 int trace_output_start_guard(struct trace_output *out);
 
