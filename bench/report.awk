@@ -261,6 +261,11 @@ END {
 			printf("- pp1: fxt-collect used %.1f%% of a CPU (median; target < 5%%): %s\n", \
 			       c, c < 5 ? "met" : "NOT met")
 	}
+	# A reader that never ran inside the timed interval was not measured.
+	for (w = 1; w <= nwl; w++)
+		for (k = 1; k <= ncfg; k++)
+			if ((wls[w], cfgs[k]) in cpu_med && cpu_med[wls[w], cfgs[k]] != "" && cpu_med[wls[w], cfgs[k]] < 0.05)
+				printf("\nWarning: %s's reader used no CPU during %s's timed runs: they were shorter than its drain period, so its cost is missing (use more --pp-ops/--sw-ops).\n", cfgs[k], wls[w])
 	if (nretried)
 		printf("\n%d runs were repeated (%d times in all) because the calibration before and after them differed too much: the host's speed changed during the run.\n", nretried, retries)
 	if (nfail) {
