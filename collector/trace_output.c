@@ -208,15 +208,13 @@ int trace_output_start_guard(struct trace_output *out)
 	atomic_store_explicit(shared, out->committed, memory_order_release);
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		err = -errno;
-		munmap(shared, sizeof(*shared));
-		return err;
+		goto out_unmap;
 	}
 	if (pipe2(readyfd, O_CLOEXEC) < 0) {
 		err = -errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
-		munmap(shared, sizeof(*shared));
-		return err;
+		goto out_unmap;
 	}
 	out->shared_committed = shared;
 	/*
@@ -249,22 +247,20 @@ int trace_output_start_guard(struct trace_output *out)
 			err = -ECHILD;
 	}
 	close(readyfd[0]);
-	if (pid > 0 && err) {
-		close(pipefd[1]);
-		waitpid(pid, NULL, 0);
-		out->shared_committed = NULL;
-		munmap(shared, sizeof(*shared));
-		return err;
-	}
-	if (pid < 0) {
-		close(pipefd[1]);
-		out->shared_committed = NULL;
-		munmap(shared, sizeof(*shared));
-		return err;
-	}
+	if (err)
+		goto out_reap_guard;
 	out->guard_pid = pid;
 	out->guard_fd = pipefd[1];
 	return 0;
+
+out_reap_guard:
+	out->shared_committed = NULL;
+	close(pipefd[1]);	/* EOF: a guard that got this far exits */
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+out_unmap:
+	munmap(shared, sizeof(*shared));
+	return err;
 }
 
 void trace_output_drop_guard(struct trace_output *out)
