@@ -231,6 +231,14 @@ expect "ring positions crossing 2^64 in a real session" 0 "no records dropped" "
 # Without the guard the file ends at exactly that odd offset.
 KILL_AT=300001
 FAKE_FXTRACE_KILL_AT=$KILL_AT FAKE_FXTRACE_RATE=20 collect -o "$TMP/k.fxt" -d 10
+# The guard cuts the file just after the collector's death, not before
+# wait() returns; it reports once done. Give it up to 5 s (a loaded ASan run
+# measured the file before the cut).
+n=0
+while ! grep -q "fxt-collect-guard: " "$TMP/err" && [ "$n" -lt 100 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
 size=$(wc -c <"$TMP/k.fxt")
 if [ "$rc" -eq 137 ] && [ "$size" -gt 0 ] && [ "$size" -lt "$KILL_AT" ] &&
    [ $((size % 8)) -eq 0 ] && grep -q "fxt-collect-guard: .*cut back to its last whole record ($size bytes)" "$TMP/err" &&
