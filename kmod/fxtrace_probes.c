@@ -222,8 +222,8 @@ static void fxtrace_get_name(struct fxtrace_name *name, const char *src)
 
 /*
  * Kernel object records naming @task (uapi header, "Names"): its thread,
- * and its process first when @process. Not a hot path (fork, exec, rename),
- * so each record reads the clock only for the loss accounting.
+ * and its process first when @process. They carry no timestamp; the one
+ * clock read is for the loss accounting (a drop's time, a hole's end).
  */
 static void fxtrace_write_names(struct task_struct *task, const char *comm,
 				bool process)
@@ -233,16 +233,18 @@ static void fxtrace_write_names(struct task_struct *task, const char *comm,
 	struct fxtrace_ring *ring;
 	unsigned int words;
 	unsigned long flags;
+	u64 now;
 
 	fxtrace_get_name(&name, comm);
 	local_irq_save(flags);
 	ring = fxtrace_rings[smp_processor_id()];
+	now = fxtrace_clock();
 	if (process) {
 		words = 2 + name.nwords;
 		rec[0] = fxt_kobj_header(FXT_OBJ_TYPE_PROCESS, words, name.len, 0);
 		rec[1] = task_tgid_nr(task);
 		memcpy(&rec[2], name.words, name.nwords * sizeof(u64));
-		fxtrace_ring_write(ring, rec, words, fxtrace_clock());
+		fxtrace_ring_write(ring, rec, words, now);
 	}
 	words = 4 + name.nwords;
 	rec[0] = fxt_kobj_header(FXT_OBJ_TYPE_THREAD, words, name.len, 1);
@@ -250,7 +252,7 @@ static void fxtrace_write_names(struct task_struct *task, const char *comm,
 	memcpy(&rec[2], name.words, name.nwords * sizeof(u64));
 	rec[2 + name.nwords] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_PROCESS);
 	rec[3 + name.nwords] = task_tgid_nr(task);
-	fxtrace_ring_write(ring, rec, words, fxtrace_clock());
+	fxtrace_ring_write(ring, rec, words, now);
 	local_irq_restore(flags);
 }
 

@@ -17,7 +17,6 @@
 #define FXTRACE_WAKEUP_NO_WAKER_WORDS	4	/* hdr ts tid weight */
 #define FXTRACE_LOSS_MARKER_WORDS	7	/* hdr ts pid tid arg(2) id */
 #define FXTRACE_NAME_MAX_WORDS		2	/* 15 bytes + NUL padding */
-#define FXTRACE_PROCESS_MAX_WORDS	(2 + FXTRACE_NAME_MAX_WORDS)
 #define FXTRACE_THREAD_MAX_WORDS	(4 + FXTRACE_NAME_MAX_WORDS)
 
 static __always_inline u64 fxt_sched_header(u64 kind, u64 words, u64 argc,
