@@ -3,8 +3,9 @@
  * drain-bench - the collector's drain path on the host, without the module
  *
  * fxt-collect's inner loop is: for every CPU's ring, ring_drain() walks the
- * new records (distrusting the kernel), hands each thread id to the sink,
- * which remembers it in a tid_set and queues it for naming if new, and
+ * new records (distrusting the kernel), hands each thread id not in the
+ * ring's small cache to the sink, which remembers it in a tid_set and
+ * queues it for naming if new, and
  * writes the bytes verbatim with trace_output_write() (collector/
  * fxt_collect.c, drain_all() and sink_tid()). This program runs exactly
  * those library functions over rings in ordinary memory, filled with

@@ -493,7 +493,12 @@ static int sink_write(void *ctx, const void *buf, size_t len)
 	return trace_output_write(&s->out, buf, len);
 }
 
-/* Remember a tid from the ring data; queue it for naming if it is new. */
+/*
+ * Remember a tid from the ring data; queue it for naming if it is new. The
+ * drain passes a tid on the first time a ring holds it and again only once
+ * its slot in the ring's cache was taken (ring_drain.h), so this runs about
+ * once per thread and CPU, not per record: the set makes repeats harmless.
+ */
 static void sink_tid(void *ctx, uint64_t tid)
 {
 	struct session *s = ctx;

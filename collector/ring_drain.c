@@ -5,9 +5,14 @@
  *
  * Positions are free-running 64-bit byte counts and are only ever compared
  * by subtraction, so the wrap of the 64-bit counter itself is harmless.
- * Every read of the data area goes through ring_word(), which masks the
- * position into the area: nothing the kernel publishes can make us read
+ * Reads of the data area stay inside the window [tail, head), once that is
+ * known to be at most the area's size, and each position is masked into
+ * the area before use: nothing the kernel publishes can make us read
  * outside the mapping.
+ *
+ * The walk is the collector's per-record cost (docs/performance.md), so it
+ * reads records in place and keeps the common path free of calls: see
+ * scan_window().
  */
 #include <errno.h>
 #include <string.h>
@@ -35,18 +40,21 @@ uint64_t ring_pending(const struct ring *ring)
 	       ring->tail;
 }
 
-/* The 8-byte word at position @pos (a multiple of 8). */
-static uint64_t ring_word(const struct ring *ring, uint64_t pos)
+/* The 8-byte word at @p: records are word-aligned, but say so to no one. */
+static inline uint64_t word_at(const uint8_t *p)
 {
 	uint64_t w;
 
-	memcpy(&w, ring->data + (pos & (ring->size - 1)), sizeof(w));
+	memcpy(&w, p, sizeof(w));
 	return w;
 }
 
 /*
- * Per-drain record counts and the running last_ts, added to the ring's
- * state only once the records are copied (a failed write rescans them).
+ * One walk: per-drain record counts and the running last_ts, added to the
+ * ring's state only once the records are copied (a failed write rescans
+ * them), and where the walk reports. A local of scan_window() whose address
+ * never leaves it, so the compiler may keep it in registers: the rare paths
+ * (names, tids not in the cache) get what they need as arguments.
  */
 struct scan {
 	uint64_t switches;
@@ -55,36 +63,53 @@ struct scan {
 	uint64_t loss_markers;
 	uint64_t other;
 	uint64_t last_ts;
+	uint64_t *tid_seen;	/* struct ring's, RING_TID_SLOTS */
+	const struct ring_sink *sink;
 	ring_name_fn name;	/* may be NULL */
 };
 
-static void report_tid(const struct ring_sink *sink, uint64_t tid)
+/* A tid not in its slot: remember it there, and pass it on (ring_drain.h). */
+static __attribute__((noinline)) void new_tid(uint64_t *tid_seen,
+					      const struct ring_sink *sink,
+					      uint64_t tid)
 {
+	if (tid == 0)
+		return;		/* the idle tasks, never named */
+	tid_seen[tid % RING_TID_SLOTS] = tid;
 	if (sink->tid)
 		sink->tid(sink->ctx, tid);
 }
 
-/*
- * A wakeup's "waker" koid argument, if present. Arguments that do not fit
- * the record end the search: the frame is still whole, so the record is
- * copied, and fxt-dump --check will name the problem.
- */
-static void scan_waker(const struct ring *ring, uint64_t rec, uint64_t words,
-		       const struct ring_sink *sink)
+static inline void see_tid(uint64_t *tid_seen, const struct ring_sink *sink,
+			   uint64_t tid)
 {
-	uint64_t h = ring_word(ring, rec);
+	if (__builtin_expect(tid_seen[tid % RING_TID_SLOTS] != tid, 0))
+		new_tid(tid_seen, sink, tid);
+}
+
+/*
+ * A wakeup's "waker" koid argument, if present, for any layout of the
+ * arguments (scan_record() reads the kernel's own layout inline). Arguments
+ * that do not fit the record end the search: the frame is still whole, so
+ * the record is copied, and fxt-dump --check will name the problem.
+ */
+static __attribute__((noinline)) void scan_waker(const uint8_t *rec,
+						 uint64_t h, uint64_t words,
+						 uint64_t *tid_seen,
+						 const struct ring_sink *sink)
+{
 	unsigned int nargs = h >> FXT_SCHED_ARGC_SHIFT & 0xf;
 	uint64_t at = 3;	/* header, timestamp, woken tid */
 	uint64_t ah, asize;
 
 	while (nargs-- && at < words) {
-		ah = ring_word(ring, rec + 8 * at);
+		ah = word_at(rec + 8 * at);
 		asize = ah >> FXT_ARG_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
 		if (asize == 0 || asize > words - at)
 			return;
 		if ((ah & 0xf) == FXT_ARG_KOID && asize >= 2 &&
 		    (ah >> FXT_ARG_NAME_SHIFT & 0xffff) == FXTRACE_STR_WAKER)
-			report_tid(sink, ring_word(ring, rec + 8 * (at + 1)));
+			see_tid(tid_seen, sink, word_at(rec + 8 * (at + 1)));
 		at += asize;
 	}
 }
@@ -121,12 +146,12 @@ static void scan_waker(const struct ring *ring, uint64_t rec, uint64_t words,
  * koid "process"). Return false for anything else, or anything that does
  * not fit: such a record is still copied, just not reported.
  */
-static bool parse_name(const struct ring *ring, uint64_t rec, uint64_t h,
-		       uint64_t words, struct ring_name *n)
+static bool parse_name(const uint8_t *rec, uint64_t h, uint64_t words,
+		       struct ring_name *n)
 {
 	unsigned int ref = h >> FXT_KOBJ_NAME_SHIFT & 0xffff;
 	unsigned int nargs = h >> FXT_KOBJ_ARGC_SHIFT & 0xf;
-	uint64_t nwords, at, ah, asize, w;
+	uint64_t nwords, at, ah, asize;
 
 	memset(n, 0, sizeof(*n));
 	n->obj_type = h >> FXT_KOBJ_TYPE_SHIFT & 0xff;
@@ -139,43 +164,40 @@ static bool parse_name(const struct ring *ring, uint64_t rec, uint64_t h,
 	nwords = (n->len + 7) / 8;
 	if (n->len > RING_NAME_MAX || words < 2 + nwords)
 		return false;
-	n->koid = ring_word(ring, rec + 8);
-	for (at = 0; at < nwords; at++) {
-		w = ring_word(ring, rec + 8 * (2 + at));
-		memcpy(n->name + 8 * at, &w, 8);
-	}
+	n->koid = word_at(rec + 8);
+	memcpy(n->name, rec + 16, 8 * nwords);
 	n->name[n->len] = '\0';
 	if (memchr(n->name, '\0', n->len))
 		return false;
 	for (at = 2 + nwords; nargs--; at += asize) {
 		if (at >= words)
 			return false;
-		ah = ring_word(ring, rec + 8 * at);
+		ah = word_at(rec + 8 * at);
 		asize = ah >> FXT_ARG_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
 		if (asize == 0 || asize > words - at)
 			return false;
 		if (n->obj_type == FXT_OBJ_TYPE_THREAD &&
 		    (ah & 0xf) == FXT_ARG_KOID && asize >= 2 &&
 		    (ah >> FXT_ARG_NAME_SHIFT & 0xffff) == FXTRACE_STR_PROCESS)
-			n->process = ring_word(ring, rec + 8 * (at + 1));
+			n->process = word_at(rec + 8 * (at + 1));
 	}
 	return true;
 }
 
-static void scan_name(const struct ring *ring, uint64_t rec, uint64_t h,
-		      uint64_t words, const struct ring_sink *sink,
-		      struct scan *scan)
+/* Report a name record; return whether it was one (else: other record). */
+static __attribute__((noinline)) bool scan_name(const uint8_t *rec, uint64_t h,
+						uint64_t words, uint64_t last_ts,
+						const struct ring_sink *sink,
+						ring_name_fn name)
 {
 	struct ring_name n;
 
-	if (!parse_name(ring, rec, h, words, &n)) {
-		scan->other++;
-		return;
-	}
-	scan->names++;
-	n.after_ts = scan->last_ts;
-	if (scan->name)
-		scan->name(sink->ctx, &n);
+	if (!parse_name(rec, h, words, &n))
+		return false;
+	n.after_ts = last_ts;
+	if (name)
+		name(sink->ctx, &n);
+	return true;
 }
 
 /* The kernel's loss markers: counter "records_lost", category "fxtrace". */
@@ -186,79 +208,185 @@ static bool is_loss_marker(uint64_t h)
 	       (h >> FXT_EVENT_NAME_SHIFT & 0xffff) == FXTRACE_STR_RECORDS_LOST;
 }
 
-static void scan_sched(const struct ring *ring, uint64_t rec, uint64_t h,
-		       uint64_t words, const struct ring_sink *sink,
-		       struct scan *scan)
-{
-	unsigned int kind = h >> FXT_SCHED_KIND_SHIFT & 0xf;
+/*
+ * The exact headers of the records the kernel writes all the time
+ * (uapi "Records"): record type, size, argument count and kind. A header
+ * masked with SHAPE_MASK equal to one of these is that record, whatever
+ * its CPU and thread state; scan_record() decides it with one compare.
+ */
+#define SHAPE_MASK	(0xfULL << FXT_SCHED_KIND_SHIFT |			\
+			 0xfULL << FXT_SCHED_ARGC_SHIFT |			\
+			 FXT_HDR_SIZE_MASK << FXT_HDR_SIZE_SHIFT | 0xfULL)
+#define SHAPE(kind, words, argc)						\
+	((uint64_t)(kind) << FXT_SCHED_KIND_SHIFT |				\
+	 (uint64_t)(argc) << FXT_SCHED_ARGC_SHIFT |				\
+	 (uint64_t)(words) << FXT_HDR_SIZE_SHIFT | FXT_RECORD_SCHEDULING)
+#define SHAPE_SWITCH	SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 7, 3)
+#define SHAPE_WAKEUP	SHAPE(FXT_SCHED_KIND_WAKEUP, 6, 2)	/* with waker */
+#define SHAPE_WAKEUP_IRQ SHAPE(FXT_SCHED_KIND_WAKEUP, 4, 1)	/* without */
 
-	if (kind == FXT_SCHED_KIND_CONTEXT_SWITCH && words >= 4) {
-		scan->switches++;
-		report_tid(sink, ring_word(ring, rec + 16));
-		report_tid(sink, ring_word(ring, rec + 24));
-	} else if (kind == FXT_SCHED_KIND_WAKEUP && words >= 3) {
-		scan->wakeups++;
-		report_tid(sink, ring_word(ring, rec + 16));
-		scan_waker(ring, rec, words, sink);
-	} else {
-		scan->other++;
-	}
+/* A wakeup's second argument as the kernel writes it: koid "waker". */
+#define WAKER_ARG	((uint64_t)FXT_ARG_KOID << FXT_ARG_TYPE_SHIFT |		\
+			 2ULL << FXT_ARG_SIZE_SHIFT |				\
+			 (uint64_t)FXTRACE_STR_WAKER << FXT_ARG_NAME_SHIFT)
+
+/*
+ * Metadata records belong to the trace manager (us), and large records
+ * have a different size field: neither may come from the kernel.
+ */
+#define BAD_TYPES	(1u << FXT_RECORD_METADATA | 1u << FXT_RECORD_LARGE)
+
+static inline bool bad_frame(uint64_t h, uint64_t words)
+{
+	return words == 0 || (BAD_TYPES >> (h & 0xf) & 1);
 }
 
-/* Count one whole record at @rec and report the thread ids and names in it. */
-static void scan_record(const struct ring *ring, uint64_t rec, uint64_t h,
-			uint64_t words, const struct ring_sink *sink,
-			struct scan *scan)
+/*
+ * Count the record of @words words at @rec, contiguous in memory, and
+ * report the thread ids and names in it. Return false, having done
+ * nothing, if it is no frame the kernel may write (size 0, bad type): the
+ * walk stops there.
+ *
+ * Inlined in both places of scan_window(): the kernel's switch and wakeup
+ * records are recognised by their shape and cost a few loads and compares,
+ * no call; everything else takes the general path, which gives the same
+ * answers for them.
+ */
+static inline __attribute__((always_inline)) bool
+scan_record(const uint8_t *rec, uint64_t h, uint64_t words,
+	    struct scan *scan)
 {
+	uint64_t shape = h & SHAPE_MASK;
+
+	if (shape == SHAPE_SWITCH) {
+		scan->switches++;
+		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+		see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
+		scan->last_ts = word_at(rec + 8);
+		return true;
+	}
+	if (shape == SHAPE_WAKEUP) {
+		scan->wakeups++;
+		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+		/* A weight of one word, then the waker: what the general loop finds. */
+		if ((word_at(rec + 24) & FXT_HDR_SIZE_MASK << FXT_ARG_SIZE_SHIFT) ==
+		    1 << FXT_ARG_SIZE_SHIFT &&
+		    (uint32_t)word_at(rec + 32) == WAKER_ARG)
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 40));
+		else
+			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
+		scan->last_ts = word_at(rec + 8);
+		return true;
+	}
+	if (shape == SHAPE_WAKEUP_IRQ) {
+		/* One argument in the one word left: never a koid. */
+		scan->wakeups++;
+		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+		scan->last_ts = word_at(rec + 8);
+		return true;
+	}
+
+	if (bad_frame(h, words))
+		return false;
 	switch (h & 0xf) {
 	case FXT_RECORD_SCHEDULING:
-		scan_sched(ring, rec, h, words, sink, scan);
+		switch (h >> FXT_SCHED_KIND_SHIFT) {
+		case FXT_SCHED_KIND_CONTEXT_SWITCH:
+			if (words < 4)
+				goto other;
+			scan->switches++;
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
+			break;
+		case FXT_SCHED_KIND_WAKEUP:
+			if (words < 3)
+				goto other;
+			scan->wakeups++;
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
+			break;
+		default:
+			goto other;
+		}
 		break;
 	case FXT_RECORD_EVENT:
 		if (is_loss_marker(h))
 			scan->loss_markers++;
 		else
 			scan->other++;
+		if (words < 2)
+			return true;
 		break;
 	case FXT_RECORD_KERNEL_OBJECT:
-		scan_name(ring, rec, h, words, sink, scan);
-		return;		/* no timestamp */
+		if (scan_name(rec, h, words, scan->last_ts, scan->sink,
+			      scan->name))
+			scan->names++;
+		else
+			scan->other++;
+		return true;	/* no timestamp */
 	default:
 		scan->other++;
-		return;
+		return true;
+	other:
+		scan->other++;
+		if (words < 2)
+			return true;
+		break;
 	}
 	/* Scheduling and event records: word 1 is the timestamp. */
-	if (words >= 2)
-		scan->last_ts = ring_word(ring, rec + 8);
+	scan->last_ts = word_at(rec + 8);
+	return true;
 }
 
 /*
- * Walk the records in [tail, head). Return the end of the last whole
- * record: head when every record is well formed.
+ * Walk the records in [tail, head) (at most the area's size, word-aligned).
+ * Return the end of the last whole record: head when every record is well
+ * formed.
+ *
+ * The window is at most two runs of memory: up to the end of the area,
+ * then from its start. Records inside a run are read in place, with plain
+ * loads; the one record that may cross the end is read from a copy.
  */
 static uint64_t scan_window(const struct ring *ring, uint64_t tail,
-			    uint64_t head, const struct ring_sink *sink,
-			    struct scan *scan)
+			    uint64_t head, struct scan *ring_scan)
 {
-	uint64_t pos = tail, h, words;
-	unsigned int type;
+	struct scan scan = *ring_scan;
+	uint64_t pos = tail, h, bytes, off, run, left;
+	const uint8_t *p;
+	uint8_t split[FXT_HDR_SIZE_MASK * 8];	/* a record across the end */
 
 	while (pos != head) {
-		h = ring_word(ring, pos);
-		type = h & 0xf;
-		words = h >> FXT_HDR_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
-		/*
-		 * Metadata records belong to the trace manager (us), and
-		 * large records have a different size field: neither may
-		 * come from the kernel.
-		 */
-		if (words == 0 || words * 8 > head - pos ||
-		    type == FXT_RECORD_METADATA || type == FXT_RECORD_LARGE)
+		off = pos & (ring->size - 1);
+		run = ring->size - off;
+		if (run > head - pos)
+			run = head - pos;
+		p = ring->data + off;
+		/* The size field in bytes, and the bytes left in this run. */
+		for (left = run; left; left -= bytes, p += bytes) {
+			h = word_at(p);
+			bytes = h >> (FXT_HDR_SIZE_SHIFT - 3) & FXT_HDR_SIZE_MASK << 3;
+			if (bytes > left)
+				break;	/* past head, or across the end */
+			if (__builtin_expect(!scan_record(p, h, bytes / 8, &scan), 0))
+				goto stop;
+		}
+		pos += run - left;
+		if (!left)
+			continue;
+		if (bytes > head - pos)
+			break;	/* runs past head: not whole */
+		/* Across the end, @left bytes away: scan a copy of its two pieces. */
+		memcpy(split, p, (size_t)left);
+		memcpy(split + left, ring->data, (size_t)(bytes - left));
+		if (!scan_record(split, h, bytes / 8, &scan))
 			break;
-		scan_record(ring, pos, h, words, sink, scan);
-		pos += words * 8;
+		pos += bytes;
 	}
+	*ring_scan = scan;
 	return pos;
+stop:
+	*ring_scan = scan;
+	return pos + run - left;
 }
 
 /* Hand [from, to) to the sink: one chunk, or two if it wraps the area. */
@@ -303,7 +431,10 @@ int ring_drain_names(struct ring *ring, const struct ring_sink *sink,
 		     ring_name_fn name, struct ring_drain_result *res)
 {
 	struct ring_drain_result local;
-	struct scan scan = { .last_ts = ring->last_ts, .name = name };
+	struct scan scan = {
+		.last_ts = ring->last_ts, .tid_seen = ring->tid_seen,
+		.sink = sink, .name = name,
+	};
 	uint64_t head, tail = ring->tail, avail, good;
 	int err;
 
@@ -322,7 +453,7 @@ int ring_drain_names(struct ring *ring, const struct ring_sink *sink,
 		publish_consumer(ring, head);
 		return 0;
 	}
-	good = scan_window(ring, tail, head, sink, &scan);
+	good = scan_window(ring, tail, head, &scan);
 	err = copy_out(ring, tail, good, sink, res);
 	if (err)
 		return err;

@@ -17,7 +17,11 @@
  * For the records it decodes, the walker must have reported:
  *   - tids: the outgoing and incoming tids of each context switch, the
  *     woken tid of each wakeup and the value of every koid argument whose
- *     name is the string index FXTRACE_STR_WAKER, in record order;
+ *     name is the string index FXTRACE_STR_WAKER, in record order, less
+ *     tid 0 and those the ring's cache says were reported already: a
+ *     direct-mapped cache of RING_TID_SLOTS slots (tid % RING_TID_SLOTS),
+ *     modelled here on its own, which must also end up equal to the
+ *     ring's tid_seen;
  *   - names: each process or thread kernel object whose name is empty or
  *     inline, at most RING_NAME_MAX bytes, without a NUL: its type, koid,
  *     name, the last "process" koid argument (threads), and after_ts, the
@@ -80,6 +84,7 @@ static void sink_name(void *ctx, const struct ring_name *n)
 /* What fxt_read says the walker should have reported so far. */
 struct expect {
 	const struct collected *got;
+	uint64_t tid_seen[RING_TID_SLOTS];	/* the cache, as ring_drain.h says */
 	size_t tid_at, name_at;
 	uint64_t switches, wakeups, names, loss_markers, other;
 	uint64_t last_ts;
@@ -88,6 +93,11 @@ struct expect {
 static void expect_tid(struct expect *e, uint64_t tid, size_t offset)
 {
 	const struct collected *g = e->got;
+	uint64_t *slot = &e->tid_seen[tid % RING_TID_SLOTS];
+
+	if (tid == 0 || *slot == tid)
+		return;		/* not passed on */
+	*slot = tid;
 
 	FUZZ_ASSERT(e->tid_at < g->ntids && g->tids[e->tid_at] == tid,
 		    "record at %zu: tid %llu expected as number %zu, walker reported %llu of %zu",
@@ -360,10 +370,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((ret = fxt_reader_next(r, &rec)) > 0)
 		expect_record(&e, &rec);
 	check_counts(&e, &ring, ret == 0);
-	if (ret == 0)
+	if (ret == 0) {
 		FUZZ_ASSERT(ring.last_ts == e.last_ts, "last_ts %llu, expected %llu",
 			    (unsigned long long)ring.last_ts,
 			    (unsigned long long)e.last_ts);
+		FUZZ_ASSERT(!memcmp(ring.tid_seen, e.tid_seen, sizeof(e.tid_seen)),
+			    "the ring's tid cache differs from the model");
+	}
 	fxt_reader_free(r);
 	check_name_order(&got);
 	free(area);

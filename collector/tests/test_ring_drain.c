@@ -7,6 +7,11 @@
  * bytes). The data area is malloc'ed at exactly its size, so under ASan any
  * read outside it fails the test run.
  *
+ * The cache of reported tids: a tid is passed on once until another tid
+ * takes its slot, tid 0 never, and fxt-collect's set of seen tids still
+ * gets every tid. The walk reads records in place and copies the one that
+ * crosses the end of the area: the same answers wherever the window lies.
+ *
  * Also the kernel's name records (ring_drain_names()): what is reported,
  * with which after_ts, what is skipped, and, together with name_order.c and
  * archive_meta.c as fxt-collect combines them, that the newest name of a
@@ -23,6 +28,7 @@
 #include "name_order.h"
 #include "ring_drain.h"
 #include "tap.h"
+#include "tid_set.h"
 
 /* A fake ring: what the kernel would map, plus a producer for it. */
 struct fake {
@@ -519,6 +525,332 @@ static void expect_name(const struct ring_name *n, unsigned int type,
 }
 
 /*
+ * The cache of reported tids: every tid once, until a tid of the same slot
+ * takes its place, then again; never tid 0; kept across drains and failed
+ * writes (the sink had the tids).
+ */
+TEST(tids_are_reported_once_until_evicted)
+{
+	const uint64_t a = 100, b = 200, a2 = 100 + RING_TID_SLOTS;
+	uint64_t rec[16];
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	unsigned int k;
+
+	fake_init(&f, 1024, 0);
+	for (k = 0; k < 3; k++) {
+		produce(&f, rec, kernel_switch(rec, 10 * k, a, b));
+		produce(&f, rec, kernel_wakeup(rec, 10 * k + 1, a, b));
+		produce(&f, rec, kernel_switch(rec, 10 * k + 2, b, 0));
+		produce(&f, rec, kernel_wakeup(rec, 10 * k + 3, b, 0));
+	}
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	ASSERT(c.ntids == 2);
+	EXPECT_EQ(c.tids[0], a);
+	EXPECT_EQ(c.tids[1], b);
+	EXPECT_EQ(f.ring.switches, 6);
+	EXPECT_EQ(f.ring.wakeups, 6);
+	EXPECT_EQ(f.ring.tid_seen[a % RING_TID_SLOTS], a);
+
+	/* The next drain remembers them. */
+	produce(&f, rec, kernel_switch(rec, 50, b, a));
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(c.ntids, 2);
+
+	/* a2 takes a's slot: both are reported on each return. */
+	produce(&f, rec, kernel_switch(rec, 60, a, a2));
+	produce(&f, rec, kernel_wakeup(rec, 61, a, a2));
+	produce(&f, rec, kernel_switch(rec, 62, a2, b));
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	ASSERT(c.ntids == 5);
+	EXPECT_EQ(c.tids[2], a2);
+	EXPECT_EQ(c.tids[3], a);
+	EXPECT_EQ(c.tids[4], a2);
+	EXPECT_EQ(f.ring.tid_seen[a % RING_TID_SLOTS], a2);
+
+	/* Reported in a drain whose write failed: not again on the retry. */
+	produce(&f, rec, kernel_switch(rec, 70, 7, 8));
+	c.fail_with = EIO;
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), (uint64_t)-EIO);
+	ASSERT(c.ntids == 7);
+	EXPECT(c.tids[5] == 7 && c.tids[6] == 8);
+	c.fail_with = 0;
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(c.ntids, 7);
+	EXPECT_EQ(f.ring.switches, 6 + 1 + 2 + 1);
+
+	/* Another ring has its own cache. */
+	fake_free(&f);
+	fake_init(&f, 1024, 0);
+	produce(&f, rec, kernel_switch(rec, 80, a, b));
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(c.ntids, 9);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/* xorshift for the tests below, apart from rnd() further down. */
+static uint64_t rnd_u64(void)
+{
+	static uint64_t state = 0x2545f4914f6cdd1dULL;
+
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return state;
+}
+
+/* fxt-collect's sink_tid(): the collector's set of tids seen. */
+struct seen_sink {
+	struct tid_set seen;
+	unsigned int calls;
+};
+
+static int seen_write(void *ctx, const void *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+static void seen_tid(void *ctx, uint64_t tid)
+{
+	struct seen_sink *ss = ctx;
+
+	ss->calls++;
+	tid_set_add(&ss->seen, tid);
+}
+
+/*
+ * However tids collide in the cache (here 8 tids per slot, in 4 slots),
+ * across rings and drains, every tid in the ring data reaches the set the
+ * collector names threads from, and only those.
+ */
+TEST(every_tid_reaches_the_collectors_set_whatever_the_cache_evicts)
+{
+	struct seen_sink ss = { .calls = 0 };
+	struct ring_sink s = { seen_write, seen_tid, &ss };
+	struct tid_set expect;
+	struct fake rings[2];
+	uint64_t rec[16], t1, t2, *got = NULL, *want = NULL;
+	unsigned int step, i, occurrences = 0;
+	long ngot, nwant;
+	size_t n;
+
+	tid_set_init(&ss.seen);
+	tid_set_init(&expect);
+	fake_init(&rings[0], 1024, 0 - 512);
+	fake_init(&rings[1], 256, 40);
+	for (step = 0; step < 5000; step++) {
+		struct fake *f = &rings[rnd_u64() % 2];
+
+		t1 = (rnd_u64() % 4) + RING_TID_SLOTS * (rnd_u64() % 8);
+		t2 = (rnd_u64() % 4) + RING_TID_SLOTS * (rnd_u64() % 8);
+		n = rnd_u64() % 2 ? kernel_switch(rec, step, t1, t2) :
+				    kernel_wakeup(rec, step, t1, t2);
+		if (f->ctrl->producer_pos + n - f->ring.tail > f->size)
+			EXPECT_EQ(ring_drain(&f->ring, &s, NULL), 0);
+		produce(f, rec, n);
+		if (t1)
+			tid_set_add(&expect, t1);
+		if (t2)
+			tid_set_add(&expect, t2);
+		occurrences += 2;
+		if (rnd_u64() % 8 == 0)
+			EXPECT_EQ(ring_drain(&f->ring, &s, NULL), 0);
+	}
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(ring_drain(&rings[i].ring, &s, NULL), 0);
+	ngot = tid_set_sorted(&ss.seen, &got);
+	nwant = tid_set_sorted(&expect, &want);
+	ASSERT(ngot > 0 && nwant == 31);	/* tid 0 is never passed on */
+	EXPECT(ngot == nwant && !memcmp(got, want, (size_t)nwant * sizeof(*got)));
+	/* Evictions report again, but far from every occurrence. */
+	EXPECT(ss.calls > (unsigned int)nwant && ss.calls < occurrences);
+	printf("#   %u sink calls for %u tid occurrences of %ld tids\n",
+	       ss.calls, occurrences, nwant);
+	free(got);
+	free(want);
+	tid_set_free(&ss.seen);
+	tid_set_free(&expect);
+	fake_free(&rings[0]);
+	fake_free(&rings[1]);
+}
+
+/* Every counter and report of one drain, to compare two walks. */
+struct walk_result {
+	struct capture c;
+	uint64_t switches, wakeups, names, loss_markers, other, last_ts, bytes;
+	enum ring_drain_status status;
+};
+
+static void walk_at(uint64_t size, uint64_t start, const uint8_t *win,
+		    size_t len, struct walk_result *w)
+{
+	struct ring_sink s = sink_for(&w->c);
+	struct ring_drain_result res;
+	struct fake f;
+
+	free(w->c.bytes);
+	memset(w, 0, sizeof(*w));
+	fake_init(&f, size, start);
+	produce(&f, win, len);
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
+	w->status = res.status;
+	w->switches = f.ring.switches;
+	w->wakeups = f.ring.wakeups;
+	w->names = f.ring.names;
+	w->loss_markers = f.ring.loss_markers;
+	w->other = f.ring.other_records;
+	w->last_ts = f.ring.last_ts;
+	w->bytes = f.ring.bytes;
+	EXPECT_EQ(f.ctrl->consumer_pos, start + len);
+	fake_free(&f);
+}
+
+static bool same_walk(const struct walk_result *a, const struct walk_result *b)
+{
+	unsigned int i;
+
+	if (a->status != b->status || a->switches != b->switches ||
+	    a->wakeups != b->wakeups || a->names != b->names ||
+	    a->loss_markers != b->loss_markers || a->other != b->other ||
+	    a->last_ts != b->last_ts || a->bytes != b->bytes ||
+	    a->c.len != b->c.len || memcmp(a->c.bytes, b->c.bytes, a->c.len) ||
+	    a->c.ntids != b->c.ntids || a->c.nnames != b->c.nnames ||
+	    memcmp(a->c.tids, b->c.tids, a->c.ntids * sizeof(a->c.tids[0])))
+		return false;
+	for (i = 0; i < a->c.nnames; i++)
+		if (a->c.names[i].koid != b->c.names[i].koid ||
+		    a->c.names[i].process != b->c.names[i].process ||
+		    a->c.names[i].after_ts != b->c.names[i].after_ts ||
+		    strcmp(a->c.names[i].name, b->c.names[i].name))
+			return false;
+	return true;
+}
+
+/*
+ * Records of every kind the walk knows, the kernel's and others, in a
+ * window that starts at every word of the area in turn: whichever record
+ * crosses the end, and at whichever word, the walk gives what it gives in
+ * one piece. A malformed record at the end of the window stops it at the
+ * same place too.
+ */
+TEST(records_across_the_end_walk_as_in_one_piece)
+{
+	const uint64_t size = 512;
+	uint64_t rec[16], other[3];
+	uint8_t win[512];
+	size_t len = 0, good;
+	static struct walk_result ref, w;	/* 70 KiB: not on the stack */
+	struct fake f;
+	uint64_t start;
+	unsigned int bad, mismatches = 0, walks = 0;
+
+	fake_init(&f, 4096, 0);		/* only to build the window with put() */
+	put(&f, win, &len, rec, kernel_switch(rec, 10, 1, 2));
+	put(&f, win, &len, rec, kernel_process(rec, 60, "proc"));
+	put(&f, win, &len, rec, kernel_wakeup(rec, 20, 3, 4));
+	put(&f, win, &len, rec, kernel_thread(rec, 61, 60, "fifteen-bytes!!"));
+	put(&f, win, &len, rec, kernel_wakeup(rec, 30, 5, 0));
+	put(&f, win, &len, rec, kernel_loss_marker(rec, 40, 1, 3));
+	other[0] = FXT_RECORD_SCHEDULING | 3ULL << FXT_HDR_SIZE_SHIFT;	/* legacy */
+	other[1] = 50;
+	other[2] = 6;
+	put(&f, win, &len, other, 24);
+	put(&f, win, &len, rec, kernel_thread(rec, 62, 60, "x"));
+	put(&f, win, &len, rec, kernel_switch(rec, 60, 7, 1 + RING_TID_SLOTS));
+	good = len;
+	fake_free(&f);
+	ASSERT(len + 32 <= size);
+
+	for (bad = 0; bad < 5; bad++) {
+		static const uint64_t bad_header[] = {
+			0,				/* none: all good */
+			FXT_RECORD_SCHEDULING,		/* size 0 */
+			FXT_RECORD_METADATA | 4 << 4,
+			FXT_RECORD_LARGE | 4 << 4,
+			FXT_RECORD_SCHEDULING | 5 << 4,	/* past producer */
+		};
+		uint64_t junk[4] = { bad_header[bad], 1, 2, 3 };
+
+		len = good;
+		if (bad) {
+			memcpy(win + len, junk, sizeof(junk));
+			len += sizeof(junk);
+		}
+		walk_at(4096, 0, win, len, &ref);
+		EXPECT_EQ(ref.bytes, good);
+		EXPECT_EQ(ref.status, bad ? RING_DRAIN_CORRUPT : RING_DRAIN_OK);
+		for (start = 0; start < size; start += 8) {
+			walk_at(size, 0 - 4 * size + start, win, len, &w);
+			walks++;
+			if (!same_walk(&ref, &w)) {
+				mismatches++;
+				printf("#   bad record %u, window at %" PRIu64 "\n",
+				       bad, start);
+			}
+		}
+	}
+	EXPECT_EQ(ref.switches, 2);
+	EXPECT_EQ(ref.wakeups, 2);
+	EXPECT_EQ(ref.names, 3);
+	EXPECT_EQ(ref.loss_markers, 1);
+	EXPECT_EQ(ref.other, 1);
+	EXPECT_EQ(ref.last_ts, 60);
+	EXPECT_EQ(ref.c.ntids, 7);	/* 1, 2, 3, 4, 5, 7, 1 + RING_TID_SLOTS */
+	EXPECT_EQ(mismatches, 0);
+	printf("#   %u walks, %u differ from the one in one piece\n", walks,
+	       mismatches);
+	free(ref.c.bytes);
+	free(w.c.bytes);
+}
+
+/*
+ * Records of the kernel's sizes and argument counts whose arguments are
+ * laid out otherwise: the same answers as the general argument walk.
+ */
+TEST(wakeups_in_another_layout_still_report_their_waker)
+{
+	uint64_t rec[16];
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	const uint64_t waker_first =
+		(uint64_t)FXT_ARG_KOID | 2ULL << FXT_ARG_SIZE_SHIFT |
+		(uint64_t)FXTRACE_STR_WAKER << FXT_ARG_NAME_SHIFT;
+
+	fake_init(&f, 256, 0);
+	/* Waker first (words 3-4), then a one-word argument. */
+	kernel_wakeup(rec, 1, 5, 6);
+	rec[5] = rec[3];
+	rec[3] = waker_first;
+	rec[4] = 66;
+	produce(&f, rec, 48);
+	/* The kernel's layout, but the koid argument has another name. */
+	kernel_wakeup(rec, 2, 7, 8);
+	rec[4] = (rec[4] & ~(0xffffULL << FXT_ARG_NAME_SHIFT)) |
+		 (uint64_t)FXTRACE_STR_PROCESS << FXT_ARG_NAME_SHIFT;
+	produce(&f, rec, 48);
+	/* The first argument claims two words: the waker is not at word 4. */
+	kernel_wakeup(rec, 3, 9, 10);
+	rec[3] += 1ULL << FXT_ARG_SIZE_SHIFT;
+	produce(&f, rec, 48);
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	ASSERT(c.ntids == 4);
+	EXPECT_EQ(c.tids[0], 5);
+	EXPECT_EQ(c.tids[1], 66);
+	EXPECT_EQ(c.tids[2], 7);
+	EXPECT_EQ(c.tids[3], 9);
+	EXPECT_EQ(f.ring.wakeups, 3);
+	EXPECT_EQ(f.ring.last_ts, 3);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
  * Names as the kernel writes them (fork, exec, rename) between scheduling
  * records and loss markers: each reported in ring order with the timestamp
  * of the record before it, and counted apart from other records.
@@ -1010,6 +1342,10 @@ int main(void)
 	RUN(malformed_records_end_the_copy);
 	RUN(lying_argument_sizes_stop_the_waker_search);
 	RUN(sink_errors_leave_the_consumer_where_it_was);
+	RUN(tids_are_reported_once_until_evicted);
+	RUN(every_tid_reaches_the_collectors_set_whatever_the_cache_evicts);
+	RUN(records_across_the_end_walk_as_in_one_piece);
+	RUN(wakeups_in_another_layout_still_report_their_waker);
 	RUN(names_are_reported_with_the_time_before_them);
 	RUN(after_ts_survives_drains_and_failed_writes);
 	RUN(malformed_name_records_are_copied_not_reported);
