@@ -9,11 +9,12 @@
  * for_each_kernel_tracepoint() and attached with tracepoint_probe_register()
  * (design.md decision 2).
  *
- * Each probe builds its record on the stack and copies it into the current
- * CPU's ring with interrupts disabled: a wakeup from an interrupt can arrive
- * in the middle of another probe on the same CPU (design.md decision 3), and
- * disabling interrupts across "read the clock, reserve, copy, publish" keeps
- * every ring's records whole and in timestamp order.
+ * Each probe reserves room in the current CPU's ring, builds its record
+ * there and publishes it, with interrupts disabled: a wakeup from an
+ * interrupt can arrive in the middle of another probe on the same CPU
+ * (design.md decision 3), and disabling interrupts across "read the clock,
+ * reserve, write, publish" keeps every ring's records whole and in
+ * timestamp order.
  */
 #include <linux/hash.h>
 #include <linux/kernel.h>
@@ -94,29 +95,35 @@ static __always_inline u64 fxtrace_fxt_state(bool preempt,
 /*
  * The hot path: this probe and the wakeup probes below run on every context
  * switch and wakeup of the machine. What each record costs, all of it
- * (measured in docs/performance.md: about 260 instructions per record on
- * Debian's 6.1, of which the tracepoint call itself is about 35):
+ * (measured in docs/performance.md, in instructions per record on Debian's
+ * 6.1; the tracepoint call itself, probe empty, is about 35):
  *   - local_irq_save()/restore(): pushf/cli and popf; needed so an interrupt's
  *     wakeup cannot land in the middle of this record (design.md decision 3).
- *   - one clock read (fxtrace_clock()), about a fifth of the probe: the
- *     timekeeper's NMI-safe fast copy (a seqcount latch the timekeeping CPU
- *     rewrites once per tick: read-shared, no lock), then rdtsc through the
- *     clocksource's read() pointer, an indirect call (a retpoline where
- *     Spectre v2 mitigations are on), then a multiply and a shift.
- *   - the record is built on the stack: CONFIG_INIT_STACK_ALL_ZERO zeroes it
- *     first and the stack protector adds its canary check.
+ *   - one clock read (fxtrace_clock()), about 50, the largest single cost:
+ *     the timekeeper's NMI-safe fast copy (a seqcount latch the timekeeping
+ *     CPU rewrites once per tick: read-shared, no lock), then rdtsc through
+ *     the clocksource's read() pointer, an indirect call (a retpoline where
+ *     Spectre v2 mitigations are on), then a multiply and a shift. A cheaper
+ *     per-CPU clock (local_clock()) is not CLOCK_BOOTTIME, which the file
+ *     format and userspace rely on (design.md decision 6).
  *   - the task fields (pid, prio, exit_state): cache lines the scheduler has
  *     just touched for this switch.
- *   - fxtrace_ring_write(): three stores to this CPU's own control cache line
- *     (tracepoint_hits, records_written, producer_pos) and its private
- *     copies, one acquire load of consumer_pos (a line shared with the
- *     reader only, which writes it once per drain), the record's 7, 6 or 4
- *     word stores into this CPU's data area, and a compare with the
- *     watermark. The irq_work that wakes the reader is queued only when the
- *     watermark is crossed, once per drain (its one atomic is there).
+ *   - fxtrace_ring_reserve(): a store to this CPU's own control cache line
+ *     (tracepoint_hits) and the private copy, one acquire load of
+ *     consumer_pos (a line shared with the reader only, which writes it
+ *     once per drain), two compares for room.
+ *   - the record's 7, 6 or 4 words, stored straight into this CPU's data
+ *     area (no stack copy, so nothing for CONFIG_INIT_STACK_ALL_ZERO to
+ *     zero and no stack canary).
+ *   - fxtrace_ring_commit(): two more stores to the control line
+ *     (records_written, producer_pos) and a compare with the watermark. The
+ *     irq_work that wakes the reader is queued only when the watermark is
+ *     crossed, once per drain (its one atomic is there).
  *   - wakeups only: the waker slot (fxtrace_wakers), one hash of the task
  *     pointer and one load; the one cache line another CPU may have written
  *     (sched_waking on the waker's CPU), and only for the woken task's slot.
+ *     sched_waking is a second tracepoint call per wakeup (its probe: the
+ *     hash and one store).
  * Otherwise there is no division, no allocation, no lock and no atomic
  * read-modify-write.
  */
@@ -125,17 +132,24 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 				       struct task_struct *next,
 				       unsigned int prev_state)
 {
-	u64 rec[FXTRACE_SWITCH_WORDS];
+	struct fxtrace_ring *ring;
+	struct fxtrace_slot slot;
 	unsigned long flags;
+	u64 *rec, ts;
 	int cpu;
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
+	ring = fxtrace_rings[cpu];
+	ts = fxtrace_clock();
+	if (!fxtrace_ring_reserve(ring, FXTRACE_SWITCH_WORDS, ts, &slot))
+		goto out_irq_restore;
+	rec = slot.rec;
 	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH,
 				  FXTRACE_SWITCH_WORDS, 3, cpu) |
 		 (fxtrace_fxt_state(preempt, prev, prev_state) <<
 		  FXT_SCHED_STATE_SHIFT);
-	rec[1] = fxtrace_clock();
+	rec[1] = ts;
 	rec[2] = prev->pid;
 	rec[3] = next->pid;
 	rec[4] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_INCOMING_WEIGHT,
@@ -144,29 +158,38 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 			      fxtrace_weight(prev));
 	rec[6] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
 			      prev_state);
-	fxtrace_ring_write(fxtrace_rings[cpu], rec, FXTRACE_SWITCH_WORDS,
-			   rec[1]);
+	fxtrace_ring_commit(ring, &slot, FXTRACE_SWITCH_WORDS);
+out_irq_restore:
 	local_irq_restore(flags);
 }
 
 static void fxtrace_write_wakeup(struct task_struct *p, u32 waker)
 {
-	u64 rec[FXTRACE_WAKEUP_WORDS];
 	unsigned int words = waker ? FXTRACE_WAKEUP_WORDS :
 				     FXTRACE_WAKEUP_NO_WAKER_WORDS;
+	struct fxtrace_ring *ring;
+	struct fxtrace_slot slot;
 	unsigned long flags;
+	u64 *rec, ts;
 
 	local_irq_save(flags);
+	ring = fxtrace_rings[smp_processor_id()];
+	ts = fxtrace_clock();
+	if (!fxtrace_ring_reserve(ring, words, ts, &slot))
+		goto out_irq_restore;
+	rec = slot.rec;
 	rec[0] = fxt_sched_header(FXT_SCHED_KIND_WAKEUP, words,
 				  waker ? 2 : 1, task_cpu(p));
-	rec[1] = fxtrace_clock();
+	rec[1] = ts;
 	rec[2] = p->pid;
 	rec[3] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_WEIGHT,
 			      fxtrace_weight(p));
-	rec[4] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_WAKER);
-	rec[5] = waker;
-	fxtrace_ring_write(fxtrace_rings[smp_processor_id()], rec, words,
-			   rec[1]);
+	if (waker) {
+		rec[4] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_WAKER);
+		rec[5] = waker;
+	}
+	fxtrace_ring_commit(ring, &slot, words);
+out_irq_restore:
 	local_irq_restore(flags);
 }
 

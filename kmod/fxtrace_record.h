@@ -8,6 +8,7 @@
 #ifndef FXTRACE_RECORD_H
 #define FXTRACE_RECORD_H
 
+#include <linux/build_bug.h>
 #include <linux/types.h>
 #include <linux/fxtrace.h>
 
@@ -18,6 +19,12 @@
 #define FXTRACE_LOSS_MARKER_WORDS	7	/* hdr ts pid tid arg(2) id */
 #define FXTRACE_NAME_MAX_WORDS		2	/* 15 bytes + NUL padding */
 #define FXTRACE_THREAD_MAX_WORDS	(4 + FXTRACE_NAME_MAX_WORDS)
+/* The largest record the module writes (struct fxtrace_ring's spill). */
+#define FXTRACE_RECORD_MAX_WORDS	7
+static_assert(FXTRACE_SWITCH_WORDS <= FXTRACE_RECORD_MAX_WORDS);
+static_assert(FXTRACE_WAKEUP_WORDS <= FXTRACE_RECORD_MAX_WORDS);
+static_assert(FXTRACE_LOSS_MARKER_WORDS <= FXTRACE_RECORD_MAX_WORDS);
+static_assert(FXTRACE_THREAD_MAX_WORDS <= FXTRACE_RECORD_MAX_WORDS);
 
 static __always_inline u64 fxt_sched_header(u64 kind, u64 words, u64 argc,
 					    u64 cpu)

@@ -10,6 +10,7 @@
 #define FXTRACE_RING_H
 
 #include <linux/irq_work.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/fxtrace.h>
@@ -36,9 +37,11 @@
  * @owner_tgid: the session opener's process, the loss markers' thread
  * @owner_tid: the session opener's thread
  * @cpu: the CPU that owns this ring
+ * @spill: a record that would run past the data area's end is built here,
+ *	then copied in word by word, wrapping (fxtrace_ring_commit())
  *
- * Every field above @wakeup is written only by the owning CPU with
- * interrupts disabled, so there is exactly one writer at any time.
+ * Every field above @wakeup, and @spill, is written only by the owning CPU
+ * with interrupts disabled, so there is exactly one writer at any time.
  */
 struct fxtrace_ring {
 	u64 head;
@@ -59,6 +62,7 @@ struct fxtrace_ring {
 	u32 owner_tgid;
 	u32 owner_tid;
 	int cpu;
+	u64 spill[FXTRACE_RECORD_MAX_WORDS];
 } ____cacheline_aligned;
 
 struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
@@ -96,62 +100,145 @@ static __always_inline u64 fxtrace_ring_put(struct fxtrace_ring *ring, u64 head,
 }
 
 /**
- * fxtrace_ring_write() - append one whole record, or count it as dropped
+ * struct fxtrace_slot - room reserved for one record
+ * @rec: where to write its words: straight into the data area, or into
+ *	the ring's @spill words when the record would run past the area's end
+ * @pos: the record's position in the ring
+ * @cons: the consumer position the room was measured against
+ *
+ * Lives in registers: the reserve and commit around it are inlined.
+ */
+struct fxtrace_slot {
+	u64 *rec;
+	u64 pos;
+	u64 cons;
+};
+
+/**
+ * fxtrace_ring_reserve() - make room for one record, or count it as dropped
  * @ring: the current CPU's ring
- * @rec: the record's words, header first
- * @words: number of words in @rec
+ * @words: the record's size in words, header included
  * @ts: the record's timestamp (or now, for records without one): the time
  *	of the drop if it is dropped, the end of the loss it follows if any
+ * @slot: filled in when there is room
  *
  * After a loss, the first record that fits together with the two loss
- * markers (uapi header, "Loss markers") is written after them; until then
- * records keep being dropped, so the markers always sit exactly at the hole.
+ * markers (uapi header, "Loss markers") gets them written in front of it;
+ * until then records keep being dropped, so the markers always sit exactly
+ * at the hole.
  *
- * Context: interrupts disabled, so nothing else writes to @ring meanwhile.
- * Cost: one acquire load of the consumer line (shared with the reader, but
- * with no other CPU), @words stores, and stores to this CPU's control line.
- * No division, no allocation, no lock.
+ * The caller writes the record's words to @slot->rec and then calls
+ * fxtrace_ring_commit(). Building the record in place, rather than on the
+ * stack and copying it in, saves the copy loop and the zeroing and canary
+ * that CONFIG_INIT_STACK_ALL_ZERO and the stack protector put around a
+ * stack array (docs/performance.md).
+ *
+ * Context: interrupts disabled, so nothing else writes to @ring until the
+ * commit.
+ * Return: true if there is room.
  */
-static __always_inline void fxtrace_ring_write(struct fxtrace_ring *ring,
-					       const u64 *rec,
-					       unsigned int words, u64 ts)
+static __always_inline bool fxtrace_ring_reserve(struct fxtrace_ring *ring,
+						 unsigned int words, u64 ts,
+						 struct fxtrace_slot *slot)
 {
 	u64 size = ring->mask + 1;
 	u64 len = (u64)words * sizeof(u64);
 	u64 head = ring->head;
-	u64 used, cons, need;
+	u64 used, need, off;
 
 	ring->hits++;
 	WRITE_ONCE(ring->ctrl->tracepoint_hits, ring->hits);
 
 	/* (B): pairs with the reader's (D); its copy is done before we reuse. */
-	cons = smp_load_acquire(&ring->ctrl->consumer_pos);
-	used = head - cons;
+	slot->cons = smp_load_acquire(&ring->ctrl->consumer_pos);
+	used = head - slot->cons;
 	if (unlikely(used > size)) {
 		/* consumer_pos ahead of us or too far behind: never trust it */
 		ring->consumer_errors++;
 		WRITE_ONCE(ring->ctrl->consumer_errors, ring->consumer_errors);
 		fxtrace_ring_drop(ring, ts);
-		return;
+		return false;
 	}
 	need = len;
 	if (unlikely(ring->lost))
 		need += FXTRACE_LOSS_MARKERS_BYTES;
 	if (unlikely(size - used < need)) {
 		fxtrace_ring_drop(ring, ts);
-		return;
+		return false;
 	}
 
 	if (unlikely(ring->lost))
 		head = fxtrace_ring_put_loss_markers(ring, head, ts);
-	ring->head = fxtrace_ring_put(ring, head, rec, words);
-	ring->written++;
-	WRITE_ONCE(ring->ctrl->records_written, ring->written);
-	/* (A): pairs with the reader's (C); the bytes are visible first. */
-	smp_store_release(&ring->ctrl->producer_pos, ring->head);
+	slot->pos = head;
+	off = head & ring->mask;
+	if (likely(off + len <= size))
+		slot->rec = (u64 *)(ring->data + off);
+	else
+		slot->rec = ring->spill;
+	return true;
+}
 
-	if (unlikely(used < ring->watermark && used + need >= ring->watermark))
+/**
+ * fxtrace_ring_commit() - publish the record written to a reserved slot
+ * @ring: the ring fxtrace_ring_reserve() filled @slot from
+ * @slot: the slot, its record written
+ * @words: the record's size, as reserved
+ *
+ * Cost: stores to this CPU's own control line (records_written,
+ * producer_pos) and a compare with the watermark; the irq_work that wakes
+ * the reader is queued only when this record crosses the watermark, once
+ * per drain.
+ *
+ * Context: interrupts disabled since the reserve.
+ */
+static __always_inline void fxtrace_ring_commit(struct fxtrace_ring *ring,
+						const struct fxtrace_slot *slot,
+						unsigned int words)
+{
+	/*
+	 * Each field read once, into locals: the kernel's -fno-strict-aliasing
+	 * lets every store of a record word alias any field of @ring.
+	 */
+	struct fxtrace_ctrl *ctrl = ring->ctrl;
+	u64 watermark = ring->watermark;
+	u64 before = ring->head - slot->cons;
+	u64 head = slot->pos + (u64)words * sizeof(u64);
+	u64 written = ring->written + 1;
+
+	if (unlikely(slot->rec == ring->spill))
+		fxtrace_ring_put(ring, slot->pos, ring->spill, words);
+	ring->head = head;
+	ring->written = written;
+	WRITE_ONCE(ctrl->records_written, written);
+	/* (A): pairs with the reader's (C); the bytes are visible first. */
+	smp_store_release(&ctrl->producer_pos, head);
+
+	if (unlikely(before < watermark && head - slot->cons >= watermark))
 		irq_work_queue(&ring->wakeup);
+}
+
+/**
+ * fxtrace_ring_write() - append a record built elsewhere, or drop it
+ * @ring: the current CPU's ring
+ * @rec: the record's words, header first
+ * @words: number of words in @rec
+ * @ts: as for fxtrace_ring_reserve()
+ *
+ * For the records off the hot path (names), whose size is known only once
+ * they are built.
+ *
+ * Context: interrupts disabled.
+ */
+static __always_inline void fxtrace_ring_write(struct fxtrace_ring *ring,
+					       const u64 *rec,
+					       unsigned int words, u64 ts)
+{
+	struct fxtrace_slot slot;
+
+	if (!fxtrace_ring_reserve(ring, words, ts, &slot))
+		return;
+	memcpy(slot.rec, rec, (size_t)words * sizeof(u64));
+	fxtrace_ring_commit(ring, &slot, words);
 }
 
 #endif /* FXTRACE_RING_H */
