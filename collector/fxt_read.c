@@ -105,12 +105,19 @@ static uint64_t load_word(const uint8_t *p)
 	return w;
 }
 
-static bool cur_word(struct cursor *c, const char *field, uint64_t *out)
+static __attribute__((noinline, cold)) bool cur_word_missing(struct cursor *c,
+							     const char *field)
+{
+	return fail(c, "ends before its %s (size %zu words)", field, c->words);
+}
+
+/* Inlined: a few loads and a compare, on every word of every record. */
+static inline __attribute__((always_inline)) bool
+cur_word(struct cursor *c, const char *field, uint64_t *out)
 {
 	*out = 0;	/* never read on failure; keeps -Wmaybe-uninitialized quiet */
-	if (c->at >= c->words)
-		return fail(c, "ends before its %s (size %zu words)",
-			    field, c->words);
+	if (__builtin_expect(c->at >= c->words, 0))
+		return cur_word_missing(c, field);
 	*out = load_word(c->base + 8 * c->at);
 	c->at++;
 	return true;
