@@ -307,6 +307,16 @@ while [ "$r" -le "$rounds" ]; do
 	say "round $r of $rounds done at $(cut -d' ' -f1 /proc/uptime) s guest time"
 	r=$((r + 1))
 done
+# The price of output: every tracer's reader writes its bytes to $SCRATCH,
+# and in the instruction view the kernel's copy and page clearing count one
+# instruction per byte (rep movsb/stosb), so bytes per event set a floor
+# under each reader's cost. report.awk turns this into ns per event.
+if fxt-bench writecost -n 16 -o "$SCRATCH/writecost" -T "$timeout" >"$SCRATCH/writecost.out" 2>&1; then
+	info "tmpfs_write_ns_per_byte=$(field ns_per_op "$SCRATCH/writecost.out") (fxt-bench writecost: 16 MiB in 1 MiB write() calls to $SCRATCH)"
+else
+	say "WARNING: fxt-bench writecost failed: $(tail -n 1 "$SCRATCH/writecost.out")"
+fi
+
 # Where fxt-collect's time goes: sample every 10 us of CPU time while it
 # drains pp1 (perf resolves fxt-collect's symbols from its unstripped
 # binary). Only its user-space samples are exact: cpu-clock fires from a

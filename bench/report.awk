@@ -100,10 +100,23 @@ function parse(line,    i, n, parts, eq) {
 	}
 }
 
+# "N ns (P% of its cost)": writing @cfg's bytes per event in @wl
+function write_floor(wl, cfg,    b, pe) {
+	b = bpe_med[wl, cfg]
+	if (b == "")
+		return "-"
+	pe = per_event[wl, cfg]
+	if (pe != "" && pe > 0)
+		return sprintf("%.0f ns (%.0f%% of its cost)", b * write_ns, 100 * b * write_ns / pe)
+	return sprintf("%.0f ns", b * write_ns)
+}
+
 BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 
 /^BENCHINFO / {
 	info[++ninfo] = substr($0, 11)
+	if (match($0, /tmpfs_write_ns_per_byte=[0-9.]+/))
+		write_ns = substr($0, RSTART + 24, RLENGTH - 24) + 0
 	next
 }
 
@@ -221,6 +234,7 @@ END {
 			per_event[wl, cfg] = pe
 			lost_all[wl, cfg] = lsum
 			cpu_med[wl, cfg] = median(cs, nc)
+			bpe_med[wl, cfg] = median(bs, nb)
 			printf("| %s | %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", \
 			       wl, cfg, n, m, spread(xs, n), fmt(median(sws, ns), "%.2f"), fmt(d, "%.0f"), \
 			       (d != "" && none_med[wl] > 0) ? sprintf("%.1f%%", 100 * d / none_med[wl]) : "-", \
@@ -238,6 +252,17 @@ END {
 		wl = wls[w]
 		printf("| %s | %s | %s | %s | %s |\n", wl, ratio(wl, "fxtrace", "ftrace"), \
 		       ratio(wl, "fxtrace", "perf"), ratio(wl, "probe", "ftrace"), ratio(wl, "probe", "perf"))
+	}
+	# What writing each tracer's output costs at the measured price per
+	# byte (fxt-bench writecost): a floor under its reader's share.
+	if (write_ns > 0) {
+		printf("\nWriting output to tmpfs costs %.2f ns per byte in this view (fxt-bench writecost); at each tracer's bytes per event that is, per event:\n\n", write_ns)
+		printf("| workload | fxtrace | ftrace | perf |\n|---|---|---|---|\n")
+		for (w = 1; w <= nwl; w++) {
+			wl = wls[w]
+			printf("| %s | %s | %s | %s |\n", wl, write_floor(wl, "fxtrace"), \
+			       write_floor(wl, "ftrace"), write_floor(wl, "perf"))
+		}
 	}
 	# The issue's targets, read from this view's numbers (not enforced).
 	printf("\nTargets (issue 4), this view:\n\n")

@@ -11,6 +11,11 @@
  *              events per round trip; A != B: every wakeup crosses CPUs)
  *   sleepwake  T threads in a ring of pipes with K tokens circulating:
  *              many sleepers, run queues longer than one, preemption
+ *   writecost  write() N MiB in 1 MiB calls to a new file: what every
+ *              tracer's reader pays per byte of output to its file system
+ *              (the floor of a collector's cost per record, in the
+ *              instruction view: the kernel's copy and page clearing count
+ *              one instruction per byte there)
  *
  * Each run prints one line of key=value pairs on stdout ("result wl=...").
  * The clock is CLOCK_MONOTONIC: under QEMU -icount it counts instructions.
@@ -29,6 +34,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -64,6 +70,7 @@ struct env {
 	int nwatch;
 	int chunks;		/* pieces of a pingpong/sleepwake run */
 	long chunk_calib;	/* getppid() calls around each piece, 0 = none */
+	const char *output;	/* writecost's file */
 };
 
 static volatile pid_t child_pid;	/* killed by the timeout handler */
@@ -380,6 +387,36 @@ static int run_calib(const struct env *env)
 	return 0;
 }
 
+/* ---- writecost ------------------------------------------------------------ */
+
+#define WRITE_CHUNK	(1 << 20)
+
+/* One op = one byte written; the file is removed again. */
+static int run_writecost(const struct env *env)
+{
+	char *buf = malloc(WRITE_CHUNK);
+	struct interval iv;
+	long i;
+	int fd;
+
+	if (!buf)
+		die("malloc");
+	memset(buf, 0x5a, WRITE_CHUNK);	/* fault the buffer in first */
+	fd = open(env->output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die(env->output);
+	interval_begin(env, &iv, 0);
+	for (i = 0; i < env->ops; i++)
+		if (write(fd, buf, WRITE_CHUNK) != WRITE_CHUNK)
+			die("writecost: write (is the file system full?)");
+	interval_end(env, &iv, 0);
+	close(fd);
+	unlink(env->output);
+	free(buf);
+	report(env, &iv, env->ops * WRITE_CHUNK, iv.t1 - iv.t0, NULL, "");
+	return 0;
+}
+
 /* ---- pingpong ------------------------------------------------------------- */
 
 static void xwrite1(int fd, char c)
@@ -584,9 +621,11 @@ static void usage(FILE *f)
 "  calib      getppid() N times (no scheduler tracepoint: a speed reference)\n"
 "  pingpong   two processes, one byte over two pipes, N round trips\n"
 "  sleepwake  T threads in a ring of pipes, K tokens, N hops in all\n"
+"  writecost  N MiB written in 1 MiB write() calls to --output; ns_per_op is\n"
+"             per byte: the output cost every tracer's reader pays\n"
 "\n"
-"  -n, --ops=N          calls, round trips or hops (default 100000, 20000,\n"
-"                       20000)\n"
+"  -n, --ops=N          calls, round trips, hops or MiB (default 100000,\n"
+"                       20000, 20000, 8)\n"
 "  -w, --warmup=N       untimed round trips before pingpong's (default N/10)\n"
 "  -c, --cpus=A,B       pin pingpong's processes to CPUs A and B (default 0,0)\n"
 "  -t, --threads=T      sleepwake threads (default 32, at most %d)\n"
@@ -597,6 +636,8 @@ static void usage(FILE *f)
 "                       pieces, and report norm_per_op (default 0: none)\n"
 "  -W, --watch=COMM     also report the CPU time used by processes named\n"
 "                       COMM during the run (repeatable, up to %d)\n"
+"  -o, --output=FILE    writecost's file, removed afterwards (default\n"
+"                       /tmp/fxt-bench-writecost)\n"
 "  -T, --timeout=SECS   give up after SECS, exit 124 (default 600)\n"
 "  -h, --help           this text\n"
 "\n"
@@ -608,6 +649,7 @@ static void usage(FILE *f)
 "  fxt-bench calib -n 200000\n"
 "  fxt-bench pingpong --cpus 0,1 -n 5000\n"
 "  fxt-bench sleepwake -n 40000 --chunks 20 --chunk-calib 5000\n"
+"  fxt-bench writecost -n 16 -o /tmp/bench/w\n"
 "  fxt-collect -o /tmp/t.fxt -- fxt-bench sleepwake -t 64 -W fxt-collect\n",
 		MAX_THREADS, MAX_CHUNKS, MAX_WATCH);
 }
@@ -648,12 +690,13 @@ static void parse_args(struct env *env, int argc, char **argv)
 		{ "chunk-calib", required_argument, NULL, 'N' },
 		{ "watch", required_argument, NULL, 'W' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:w:c:t:k:C:N:W:T:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:c:t:k:C:N:W:T:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': env->ops = parse_long(optarg, "--ops", 1, 1L << 40); break;
 		case 'w': env->warmup = parse_long(optarg, "--warmup", 0, 1L << 40); break;
@@ -662,6 +705,7 @@ static void parse_args(struct env *env, int argc, char **argv)
 		case 'k': env->tokens = (int)parse_long(optarg, "--tokens", 1, MAX_THREADS); break;
 		case 'C': env->chunks = (int)parse_long(optarg, "--chunks", 1, MAX_CHUNKS); break;
 		case 'N': env->chunk_calib = parse_long(optarg, "--chunk-calib", 0, 1L << 30); break;
+		case 'o': env->output = optarg; break;
 		case 'T': env->timeout_s = (unsigned int)parse_long(optarg, "--timeout", 1, 86400); break;
 		case 'W':
 			if (env->nwatch == MAX_WATCH) {
@@ -686,6 +730,7 @@ int main(int argc, char **argv)
 	struct env env = {
 		.ops = -1, .warmup = -1, .cpu_a = 0, .cpu_b = 0,
 		.threads = 32, .tokens = 1, .timeout_s = 600, .chunks = 1,
+		.output = "/tmp/fxt-bench-writecost",
 	};
 	int (*run)(const struct env *);
 
@@ -709,8 +754,17 @@ int main(int argc, char **argv)
 				env.tokens, env.threads);
 			return 2;
 		}
+	} else if (!strcmp(env.workload, "writecost")) {
+		run = run_writecost;
+		if (env.ops < 0)
+			env.ops = 8;
+		if (env.ops > 4096) {
+			fprintf(stderr, "fxt-bench: writecost writes at most 4096 MiB, not %ld\n",
+				env.ops);
+			return 2;
+		}
 	} else {
-		fprintf(stderr, "fxt-bench: unknown workload '%s' (calib, pingpong or sleepwake; see --help)\n",
+		fprintf(stderr, "fxt-bench: unknown workload '%s' (calib, pingpong, sleepwake or writecost; see --help)\n",
 			env.workload);
 		return 2;
 	}

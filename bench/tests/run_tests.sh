@@ -89,6 +89,13 @@ workload_tests() { # $1 = build dir, $2 = label
 	[[ -n $ops && $(field chunks) == 5 ]] && ((ops >= 3000 && ops < 3000 + 5 * 3)) &&
 		positive "$(field norm_per_op)"
 	result $? "$l: sleepwake in 5 pieces, 3 tokens: every piece ends with all tokens back (${ops:-none} hops)"
+
+	"$b/fxt-bench" writecost -n 2 -o "$tmp/writecost.out" >"$tmp/last" 2>&1
+	[[ $(field ops) == 2097152 && ! -e $tmp/writecost.out ]] && positive "$(field ns_per_op)"
+	result $? "$l: writecost writes 2 MiB, times it per byte and removes its file"
+	"$b/fxt-bench" writecost -n 1 -o "$tmp/no-such-dir/w" >"$tmp/last" 2>&1
+	[[ $? -eq 1 ]] && grep -q "no-such-dir/w" "$tmp/last"
+	result $? "$l: writecost to a file it cannot create exits 1 naming the file"
 }
 
 workload_tests "$BUILD" "fxt-bench"
@@ -119,7 +126,7 @@ done
 result $? "fxt-bench: a run that does not finish exits 124 with a message and kills its pong process (exit $rc)"
 
 bad=0
-for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra"; do
+for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra" "writecost -n 5000"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	"$BUILD/fxt-bench" $args >"$tmp/last" 2>&1
 	[[ $? -eq 2 ]] || { bad=1; echo "# 'fxt-bench $args' did not exit 2"; }
@@ -188,6 +195,9 @@ grep -q '^| pp1 | 0.300 | 0.080 | - | - |$' "$tmp/table" &&
 	grep -q 'fxtrace / perf per event = 0.080 (target <= 0.125): met' "$tmp/table" &&
 	grep -q '^- round 2 pp1 ftrace: exit 124$' "$tmp/table"
 result $? "report.awk: the fixture's ratios, target verdicts and failed run"
+grep -q '^Writing output to tmpfs costs 2.00 ns per byte' "$tmp/table" &&
+	grep -q '^| pp1 | 114 ns (76% of its cost) | 136 ns (27% of its cost) | 227 ns (12% of its cost) |$' "$tmp/table"
+result $? "report.awk: each tracer's output cost per event at the measured price per byte"
 awk -v calibrate=1 -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
 [[ $(row pp1 none) == "| pp1 | none | 2 | 10050 | 1.0% |"* &&
@@ -217,7 +227,7 @@ result $? "report.awk calibrate=1 with pieces: each piece is scaled by the calib
 if command -v valgrind >/dev/null; then
 	vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all)
 	for cmd in "fxt-bench calib -n 1000" "fxt-bench pingpong -n 200 -C 4 -N 100" "fxt-bench sleepwake -n 300 -t 4 -k 2 -C 3 -N 100" \
-		"drain-bench -m 2 -b 256" "bench-rusage -o /dev/null -- true" "fxt-probe-only -- true"; do
+		"fxt-bench writecost -n 1 -o $tmp/vg-writecost" "drain-bench -m 2 -b 256" "bench-rusage -o /dev/null -- true" "fxt-probe-only -- true"; do
 		# shellcheck disable=SC2086 # the arguments are meant to split
 		"${vg[@]}" "$BUILD/"$cmd >"$tmp/last" 2>&1
 		rc=$?
