@@ -21,12 +21,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Longest any one test may run (SIGALRM ends it), unless set before. */
 #ifndef HARNESS_TIMEOUT_S
 #define HARNESS_TIMEOUT_S	300
 #endif
+
+/* Seconds on CLOCK_MONOTONIC, for tests that time what they do. */
+static inline double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 #define KSFT_PASS	0
 #define KSFT_FAIL	1

@@ -21,14 +21,6 @@
 #define PHASE_MS	1000	/* time in each state */
 #define DRAIN_MS	10
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Write "0" or "1" to cpu1/online; 0 or an errno. */
 static int set_cpu1_online(int online)
 {
@@ -92,18 +84,7 @@ TEST(cpu1_offline_online_while_tracing)
 	r1 = ring_of_cpu(&rs, 1);
 	ASSERT_TRUE(r1 != NULL);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	pid = fork();
-	ASSERT_TRUE(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0)
-			dup2(null, STDOUT_FILENO);
-		execlp("fxt-stress", "fxt-stress", "--seconds", STRESS_SECONDS,
-		       "--threads-per-cpu", "20", (char *)NULL);
-		printf("#   exec fxt-stress: %s\n", strerror(errno));
-		_exit(127);
-	}
+	pid = spawn_fxt_stress(STRESS_SECONDS, "20");
 
 	drain_for(&rs, PHASE_MS);
 	for (i = 0; i < CYCLES; i++) {

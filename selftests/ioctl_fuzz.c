@@ -73,14 +73,6 @@ static unsigned long long rnd_below(unsigned long long n)
 	return n ? rnd() % n : 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* ---- ioctl commands ------------------------------------------------------ */
 
 static const unsigned int known_cmds[] = {

@@ -12,20 +12,11 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
-#include <time.h>
 
 #include "ring_check.h"
 
 #define START_STOP_CYCLES	1000
 #define OPEN_CLOSE_CYCLES	300
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static __u32 dev_state(int fd)
 {

@@ -16,6 +16,7 @@
 #define FXTRACE_RING_CHECK_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "fxtrace_dev.h"
 #include "kernel_records.h"
@@ -229,6 +230,30 @@ static inline __u64 rings_check_counters(const struct rings *rs)
 		total_dropped += dropped;
 	}
 	return total_dropped;
+}
+
+/*
+ * Start fxt-stress (the load that fills the rings) for @seconds with
+ * @threads_per_cpu threads per CPU; return its pid. Its output would
+ * interleave with our TAP, so it goes to /dev/null.
+ */
+static inline pid_t spawn_fxt_stress(const char *seconds,
+				     const char *threads_per_cpu)
+{
+	pid_t pid = fork();
+
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		execlp("fxt-stress", "fxt-stress", "--seconds", seconds,
+		       "--threads-per-cpu", threads_per_cpu, (char *)NULL);
+		printf("#   exec fxt-stress: %s\n", strerror(errno));
+		_exit(127);
+	}
+	return pid;
 }
 
 #endif /* FXTRACE_RING_CHECK_H */

@@ -49,19 +49,7 @@ TEST(stress_counters_add_up)
 	rings_map(fd, &info, &rs);
 
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	pid = fork();
-	ASSERT_TRUE(pid >= 0);
-	if (pid == 0) {
-		/* Its output would interleave with our TAP: drop it. */
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0)
-			dup2(null, STDOUT_FILENO);
-		execlp("fxt-stress", "fxt-stress", "--seconds", STRESS_SECONDS,
-		       "--threads-per-cpu", THREADS_PER_CPU, (char *)NULL);
-		printf("#   exec fxt-stress: %s\n", strerror(errno));
-		_exit(127);
-	}
+	pid = spawn_fxt_stress(STRESS_SECONDS, THREADS_PER_CPU);
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		if (++iter % STALL_EVERY == 0) {
 			sleep_ms(STALL_MS);
