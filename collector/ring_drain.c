@@ -242,6 +242,55 @@ static inline bool bad_frame(uint64_t h, uint64_t words)
 }
 
 /*
+ * The general path of scan_record(), with every check: any record but the
+ * kernel's three usual shapes (for those it gives the same answers).
+ */
+static inline __attribute__((always_inline)) bool
+scan_other_record(const uint8_t *rec, uint64_t h, uint64_t words,
+		  struct scan *scan)
+{
+	unsigned int kind = h >> FXT_SCHED_KIND_SHIFT & 0xf;
+
+	if (bad_frame(h, words))
+		return false;
+	switch (h & 0xf) {
+	case FXT_RECORD_SCHEDULING:
+		if (kind == FXT_SCHED_KIND_CONTEXT_SWITCH && words >= 4) {
+			scan->switches++;
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
+		} else if (kind == FXT_SCHED_KIND_WAKEUP && words >= 3) {
+			scan->wakeups++;
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
+		} else {
+			scan->other++;
+		}
+		break;
+	case FXT_RECORD_EVENT:
+		if (is_loss_marker(h))
+			scan->loss_markers++;
+		else
+			scan->other++;
+		break;
+	case FXT_RECORD_KERNEL_OBJECT:
+		if (scan_name(rec, h, words, scan->last_ts, scan->sink,
+			      scan->name))
+			scan->names++;
+		else
+			scan->other++;
+		return true;	/* no timestamp */
+	default:
+		scan->other++;
+		return true;
+	}
+	/* Scheduling and event records: word 1 is the timestamp. */
+	if (words >= 2)
+		scan->last_ts = word_at(rec + 8);
+	return true;
+}
+
+/*
  * Count the record of @words words at @rec, contiguous in memory, and
  * report the thread ids and names in it. Return false, having done
  * nothing, if it is no frame the kernel may write (size 0, bad type): the
@@ -262,10 +311,7 @@ scan_record(const uint8_t *rec, uint64_t h, uint64_t words,
 		scan->switches++;
 		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
 		see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
-		scan->last_ts = word_at(rec + 8);
-		return true;
-	}
-	if (shape == SHAPE_WAKEUP) {
+	} else if (shape == SHAPE_WAKEUP) {
 		scan->wakeups++;
 		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
 		/* A weight of one word, then the waker: what the general loop finds. */
@@ -275,65 +321,13 @@ scan_record(const uint8_t *rec, uint64_t h, uint64_t words,
 			see_tid(scan->tid_seen, scan->sink, word_at(rec + 40));
 		else
 			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
-		scan->last_ts = word_at(rec + 8);
-		return true;
-	}
-	if (shape == SHAPE_WAKEUP_IRQ) {
+	} else if (shape == SHAPE_WAKEUP_IRQ) {
 		/* One argument in the one word left: never a koid. */
 		scan->wakeups++;
 		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
-		scan->last_ts = word_at(rec + 8);
-		return true;
+	} else {
+		return scan_other_record(rec, h, words, scan);
 	}
-
-	if (bad_frame(h, words))
-		return false;
-	switch (h & 0xf) {
-	case FXT_RECORD_SCHEDULING:
-		switch (h >> FXT_SCHED_KIND_SHIFT) {
-		case FXT_SCHED_KIND_CONTEXT_SWITCH:
-			if (words < 4)
-				goto other;
-			scan->switches++;
-			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
-			see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
-			break;
-		case FXT_SCHED_KIND_WAKEUP:
-			if (words < 3)
-				goto other;
-			scan->wakeups++;
-			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
-			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
-			break;
-		default:
-			goto other;
-		}
-		break;
-	case FXT_RECORD_EVENT:
-		if (is_loss_marker(h))
-			scan->loss_markers++;
-		else
-			scan->other++;
-		if (words < 2)
-			return true;
-		break;
-	case FXT_RECORD_KERNEL_OBJECT:
-		if (scan_name(rec, h, words, scan->last_ts, scan->sink,
-			      scan->name))
-			scan->names++;
-		else
-			scan->other++;
-		return true;	/* no timestamp */
-	default:
-		scan->other++;
-		return true;
-	other:
-		scan->other++;
-		if (words < 2)
-			return true;
-		break;
-	}
-	/* Scheduling and event records: word 1 is the timestamp. */
 	scan->last_ts = word_at(rec + 8);
 	return true;
 }
