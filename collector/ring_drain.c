@@ -222,6 +222,7 @@ static bool is_loss_marker(uint64_t h)
 	 (uint64_t)(argc) << FXT_SCHED_ARGC_SHIFT |				\
 	 (uint64_t)(words) << FXT_HDR_SIZE_SHIFT | FXT_RECORD_SCHEDULING)
 #define SHAPE_SWITCH	SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 7, 3)
+#define SHAPE_SWITCH_NO_STATE SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 6, 2)
 #define SHAPE_WAKEUP	SHAPE(FXT_SCHED_KIND_WAKEUP, 6, 2)	/* with waker */
 #define SHAPE_WAKEUP_IRQ SHAPE(FXT_SCHED_KIND_WAKEUP, 4, 1)	/* without */
 
@@ -243,7 +244,7 @@ static inline bool bad_frame(uint64_t h, uint64_t words)
 
 /*
  * The general path of scan_record(), with every check: any record but the
- * kernel's three usual shapes (for those it gives the same answers).
+ * kernel's four usual shapes (for those it gives the same answers).
  */
 static inline __attribute__((always_inline)) bool
 scan_other_record(const uint8_t *rec, uint64_t h, uint64_t words,
@@ -307,7 +308,7 @@ scan_record(const uint8_t *rec, uint64_t h, uint64_t words,
 {
 	uint64_t shape = h & SHAPE_MASK;
 
-	if (shape == SHAPE_SWITCH) {
+	if (shape == SHAPE_SWITCH_NO_STATE || shape == SHAPE_SWITCH) {
 		scan->switches++;
 		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
 		see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));

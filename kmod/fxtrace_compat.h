@@ -10,6 +10,17 @@
 #define FXTRACE_COMPAT_H
 
 #include <linux/mm.h>
+#include <linux/sched.h>
+
+/*
+ * Linux 6.1 added TASK_FREEZABLE, a modifier of a sleeping state (the
+ * freezer may stop the task there) that futex waits, nanosleep and other
+ * TASK_INTERRUPTIBLE sleeps carry. It is a macro, so its absence is the
+ * feature test; before it there was nothing to mask.
+ */
+#ifndef TASK_FREEZABLE
+#define TASK_FREEZABLE	0
+#endif
 
 /*
  * Linux 6.3 made vma->vm_flags read-only and added vm_flags_set() and

@@ -27,6 +27,7 @@
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
 
+#include "fxtrace_compat.h"
 #include "fxtrace_probes.h"
 #include "fxtrace_record.h"
 #include "fxtrace_ring.h"
@@ -76,7 +77,8 @@ static __always_inline u32 fxtrace_current_waker(void)
 /*
  * Linux's prev_state as an FXT thread state. FXT has no uninterruptible
  * sleep, so S, D, I, parked and the PREEMPT_RT lock waits are all "blocked";
- * the raw value travels in the linux_state argument for tools that care.
+ * the raw value travels in the linux_state argument for tools that care,
+ * unless fxtrace_state_implied() says the FXT state already tells it.
  */
 static __always_inline u64 fxtrace_fxt_state(bool preempt,
 					     const struct task_struct *prev,
@@ -90,6 +92,22 @@ static __always_inline u64 fxtrace_fxt_state(bool preempt,
 	if (prev_state & (__TASK_STOPPED | __TASK_TRACED))
 		return FXT_THREAD_STATE_SUSPENDED;
 	return FXT_THREAD_STATE_BLOCKED;
+}
+
+/*
+ * True when prev_state is what a reader infers from the FXT state alone
+ * (uapi header, "Records"): TASK_RUNNING for a preempted or yielding task,
+ * TASK_INTERRUPTIBLE for a blocked one, with or without TASK_FREEZABLE
+ * (futex waits and nanosleep have it since 6.1; it tells nothing about the
+ * kind of sleep). Then linux_state is left out: 8 bytes off most context
+ * switches.
+ */
+static __always_inline bool fxtrace_state_implied(bool preempt,
+						  unsigned int prev_state)
+{
+	return prev_state == TASK_RUNNING ||
+	       ((prev_state & ~TASK_FREEZABLE) == TASK_INTERRUPTIBLE &&
+		!preempt);
 }
 
 /*
@@ -112,9 +130,14 @@ static __always_inline u64 fxtrace_fxt_state(bool preempt,
  *     (tracepoint_hits) and the private copy, one acquire load of
  *     consumer_pos (a line shared with the reader only, which writes it
  *     once per drain), two compares for room.
- *   - the record's 7, 6 or 4 words, stored straight into this CPU's data
- *     area (no stack copy, so nothing for CONFIG_INIT_STACK_ALL_ZERO to
- *     zero and no stack canary).
+ *   - the record's 7 or 6 (switch), 6 or 4 (wakeup) words, stored straight
+ *     into this CPU's data area (no stack copy, so nothing for
+ *     CONFIG_INIT_STACK_ALL_ZERO to zero and no stack canary). Every byte
+ *     costs again in the collector's write(): a switch leaves out
+ *     linux_state when the FXT state implies it (one compare here).
+ *   - no local_irq_save() would be needed in sched_switch (the scheduler
+ *     has interrupts off), but leaving it out saved 0-2 instructions per
+ *     event: not worth an assumption about the caller.
  *   - fxtrace_ring_commit(): two more stores to the control line
  *     (records_written, producer_pos) and a compare with the watermark. The
  *     irq_work that wakes the reader is queued only when the watermark is
@@ -132,6 +155,9 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 				       struct task_struct *next,
 				       unsigned int prev_state)
 {
+	bool implied = fxtrace_state_implied(preempt, prev_state);
+	unsigned int words = implied ? FXTRACE_SWITCH_NO_STATE_WORDS :
+				       FXTRACE_SWITCH_WORDS;
 	struct fxtrace_ring *ring;
 	struct fxtrace_slot slot;
 	unsigned long flags;
@@ -142,11 +168,11 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 	cpu = smp_processor_id();
 	ring = fxtrace_rings[cpu];
 	ts = fxtrace_clock();
-	if (!fxtrace_ring_reserve(ring, FXTRACE_SWITCH_WORDS, ts, &slot))
+	if (!fxtrace_ring_reserve(ring, words, ts, &slot))
 		goto out_irq_restore;
 	rec = slot.rec;
-	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH,
-				  FXTRACE_SWITCH_WORDS, 3, cpu) |
+	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, words,
+				  implied ? 2 : 3, cpu) |
 		 (fxtrace_fxt_state(preempt, prev, prev_state) <<
 		  FXT_SCHED_STATE_SHIFT);
 	rec[1] = ts;
@@ -156,9 +182,10 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 			      fxtrace_weight(next));
 	rec[5] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_OUTGOING_WEIGHT,
 			      fxtrace_weight(prev));
-	rec[6] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
-			      prev_state);
-	fxtrace_ring_commit(ring, &slot, FXTRACE_SWITCH_WORDS);
+	if (!implied)
+		rec[6] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
+				      prev_state);
+	fxtrace_ring_commit(ring, &slot, words);
 out_irq_restore:
 	local_irq_restore(flags);
 }

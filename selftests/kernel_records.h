@@ -49,8 +49,8 @@ static inline enum krec krec_classify(__u64 hdr)
 	switch (hdr & 0xf) {
 	case FXT_RECORD_SCHEDULING:
 		argc = (hdr >> FXT_SCHED_ARGC_SHIFT) & 0xf;
-		if (kind == FXT_SCHED_KIND_CONTEXT_SWITCH && words == 7 &&
-		    argc == 3)
+		if (kind == FXT_SCHED_KIND_CONTEXT_SWITCH &&
+		    ((words == 7 && argc == 3) || (words == 6 && argc == 2)))
 			return KREC_SWITCH;
 		if (kind == FXT_SCHED_KIND_WAKEUP &&
 		    ((words == 6 && argc == 2) || (words == 4 && argc == 1)))
@@ -78,6 +78,35 @@ static inline enum krec krec_classify(__u64 hdr)
 		return KREC_BAD;
 	}
 	return KREC_BAD;
+}
+
+/*
+ * A context switch carries linux_state exactly when its FXT state does not
+ * imply it (uapi "Records": no linux_state means TASK_RUNNING when
+ * preempted, TASK_INTERRUPTIBLE (with or without TASK_FREEZABLE, 0x2000)
+ * when blocked). Return NULL if the
+ * KREC_SWITCH at @rec keeps that rule, else what is wrong with it.
+ */
+static inline const char *krec_switch_state_error(const __u64 *rec)
+{
+	const __u64 linux_state_arg = FXT_ARG_UINT32 << FXT_ARG_TYPE_SHIFT |
+		1 << FXT_ARG_SIZE_SHIFT |
+		(__u64)FXTRACE_STR_LINUX_STATE << FXT_ARG_NAME_SHIFT;
+	__u64 state = (rec[0] >> FXT_SCHED_STATE_SHIFT) & 0xf;
+	__u64 raw;
+
+	if (krec_words(rec[0]) == 6)
+		return state == FXT_THREAD_STATE_RUNNING ||
+		       state == FXT_THREAD_STATE_BLOCKED ? NULL :
+		       "no linux_state, but the FXT state implies none";
+	if ((rec[6] & 0xffffffffULL) != linux_state_arg)
+		return "the third argument is not the uint32 linux_state";
+	raw = rec[6] >> FXT_ARG_VALUE_SHIFT;
+	if (raw == 0 && state == FXT_THREAD_STATE_RUNNING)
+		return "linux_state 0 written although the running state implies it";
+	if ((raw & ~0x2000ULL) == 1 && state == FXT_THREAD_STATE_BLOCKED)
+		return "linux_state TASK_INTERRUPTIBLE (maybe | TASK_FREEZABLE) written although the blocked state implies it";
+	return NULL;
 }
 
 #endif /* KERNEL_RECORDS_H */

@@ -29,6 +29,8 @@ struct ring {
 	__u64 markers;		/* loss markers seen (not in walked) */
 	__u64 marked_lost;	/* records lost, summed over the markers */
 	__u64 drains;		/* drains that found records */
+	__u64 switches_with_state;	/* context switches with linux_state */
+	__u64 switches_without_state;	/* ... and without (state implied) */
 };
 
 struct rings {
@@ -134,13 +136,23 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 		      "cpu %d: bad record header %#llx at ring position %llu",
 		      r->cpu, (unsigned long long)rec[0],
 		      (unsigned long long)ring_pos);
-	if (kind == KREC_SWITCH)
+	if (kind == KREC_SWITCH) {
+		const char *state_error = krec_switch_state_error(rec);
+
 		HARNESS_CHECK(((rec[0] >> FXT_SCHED_CPU_SHIFT) &
 			       FXT_SCHED_CPU_MASK) == (__u64)r->cpu, 1,
 			      "cpu %d: context switch at ring position %llu says cpu %llu",
 			      r->cpu, (unsigned long long)ring_pos,
 			      (unsigned long long)((rec[0] >> FXT_SCHED_CPU_SHIFT) &
 						   FXT_SCHED_CPU_MASK));
+		HARNESS_CHECK(!state_error, 1,
+			      "cpu %d: context switch at ring position %llu: %s",
+			      r->cpu, (unsigned long long)ring_pos, state_error);
+		if (words == 7)
+			r->switches_with_state++;
+		else
+			r->switches_without_state++;
+	}
 	if (kind == KREC_LOSS)
 		return ring_check_loss_markers(r, rec, len - pos);
 	r->walked++;
@@ -201,7 +213,7 @@ static inline __u64 rings_sum(const struct rings *rs, size_t field_offset)
  */
 static inline __u64 rings_check_counters(const struct rings *rs)
 {
-	__u64 total_dropped = 0;
+	__u64 total_dropped = 0, with_state = 0, without_state = 0;
 	int i;
 
 	for (i = 0; i < rs->n; i++) {
@@ -228,7 +240,18 @@ static inline __u64 rings_check_counters(const struct rings *rs)
 		if (dropped)
 			EXPECT_NE(0, r->ctrl->last_drop_ns);
 		total_dropped += dropped;
+		with_state += r->switches_with_state;
+		without_state += r->switches_without_state;
 	}
+	/*
+	 * Every switch keeps the linux_state rule (ring_record_bytes()); the
+	 * futex and pipe sleeps of the load are TASK_INTERRUPTIBLE, so some
+	 * switches must be without it.
+	 */
+	printf("#   context switches: %llu without linux_state (6 words), %llu with it (7 words)\n",
+	       (unsigned long long)without_state,
+	       (unsigned long long)with_state);
+	EXPECT_NE(0, without_state);
 	return total_dropped;
 }
 

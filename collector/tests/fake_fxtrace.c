@@ -188,14 +188,18 @@ static size_t make_record(uint64_t *words, unsigned int cpu, uint64_t n)
 				      b ? 120 : INT32_MIN),
 			fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
 				      a ? 120 : INT32_MIN),
-			fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 1),
+			fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 2),
 		};
 		struct fxt_context_switch cs = {
 			.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_BLOCKED,
 			.timestamp = now_ns(), .outgoing_tid = a, .incoming_tid = b,
 		};
 
-		fxt_write_context_switch(&w, &cs, args, 3);
+		/*
+		 * As the kernel: every other one a D sleep (linux_state 2), the
+		 * rest TASK_INTERRUPTIBLE, which the blocked state implies.
+		 */
+		fxt_write_context_switch(&w, &cs, args, n % 4 == 1 ? 3 : 2);
 	} else {
 		struct fxt_arg args[2] = {
 			fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120),
@@ -221,10 +225,10 @@ static uint64_t later_ns(void)
 static void produce_switch(unsigned int cpu, uint64_t prev, uint64_t next)
 {
 	uint64_t words[16];
-	struct fxt_arg args[3] = {
+	/* Preempted in TASK_RUNNING: no linux_state, as the kernel writes it. */
+	struct fxt_arg args[2] = {
 		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT), 120),
 		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT), 120),
-		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 0),
 	};
 	struct fxt_context_switch cs = {
 		.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_RUNNING,
@@ -233,7 +237,7 @@ static void produce_switch(unsigned int cpu, uint64_t prev, uint64_t next)
 	struct fxt_writer w;
 
 	fxt_writer_init(&w, words, 16);
-	fxt_write_context_switch(&w, &cs, args, 3);
+	fxt_write_context_switch(&w, &cs, args, 2);
 	produce(cpu, words, fxt_writer_bytes(&w));
 }
 

@@ -127,14 +127,18 @@ static struct ring_sink sink_for(struct capture *c)
 	return s;
 }
 
-/* A context switch exactly as the kernel writes it: 7 words. */
-static size_t kernel_switch(uint64_t *out, uint64_t ts, uint64_t prev,
-			    uint64_t next)
+/*
+ * A context switch exactly as the kernel writes it (uapi "Records"): 7
+ * words with the raw @linux_state, or 6 when it is the one the FXT state
+ * implies (blocked, TASK_INTERRUPTIBLE).
+ */
+static size_t kernel_switch_state(uint64_t *out, uint64_t ts, uint64_t prev,
+				  uint64_t next, uint32_t linux_state)
 {
 	struct fxt_arg args[3] = {
 		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT), 120),
 		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT), 120),
-		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 1),
+		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), linux_state),
 	};
 	struct fxt_context_switch cs = {
 		.cpu = 1, .outgoing_state = FXT_THREAD_STATE_BLOCKED,
@@ -143,8 +147,15 @@ static size_t kernel_switch(uint64_t *out, uint64_t ts, uint64_t prev,
 	struct fxt_writer w;
 
 	fxt_writer_init(&w, out, 16);
-	fxt_write_context_switch(&w, &cs, args, 3);
+	fxt_write_context_switch(&w, &cs, args, linux_state == 1 ? 2 : 3);
 	return fxt_writer_bytes(&w);
+}
+
+/* The usual switch: a sleep in TASK_INTERRUPTIBLE, 6 words. */
+static size_t kernel_switch(uint64_t *out, uint64_t ts, uint64_t prev,
+			    uint64_t next)
+{
+	return kernel_switch_state(out, ts, prev, next, 1);
 }
 
 /* A wakeup as the kernel writes it: 6 words with a waker, 4 without. */
@@ -261,6 +272,10 @@ TEST(records_are_copied_verbatim_and_tids_found)
 	produce(&f, rec, n);
 	memcpy((uint8_t *)all + len, rec, n);
 	len += n;
+	n = kernel_switch_state(rec, 10, 600, 700, 2);	/* D: linux_state */
+	produce(&f, rec, n);
+	memcpy((uint8_t *)all + len, rec, n);
+	len += n;
 	n = kernel_wakeup(rec, 11, 300, 400);
 	produce(&f, rec, n);
 	memcpy((uint8_t *)all + len, rec, n);
@@ -269,7 +284,7 @@ TEST(records_are_copied_verbatim_and_tids_found)
 	produce(&f, rec, n);
 	memcpy((uint8_t *)all + len, rec, n);
 	len += n;
-	EXPECT_EQ(len, (7 + 6 + 4) * 8);
+	EXPECT_EQ(len, (6 + 7 + 6 + 4) * 8);
 
 	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
 	EXPECT_EQ(res.status, RING_DRAIN_OK);
@@ -277,13 +292,15 @@ TEST(records_are_copied_verbatim_and_tids_found)
 	EXPECT_EQ(res.bytes, len);
 	EXPECT(c.len == len && !memcmp(c.bytes, all, len));
 	EXPECT_EQ(f.ctrl->consumer_pos, len);
-	ASSERT(c.ntids == 5);
+	ASSERT(c.ntids == 7);
 	EXPECT_EQ(c.tids[0], 100);
 	EXPECT_EQ(c.tids[1], 200);
-	EXPECT_EQ(c.tids[2], 300);
-	EXPECT_EQ(c.tids[3], 400);
-	EXPECT_EQ(c.tids[4], 500);
-	EXPECT_EQ(f.ring.switches, 1);
+	EXPECT_EQ(c.tids[2], 600);
+	EXPECT_EQ(c.tids[3], 700);
+	EXPECT_EQ(c.tids[4], 300);
+	EXPECT_EQ(c.tids[5], 400);
+	EXPECT_EQ(c.tids[6], 500);
+	EXPECT_EQ(f.ring.switches, 2);
 	EXPECT_EQ(f.ring.wakeups, 2);
 	EXPECT_EQ(f.ring.bytes, len);
 	fake_free(&f);
@@ -648,8 +665,16 @@ TEST(every_tid_reaches_the_collectors_set_whatever_the_cache_evicts)
 
 		t1 = (rnd_u64() % 4) + RING_TID_SLOTS * (rnd_u64() % 8);
 		t2 = (rnd_u64() % 4) + RING_TID_SLOTS * (rnd_u64() % 8);
-		n = rnd_u64() % 2 ? kernel_switch(rec, step, t1, t2) :
-				    kernel_wakeup(rec, step, t1, t2);
+		switch (rnd_u64() % 3) {
+		case 0:
+			n = kernel_switch(rec, step, t1, t2);
+			break;
+		case 1:
+			n = kernel_switch_state(rec, step, t1, t2, 0x402);
+			break;
+		default:
+			n = kernel_wakeup(rec, step, t1, t2);
+		}
 		if (f->ctrl->producer_pos + n - f->ring.tail > f->size)
 			EXPECT_EQ(ring_drain(&f->ring, &s, NULL), 0);
 		produce(f, rec, n);
@@ -761,7 +786,8 @@ TEST(records_across_the_end_walk_as_in_one_piece)
 	other[2] = 6;
 	put(&f, win, &len, other, 24);
 	put(&f, win, &len, rec, kernel_thread(rec, 62, 60, "x"));
-	put(&f, win, &len, rec, kernel_switch(rec, 60, 7, 1 + RING_TID_SLOTS));
+	put(&f, win, &len, rec,
+	    kernel_switch_state(rec, 60, 7, 1 + RING_TID_SLOTS, 2));
 	good = len;
 	fake_free(&f);
 	ASSERT(len + 32 <= size);

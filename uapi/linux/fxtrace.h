@@ -78,12 +78,22 @@
  * The kernel writes these FXT records (see the FXT_* constants below and
  * docs/fxt-format.md); nothing else ever appears in a ring.
  *
- * Context switch (scheduling kind 1), 7 words (56 bytes):
- *   header: type 8, size 7, 3 args, CPU, outgoing FXT thread state, kind 1
+ * Context switch (scheduling kind 1), 6 words (48 bytes), or 7 (56 bytes)
+ * with linux_state:
+ *   header: type 8, size 6 or 7, 2 or 3 args, CPU, outgoing FXT thread
+ *           state, kind 1
  *   timestamp; outgoing tid; incoming tid
  *   int32  FXTRACE_STR_INCOMING_WEIGHT = next->prio (INT32_MIN for idle)
  *   int32  FXTRACE_STR_OUTGOING_WEIGHT = prev->prio (INT32_MIN for idle)
- *   uint32 FXTRACE_STR_LINUX_STATE     = raw prev_state from the tracepoint
+ *   uint32 FXTRACE_STR_LINUX_STATE     = raw prev_state from the tracepoint,
+ *          left out when the outgoing FXT state implies it: a switch
+ *          without linux_state had prev_state 0 (TASK_RUNNING) if its
+ *          state is FXT_THREAD_STATE_RUNNING (preempted or yielding) and
+ *          1 (TASK_INTERRUPTIBLE), or 0x2001 (the same with the
+ *          TASK_FREEZABLE modifier of Linux >= 6.1: futex waits,
+ *          nanosleep), if it is FXT_THREAD_STATE_BLOCKED. It is there for
+ *          any other sleep (D, I, parked, ...) and for a task preempted
+ *          after it set a sleeping state. (Since ABI 3.)
  *
  * Wakeup (scheduling kind 2), 6 words (48 bytes), 4 without a waker:
  *   header: type 8, size, 1 or 2 args, target CPU, kind 2
@@ -131,7 +141,11 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define FXTRACE_ABI_VERSION		2
+/*
+ * 1: the first; 2: name records and loss markers; 3: a context switch
+ * leaves out linux_state when its FXT state implies it ("Records").
+ */
+#define FXTRACE_ABI_VERSION		3
 #define FXTRACE_DEVICE_NAME		"fxtrace"	/* /dev/fxtrace */
 
 /* Per-CPU data area size: a power of two in [MIN, MAX]. */
