@@ -75,39 +75,44 @@ static __always_inline u32 fxtrace_current_waker(void)
 }
 
 /*
- * Linux's prev_state as an FXT thread state. FXT has no uninterruptible
- * sleep, so S, D, I, parked and the PREEMPT_RT lock waits are all "blocked";
- * the raw value travels in the linux_state argument for tools that care,
- * unless fxtrace_state_implied() says the FXT state already tells it.
+ * A context switch's outgoing FXT state with its size and argument count,
+ * as header bits: 7 words and 3 arguments with linux_state, 6 and 2
+ * without.
  */
-static __always_inline u64 fxtrace_fxt_state(bool preempt,
-					     const struct task_struct *prev,
-					     unsigned int prev_state)
-{
-	if (preempt || prev_state == TASK_RUNNING)
-		return FXT_THREAD_STATE_RUNNING;
-	if (prev_state & TASK_DEAD)
-		return (READ_ONCE(prev->exit_state) & EXIT_ZOMBIE) ?
-			FXT_THREAD_STATE_DYING : FXT_THREAD_STATE_DEAD;
-	if (prev_state & (__TASK_STOPPED | __TASK_TRACED))
-		return FXT_THREAD_STATE_SUSPENDED;
-	return FXT_THREAD_STATE_BLOCKED;
-}
+#define FXTRACE_SWITCH_FORM(state, words, argc)			\
+	((u64)(state) << FXT_SCHED_STATE_SHIFT |			\
+	 (u64)(words) << FXT_HDR_SIZE_SHIFT |				\
+	 (u64)(argc) << FXT_SCHED_ARGC_SHIFT)
 
 /*
- * True when prev_state is what a reader infers from the FXT state alone
- * (uapi header, "Records"): TASK_RUNNING for a preempted or yielding task,
- * TASK_INTERRUPTIBLE for a blocked one, with or without TASK_FREEZABLE
- * (futex waits and nanosleep have it since 6.1; it tells nothing about the
- * kind of sleep). Then linux_state is left out: 8 bytes off most context
- * switches.
+ * Linux's prev_state as an FXT thread state, and whether linux_state goes
+ * with it. FXT has no uninterruptible sleep, so S, D, I, parked and the
+ * PREEMPT_RT lock waits are all "blocked"; the raw value travels in the
+ * linux_state argument for tools that care, except where the FXT state
+ * already tells it (uapi header, "Records"): TASK_RUNNING for a preempted
+ * or yielding task, TASK_INTERRUPTIBLE for a blocked one, with or without
+ * TASK_FREEZABLE (futex waits and nanosleep have it since 6.1; it says
+ * nothing about the kind of sleep). That leaves linux_state out of most
+ * switches. Each case is one constant: no more work on the hot path than
+ * the state alone.
  */
-static __always_inline bool fxtrace_state_implied(bool preempt,
-						  unsigned int prev_state)
+static __always_inline u64 fxtrace_switch_form(bool preempt,
+					       const struct task_struct *prev,
+					       unsigned int prev_state)
 {
-	return prev_state == TASK_RUNNING ||
-	       ((prev_state & ~TASK_FREEZABLE) == TASK_INTERRUPTIBLE &&
-		!preempt);
+	if (prev_state == TASK_RUNNING)
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 6, 2);
+	if (preempt)
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 7, 3);
+	if ((prev_state & ~TASK_FREEZABLE) == TASK_INTERRUPTIBLE)
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_BLOCKED, 6, 2);
+	if (prev_state & TASK_DEAD)
+		return (READ_ONCE(prev->exit_state) & EXIT_ZOMBIE) ?
+			FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_DYING, 7, 3) :
+			FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_DEAD, 7, 3);
+	if (prev_state & (__TASK_STOPPED | __TASK_TRACED))
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_SUSPENDED, 7, 3);
+	return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_BLOCKED, 7, 3);
 }
 
 /*
@@ -155,26 +160,28 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 				       struct task_struct *next,
 				       unsigned int prev_state)
 {
-	bool implied = fxtrace_state_implied(preempt, prev_state);
-	unsigned int words = implied ? FXTRACE_SWITCH_NO_STATE_WORDS :
-				       FXTRACE_SWITCH_WORDS;
 	struct fxtrace_ring *ring;
 	struct fxtrace_slot slot;
 	unsigned long flags;
-	u64 *rec, ts;
+	u64 *rec, ts, form;
 	int cpu;
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	ring = fxtrace_rings[cpu];
 	ts = fxtrace_clock();
-	if (!fxtrace_ring_reserve(ring, words, ts, &slot))
+	/*
+	 * Room for the long form, linux_state included, which is always
+	 * stored; the commit publishes it only when the form has 7 words.
+	 * Deciding the form after the clock call keeps prev and next in
+	 * registers across it.
+	 */
+	if (!fxtrace_ring_reserve(ring, FXTRACE_SWITCH_WORDS, ts, &slot))
 		goto out_irq_restore;
+	form = fxtrace_switch_form(preempt, prev, prev_state);
 	rec = slot.rec;
-	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, words,
-				  implied ? 2 : 3, cpu) |
-		 (fxtrace_fxt_state(preempt, prev, prev_state) <<
-		  FXT_SCHED_STATE_SHIFT);
+	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, 0, 0, cpu) |
+		 form;
 	rec[1] = ts;
 	rec[2] = prev->pid;
 	rec[3] = next->pid;
@@ -182,10 +189,10 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 			      fxtrace_weight(next));
 	rec[5] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_OUTGOING_WEIGHT,
 			      fxtrace_weight(prev));
-	if (!implied)
-		rec[6] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
-				      prev_state);
-	fxtrace_ring_commit(ring, &slot, words);
+	rec[6] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
+			      prev_state);
+	fxtrace_ring_commit(ring, &slot,
+			    (form >> FXT_HDR_SIZE_SHIFT) & FXT_HDR_SIZE_MASK);
 out_irq_restore:
 	local_irq_restore(flags);
 }

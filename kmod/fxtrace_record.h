@@ -13,8 +13,7 @@
 #include <linux/fxtrace.h>
 
 /* Record sizes in 64-bit words, header included. */
-#define FXTRACE_SWITCH_WORDS		7	/* hdr ts out in 3 x arg */
-#define FXTRACE_SWITCH_NO_STATE_WORDS	6	/* without linux_state */
+#define FXTRACE_SWITCH_WORDS		7	/* hdr ts out in 3 x arg; 6 without linux_state */
 #define FXTRACE_WAKEUP_WORDS		6	/* hdr ts tid weight waker(2) */
 #define FXTRACE_WAKEUP_NO_WAKER_WORDS	4	/* hdr ts tid weight */
 #define FXTRACE_LOSS_MARKER_WORDS	7	/* hdr ts pid tid arg(2) id */

@@ -182,7 +182,8 @@ static __always_inline bool fxtrace_ring_reserve(struct fxtrace_ring *ring,
  * fxtrace_ring_commit() - publish the record written to a reserved slot
  * @ring: the ring fxtrace_ring_reserve() filled @slot from
  * @slot: the slot, its record written
- * @words: the record's size, as reserved
+ * @words: the record's size: at most the words reserved (a record whose
+ *	size is decided late may reserve room for its longest form)
  *
  * Cost: stores to this CPU's own control line (records_written,
  * producer_pos) and a compare with the watermark; the irq_work that wakes
