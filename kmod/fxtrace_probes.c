@@ -139,9 +139,10 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *     into this CPU's data area (no stack copy, so nothing for
  *     CONFIG_INIT_STACK_ALL_ZERO to zero and no stack canary). Every byte
  *     costs again in the collector's write(): a switch leaves out
- *     linux_state when the FXT state implies it (one compare here).
+ *     linux_state when the FXT state implies it (fxtrace_switch_form():
+ *     one compare more than the state alone needs).
  *   - no local_irq_save() would be needed in sched_switch (the scheduler
- *     has interrupts off), but leaving it out saved 0-2 instructions per
+ *     has interrupts off), but leaving it out saved 0-4 instructions per
  *     event: not worth an assumption about the caller.
  *   - fxtrace_ring_commit(): two more stores to the control line
  *     (records_written, producer_pos) and a compare with the watermark. The
