@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fxt_read.h"
+#include "kernel_records.h"
 
 #define MAX_CPUS 4096
 
@@ -175,7 +176,8 @@ static void see_switch(struct expect *e, const struct fxt_record *rec)
 		if (!raw)
 			t->blocked_implied++;
 		else if (raw->type != FXT_ARG_UINT32 || raw->v.u32 == 0 ||
-			 (raw->v.u32 & ~0x2000u) == 1)
+			 krec_linux_state_implied(FXT_THREAD_STATE_BLOCKED,
+						  raw->v.u32))
 			t->blocked_raw_redundant++;
 		else
 			t->blocked_raw_other++;

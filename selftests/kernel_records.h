@@ -80,12 +80,26 @@ static inline enum krec krec_classify(__u64 hdr)
 	return KREC_BAD;
 }
 
+/* Linux >= 6.1's modifier of a sleep: the freezer may stop the task there. */
+#define KREC_TASK_FREEZABLE	0x2000
+
+/*
+ * True when a context switch's raw prev_state @raw is the one its FXT state
+ * @fxt_state implies, so the kernel leaves linux_state out (uapi "Records"):
+ * TASK_RUNNING when preempted, TASK_INTERRUPTIBLE (with or without
+ * TASK_FREEZABLE) when blocked.
+ */
+static inline int krec_linux_state_implied(__u64 fxt_state, __u64 raw)
+{
+	return (fxt_state == FXT_THREAD_STATE_RUNNING && raw == 0) ||
+	       (fxt_state == FXT_THREAD_STATE_BLOCKED &&
+		(raw & ~(__u64)KREC_TASK_FREEZABLE) == 1);
+}
+
 /*
  * A context switch carries linux_state exactly when its FXT state does not
- * imply it (uapi "Records": no linux_state means TASK_RUNNING when
- * preempted, TASK_INTERRUPTIBLE (with or without TASK_FREEZABLE, 0x2000)
- * when blocked). Return NULL if the
- * KREC_SWITCH at @rec keeps that rule, else what is wrong with it.
+ * imply it. Return NULL if the KREC_SWITCH at @rec keeps that rule, else
+ * what is wrong with it.
  */
 static inline const char *krec_switch_state_error(const __u64 *rec)
 {
@@ -93,7 +107,6 @@ static inline const char *krec_switch_state_error(const __u64 *rec)
 		1 << FXT_ARG_SIZE_SHIFT |
 		(__u64)FXTRACE_STR_LINUX_STATE << FXT_ARG_NAME_SHIFT;
 	__u64 state = (rec[0] >> FXT_SCHED_STATE_SHIFT) & 0xf;
-	__u64 raw;
 
 	if (krec_words(rec[0]) == 6)
 		return state == FXT_THREAD_STATE_RUNNING ||
@@ -101,11 +114,8 @@ static inline const char *krec_switch_state_error(const __u64 *rec)
 		       "no linux_state, but the FXT state implies none";
 	if ((rec[6] & 0xffffffffULL) != linux_state_arg)
 		return "the third argument is not the uint32 linux_state";
-	raw = rec[6] >> FXT_ARG_VALUE_SHIFT;
-	if (raw == 0 && state == FXT_THREAD_STATE_RUNNING)
-		return "linux_state 0 written although the running state implies it";
-	if ((raw & ~0x2000ULL) == 1 && state == FXT_THREAD_STATE_BLOCKED)
-		return "linux_state TASK_INTERRUPTIBLE (maybe | TASK_FREEZABLE) written although the blocked state implies it";
+	if (krec_linux_state_implied(state, rec[6] >> FXT_ARG_VALUE_SHIFT))
+		return "linux_state written although the FXT state implies it";
 	return NULL;
 }
 
