@@ -104,6 +104,9 @@ export HOME=/root
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 T=/sys/kernel/tracing
 info "view=$view" "kernel=$(uname -r)" "cpus=$ncpu" "rounds=$rounds"
+# CLOCK_BOOTTIME (fxtrace) reads it; ftrace's and perf's clock is sched_clock.
+info "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)" \
+	"cmdline=$(tr ' ' ',' </proc/cmdline)"
 perf_v=$(perf --version 2>&1 | awk 'NR == 1 && $2 == "version" { print $3 }')
 tc_v=$(trace-cmd -h 2>&1 | sed -n 's/^trace-cmd version \([^ ]*\).*/\1/p' | head -n 1)
 info "perf=${perf_v:-BROKEN}" "trace-cmd=${tc_v:-BROKEN}"

@@ -43,6 +43,16 @@ Options:
                      one wakeup and one blocking switch, so the schedule
                      does not change with the tracer's speed)
   --calib-ops N      getppid() calls per calibration (default 100000)
+  --clocksource tsc|kernel
+                     the guest's clocksource. tsc (default) boots it with
+                     tsc=reliable: QEMU's TCG CPU does not advertise an
+                     invariant TSC, so with 2 vCPUs Linux would distrust
+                     its TSC (which TCG keeps in step on every vCPU) and
+                     fall back to HPET, making every CLOCK_BOOTTIME read
+                     (fxtrace's timestamps) an emulated device access,
+                     unlike real x86 machines of the last 15 years.
+                     kernel: leave the choice to the kernel (HPET in the
+                     wall view, TSC in the 1-vCPU icount view)
   --wakeup-preemption on|off
                      the guest scheduler's WAKEUP_PREEMPTION feature (default
                      off: then a tracer's speed cannot change the schedule,
@@ -99,7 +109,7 @@ main() {
 	args_given="$*"
 	flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 	pp_ops=20000 sw_ops=40000 sw_threads=32 sw_tokens=1 calib_ops=100000
-	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=single run_timeout=600 vm_timeout=7200
+	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=single clocksource=tsc run_timeout=600 vm_timeout=7200
 	outdir='' do_host=1 do_vm=1 host_mb=1100
 
 	while [[ $# -gt 0 ]]; do
@@ -109,7 +119,7 @@ main() {
 		--host-only) do_vm=0; shift; continue ;;
 		-h | --help) usage; exit 0 ;;
 		--kernel | --views | --rounds | --workloads | --configs | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-			--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --chunks | --chunk-calib | --rev | --src | --tcg-thread | --run-timeout | --vm-timeout | --out | --host-mb)
+			--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --chunks | --chunk-calib | --rev | --src | --tcg-thread | --clocksource | --run-timeout | --vm-timeout | --out | --host-mb)
 			[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
 			;;
 		*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -133,6 +143,7 @@ main() {
 		--rev) rev=$2 ;;
 		--src) src_dir=$2 ;;
 		--tcg-thread) tcg_thread=$2 ;;
+		--clocksource) clocksource=$2 ;;
 		--run-timeout) run_timeout=$2 ;;
 		--vm-timeout) vm_timeout=$2 ;;
 		--out) outdir=$2 ;;
@@ -155,6 +166,7 @@ main() {
 		[[ $v == icount || $v == wall ]] || { echo "$prog: unknown view '$v' (icount, wall)" >&2; exit 2; }
 	done
 	[[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
+	[[ $clocksource == tsc || $clocksource == kernel ]] || { echo "$prog: --clocksource is tsc or kernel" >&2; exit 2; }
 	[[ $wakeup_preemption == on || $wakeup_preemption == off ]] || { echo "$prog: --wakeup-preemption is on or off" >&2; exit 2; }
 	[[ $profile == on || $profile == off ]] || { echo "$prog: --profile is on or off" >&2; exit 2; }
 
@@ -284,6 +296,7 @@ main() {
 			env=(FXTRACE_VM_TCG_THREAD=single)
 			calibrate=0
 		fi
+		[[ $clocksource == tsc ]] && opts+=(--append tsc=reliable)
 		log "view $view: booting $RELEASE (${opts[*]}, ${env[*]}); this takes a while"
 		rc=0
 		env "${env[@]}" "$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
