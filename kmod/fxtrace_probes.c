@@ -75,16 +75,6 @@ static __always_inline u32 fxtrace_current_waker(void)
 }
 
 /*
- * A context switch's outgoing FXT state with its size and argument count,
- * as header bits: 7 words and 3 arguments with linux_state, 6 and 2
- * without.
- */
-#define FXTRACE_SWITCH_FORM(state, words, argc)			\
-	((u64)(state) << FXT_SCHED_STATE_SHIFT |			\
-	 (u64)(words) << FXT_HDR_SIZE_SHIFT |				\
-	 (u64)(argc) << FXT_SCHED_ARGC_SHIFT)
-
-/*
  * Linux's prev_state as an FXT thread state, and whether linux_state goes
  * with it. FXT has no uninterruptible sleep, so S, D, I, parked and the
  * PREEMPT_RT lock waits are all "blocked"; the raw value travels in the

@@ -36,6 +36,17 @@ static __always_inline u64 fxt_sched_header(u64 kind, u64 words, u64 argc,
 	       (kind << FXT_SCHED_KIND_SHIFT);
 }
 
+/*
+ * A context switch's outgoing FXT state with its size and argument count,
+ * as header bits to OR into fxt_sched_header(kind, 0, 0, cpu): 7 words and
+ * 3 arguments with linux_state, 6 and 2 without. A constant per case, so
+ * the probe chooses among constants (fxtrace_switch_form()).
+ */
+#define FXTRACE_SWITCH_FORM(state, words, argc)			\
+	((u64)(state) << FXT_SCHED_STATE_SHIFT |			\
+	 (u64)(words) << FXT_HDR_SIZE_SHIFT |				\
+	 (u64)(argc) << FXT_SCHED_ARGC_SHIFT)
+
 /* A kernel object record's header, its name an inline string of @name_len. */
 static __always_inline u64 fxt_kobj_header(u64 obj_type, u64 words,
 					   u64 name_len, u64 argc)
