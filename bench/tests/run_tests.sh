@@ -15,6 +15,7 @@
 #   bench-rusage  passes the exit status on, sees a 32 MiB peak RSS, 125
 #                 for a command that cannot run
 #   fxt-probe-only  without /dev/fxtrace: exit 1 and a message naming the step
+#   run.sh        bad options are exit 2 with a message
 #   report.awk    the table of a fixture matches hand-computed figures
 #   all of the programs again under ASan+UBSan, and under valgrind
 set -uo pipefail
@@ -177,6 +178,16 @@ fi
 "$BUILD/fxt-probe-only" -b 3 -- true >"$tmp/last" 2>&1
 [[ $? -eq 2 ]]
 result $? "fxt-probe-only: a ring size that is not a power of two is exit 2"
+
+# run.sh checks its options before building or booting anything.
+bad=0
+for args in "--clocksource hpet" "--clocksource" "--tcg-thread both" "--wakeup-preemption maybe" "--rounds 0" "--nosuch"; do
+	# shellcheck disable=SC2086 # the arguments are meant to split
+	timeout 20 "$BENCH/run.sh" $args >"$tmp/last" 2>&1
+	rc=$?
+	((rc == 2)) && [[ -s $tmp/last ]] || { bad=1; echo "# 'run.sh $args' exited $rc, not 2 with a message"; }
+done
+result $bad "run.sh: bad options exit 2 with a message, before any build"
 
 # report.awk on a fixture whose figures were worked out by hand (see the
 # comment at the top of bench/tests/fixture.txt).
