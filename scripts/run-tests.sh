@@ -102,6 +102,7 @@ fi
 if [[ $host -eq 1 ]]; then
 	step "host unit tests (collector, fxt-dump, ring drain)" make -C collector check || true
 	step "fxt-sched and fxt2json tests" make -C tools check || true
+	step "benchmark tools and table arithmetic (host)" make -C bench check || true
 	step "fuzz targets: 8 s each from the committed corpus, no crash" make -s -C fuzz check || true
 	step "checkpatch --strict (kmod, uapi)" scripts/checkpatch.sh || true
 	step "make install/uninstall, man pages, make dkms + DKMS build (cached kernels)" scripts/test-install.sh || true
