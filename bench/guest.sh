@@ -44,6 +44,9 @@ Usage: guest.sh [--view NAME] [--rounds N] [--workloads "pp1 pp2 sw"]
                 [--chunks K] [--chunk-calib N]
 Runs inside the benchmark VM; see bench/README.md.
   pp1  pingpong, both processes on CPU 0 (4 scheduler events per round trip)
+  pp1t pp1 between two threads of one process: the same switches without a
+       change of address space (QEMU TCG flushes its whole software TLB on
+       every CR3 write, so pp1 refills it twice per round trip and pp1t not)
   pp2  pingpong across CPUs 0 and 1 (needs 2 CPUs; skipped otherwise)
   sw   sleepwake: --sw-threads threads in a pipe ring, --sw-tokens tokens
 --wakeup-preemption off (the default) sets the scheduler feature
@@ -146,6 +149,7 @@ fi
 wl_args() { # $1 = workload
 	case $1 in
 	pp1) a="pingpong --cpus 0,0 -n $pp_ops" ;;
+	pp1t) a="pingpong --cpus 0,0 --same-process -n $pp_ops" ;;
 	pp2) a="pingpong --cpus 0,1 -n $pp_ops" ;;
 	sw) a="sleepwake -n $sw_ops -t $sw_threads -k $sw_tokens" ;;
 	esac

@@ -32,8 +32,10 @@ Options:
   --views LIST       comma-separated: icount,wall (default both)
   --rounds N         rounds per view, each running every workload under
                      every configuration (default 5)
-  --workloads LIST   space- or comma-separated, of pp1 pp2 sw (default all;
-                     pp2 needs 2 vCPUs and is skipped in the icount view)
+  --workloads LIST   space- or comma-separated, of pp1 pp2 sw pp1t (default
+                     pp1 pp2 sw; pp2 needs 2 vCPUs and is skipped in the
+                     icount view; pp1t is pp1 between two threads of one
+                     process, to see what the address-space change costs)
   --configs LIST     space- or comma-separated, of none probe fxtrace ftrace
                      perf (default all, in that order)
   --pp-ops N         ping-pong round trips per run (default 20000)
@@ -159,7 +161,7 @@ main() {
 		[[ $c =~ ^(none|probe|fxtrace|ftrace|perf)$ ]] || { echo "$prog: unknown configuration '$c' (none probe fxtrace ftrace perf)" >&2; exit 2; }
 	done
 	for w in $workloads; do
-		[[ $w == pp1 || $w == pp2 || $w == sw ]] || { echo "$prog: unknown workload '$w' (pp1, pp2, sw)" >&2; exit 2; }
+		[[ $w =~ ^(pp1|pp2|sw|pp1t)$ ]] || { echo "$prog: unknown workload '$w' (pp1, pp2, sw, pp1t)" >&2; exit 2; }
 	done
 	IFS=, read -r -a view_list <<<"$views"
 	for v in "${view_list[@]}"; do

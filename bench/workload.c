@@ -8,7 +8,10 @@
  *              now; the wall-clock view divides by it
  *   pingpong   two processes pass one byte back and forth over two pipes;
  *              --cpus A,B pins them (A = B: both on one CPU, 4 scheduler
- *              events per round trip; A != B: every wakeup crosses CPUs)
+ *              events per round trip; A != B: every wakeup crosses CPUs).
+ *              --same-process makes the partner a thread: the same
+ *              switches without a change of address space (no CR3 write,
+ *              which under QEMU TCG flushes the whole software TLB)
  *   sleepwake  T threads in a ring of pipes with K tokens circulating:
  *              many sleepers, run queues longer than one, preemption
  *   writecost  write() N MiB in 1 MiB calls to a new file: what every
@@ -64,6 +67,7 @@ struct env {
 	long ops;		/* round trips, hops or calls */
 	long warmup;		/* untimed round trips first (pingpong) */
 	int cpu_a, cpu_b;	/* pingpong pinning; -1 = not pinned */
+	bool same_process;	/* pingpong's partner is a thread, not a process */
 	int threads, tokens;	/* sleepwake */
 	unsigned int timeout_s;
 	const char *watch[MAX_WATCH];
@@ -435,38 +439,68 @@ static char xread1(int fd)
 	return n ? c : 0;
 }
 
+/* The partner's loop: send back every byte it gets, until EOF. */
 static void pong(int in, int out, int cpu)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "fxt-bench-pong");
 	pin(cpu);
 	while (xread1(in))
 		xwrite1(out, TOKEN);
+}
+
+static void pong_process(int in, int out, int cpu)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pong(in, out, cpu);
 	_exit(0);
+}
+
+struct pong_args {
+	int in, out, cpu;
+};
+
+static void *pong_thread(void *arg)
+{
+	const struct pong_args *a = arg;
+
+	pong(a->in, a->out, a->cpu);
+	return NULL;
 }
 
 static int run_pingpong(const struct env *env)
 {
 	static struct chunks c;
-	int to_child[2], to_parent[2], status, k;
+	int to_child[2], to_parent[2], status, k, err;
+	struct pong_args args;
+	pthread_t thread;
 	struct interval iv;
-	char extra[64];
+	char extra[80];
 	uint64_t t0;
 	long i;
 
 	if (pipe(to_child) || pipe(to_parent))
 		die("pipe");
 	signal(SIGPIPE, SIG_IGN);	/* a dead pong is an EPIPE message, not a silent 141 */
-	child_pid = fork();
-	if (child_pid < 0)
-		die("fork");
-	if (child_pid == 0) {
-		close(to_child[1]);
-		close(to_parent[0]);
-		pong(to_child[0], to_parent[1], env->cpu_b);
+	if (env->same_process) {
+		/* getrusage(RUSAGE_SELF) counts the thread's switches too */
+		args = (struct pong_args){ to_child[0], to_parent[1], env->cpu_b };
+		err = pthread_create(&thread, NULL, pong_thread, &args);
+		if (err) {
+			errno = err;
+			die("pthread_create");
+		}
+	} else {
+		child_pid = fork();
+		if (child_pid < 0)
+			die("fork");
+		if (child_pid == 0) {
+			close(to_child[1]);
+			close(to_parent[0]);
+			pong_process(to_child[0], to_parent[1], env->cpu_b);
+		}
+		close(to_child[0]);
+		close(to_parent[1]);
 	}
-	close(to_child[0]);
-	close(to_parent[1]);
 	pin(env->cpu_a);
 	for (i = 0; i < env->warmup; i++) {
 		xwrite1(to_child[1], TOKEN);
@@ -490,11 +524,17 @@ static int run_pingpong(const struct env *env)
 	}
 	interval_end(env, &iv, child_pid);
 	close(to_child[1]);	/* EOF: pong exits */
-	if (waitpid(child_pid, &status, 0) < 0)
-		die("waitpid");
-	child_pid = 0;
-	snprintf(extra, sizeof(extra), " cpus=%d,%d warmup=%ld", env->cpu_a,
-		 env->cpu_b, env->warmup);
+	if (env->same_process) {
+		pthread_join(thread, NULL);
+		close(to_child[0]);
+		close(to_parent[1]);
+	} else {
+		if (waitpid(child_pid, &status, 0) < 0)
+			die("waitpid");
+		child_pid = 0;
+	}
+	snprintf(extra, sizeof(extra), " cpus=%d,%d warmup=%ld same_process=%d",
+		 env->cpu_a, env->cpu_b, env->warmup, env->same_process);
 	report(env, &iv, env->ops, chunks_ns(&c), &c, extra);
 	return 0;
 }
@@ -628,6 +668,8 @@ static void usage(FILE *f)
 "                       20000, 20000, 8)\n"
 "  -w, --warmup=N       untimed round trips before pingpong's (default N/10)\n"
 "  -c, --cpus=A,B       pin pingpong's processes to CPUs A and B (default 0,0)\n"
+"  -s, --same-process   pingpong's partner is a thread of the same process:\n"
+"                       the same switches, no change of address space\n"
 "  -t, --threads=T      sleepwake threads (default 32, at most %d)\n"
 "  -k, --tokens=K       sleepwake tokens in flight (default 1, < T)\n"
 "  -C, --chunks=K       pingpong/sleepwake: run in K pieces (default 1, at\n"
@@ -684,6 +726,7 @@ static void parse_args(struct env *env, int argc, char **argv)
 		{ "ops", required_argument, NULL, 'n' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "same-process", no_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "tokens", required_argument, NULL, 'k' },
 		{ "chunks", required_argument, NULL, 'C' },
@@ -696,11 +739,12 @@ static void parse_args(struct env *env, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:w:c:t:k:C:N:W:T:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:c:st:k:C:N:W:T:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': env->ops = parse_long(optarg, "--ops", 1, 1L << 40); break;
 		case 'w': env->warmup = parse_long(optarg, "--warmup", 0, 1L << 40); break;
 		case 'c': parse_cpus(env, optarg); break;
+		case 's': env->same_process = true; break;
 		case 't': env->threads = (int)parse_long(optarg, "--threads", 2, MAX_THREADS); break;
 		case 'k': env->tokens = (int)parse_long(optarg, "--tokens", 1, MAX_THREADS); break;
 		case 'C': env->chunks = (int)parse_long(optarg, "--chunks", 1, MAX_CHUNKS); break;

@@ -6,7 +6,8 @@
 # build trees). One TAP stream, ending with "N passed, N failed".
 #
 # What must hold:
-#   fxt-bench     each workload does the operations asked, and the context
+#   fxt-bench     each workload does the operations asked (pingpong also
+#                 between two threads of one process), and the context
 #                 switches it reports are what its design forces (>= 2 per
 #                 one-CPU round trip, >= 1 per sleep/wake hop); --watch sees
 #                 a busy process's CPU time; a stuck run ends with 124 and
@@ -59,6 +60,14 @@ workload_tests() { # $1 = build dir, $2 = label
 	# On one CPU each process must be switched out once per round trip.
 	[[ $ops == 2000 && -n $csw ]] && ((csw >= 2 * ops - 2))
 	result $? "$l: pingpong on one CPU: 2000 round trips, >= 2 context switches each (got ${csw:-none})"
+
+	# --same-process: the partner is a thread. csw then counts this
+	# process's own switches only (getrusage), and must still be two per
+	# round trip: both sides of the ping-pong are in it.
+	"$b/fxt-bench" pingpong --same-process -n 2000 >"$tmp/last" 2>&1
+	ops=$(field ops) csw=$(field csw)
+	[[ $ops == 2000 && $(field same_process) == 1 && -n $csw ]] && ((csw >= 2 * ops - 2))
+	result $? "$l: pingpong --same-process: 2000 round trips between two threads, >= 2 switches each (csw ${csw:-none})"
 
 	if ((ncpu >= 2)); then
 		"$b/fxt-bench" pingpong --cpus 0,1 -n 2000 >"$tmp/last" 2>&1
@@ -181,7 +190,7 @@ result $? "fxt-probe-only: a ring size that is not a power of two is exit 2"
 
 # run.sh checks its options before building or booting anything.
 bad=0
-for args in "--clocksource hpet" "--clocksource" "--tcg-thread both" "--wakeup-preemption maybe" "--rounds 0" "--nosuch"; do
+for args in "--workloads pp3" "--clocksource hpet" "--clocksource" "--tcg-thread both" "--wakeup-preemption maybe" "--rounds 0" "--nosuch"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	timeout 20 "$BENCH/run.sh" $args >"$tmp/last" 2>&1
 	rc=$?
