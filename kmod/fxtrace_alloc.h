@@ -12,6 +12,7 @@
 #define FXTRACE_ALLOC_H
 
 #include <linux/atomic.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -35,20 +36,29 @@ static inline void *fxtrace_kzalloc(size_t size)
 	return fxtrace_counted(kzalloc(size, GFP_KERNEL));
 }
 
-static inline void *fxtrace_kzalloc_node(size_t size, int node)
-{
-	return fxtrace_counted(kzalloc_node(size, GFP_KERNEL, node));
-}
-
-static inline void *fxtrace_kcalloc(size_t n, size_t size)
-{
-	return fxtrace_counted(kcalloc(n, size, GFP_KERNEL));
-}
-
 static inline void fxtrace_kfree(const void *p)
 {
 	fxtrace_uncount(p);
 	kfree(p);
+}
+
+/*
+ * Zeroed; one copy per possible CPU, each in that CPU's per-CPU area. The
+ * count looks only at whether the pointer is NULL, whatever its address
+ * space.
+ */
+static inline void __percpu *fxtrace_alloc_percpu(size_t size, size_t align)
+{
+	void __percpu *p = __alloc_percpu(size, align);
+
+	fxtrace_counted((void __force *)p);
+	return p;
+}
+
+static inline void fxtrace_free_percpu(void __percpu *p)
+{
+	fxtrace_uncount((const void __force *)p);
+	free_percpu(p);
 }
 
 /* Zeroed, page-aligned, and mappable with remap_vmalloc_range(). */

@@ -42,8 +42,8 @@
 /**
  * struct fxtrace_session - the state of one open /dev/fxtrace
  * @lock: serializes ioctls, mmap and release (see the top of this file)
- * @rings: one ring per CPU number, NULL for CPUs that are not possible;
- *	NULL until the buffers are allocated
+ * @rings: one ring per possible CPU (per-CPU memory: the probes take
+ *	theirs with this_cpu_ptr()); NULL until the buffers are allocated
  * @buf_size: data bytes per ring, configured or the default
  * @watermark: pending bytes per ring that make poll() readable
  * @tracing: probes attached
@@ -55,7 +55,7 @@
  */
 struct fxtrace_session {
 	struct mutex lock;	/* see "Locking" at the top of this file */
-	struct fxtrace_ring **rings;
+	struct fxtrace_ring __percpu *rings;
 	u64 buf_size;
 	u64 watermark;
 	bool tracing;
@@ -74,32 +74,34 @@ static void fxtrace_free_rings(struct fxtrace_session *s)
 
 	if (!s->rings)
 		return;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		fxtrace_ring_free(s->rings[cpu]);
-	fxtrace_kfree(s->rings);
+	for_each_possible_cpu(cpu)
+		fxtrace_ring_destroy(per_cpu_ptr(s->rings, cpu));
+	fxtrace_free_percpu(s->rings);
 	s->rings = NULL;
 }
 
 static int fxtrace_alloc_rings(struct fxtrace_session *s)
 {
 	unsigned int cpu;
+	int ret;
 
 	lockdep_assert_held(&s->lock);
-	s->rings = fxtrace_kcalloc(nr_cpu_ids, sizeof(*s->rings));
+	s->rings = fxtrace_alloc_percpu(sizeof(struct fxtrace_ring),
+					__alignof__(struct fxtrace_ring));
 	if (!s->rings)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		s->rings[cpu] = fxtrace_ring_alloc(cpu, s->buf_size,
-						   s->watermark, &s->wq,
-						   s->owner_tgid, s->owner_tid);
-		if (!s->rings[cpu])
+		ret = fxtrace_ring_init(per_cpu_ptr(s->rings, cpu), cpu,
+					s->buf_size, s->watermark, &s->wq,
+					s->owner_tgid, s->owner_tid);
+		if (ret)
 			goto out_free_rings;
 	}
 	return 0;
 
 out_free_rings:
 	fxtrace_free_rings(s);
-	return -ENOMEM;
+	return ret;
 }
 
 static int fxtrace_ensure_rings(struct fxtrace_session *s)
@@ -306,7 +308,8 @@ static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
 	mutex_lock(&s->lock);
 	if (s->rings) {
 		for_each_possible_cpu(cpu) {
-			if (fxtrace_ring_readable(s->rings[cpu], s->tracing)) {
+			if (fxtrace_ring_readable(per_cpu_ptr(s->rings, cpu),
+						  s->tracing)) {
 				mask = EPOLLIN | EPOLLRDNORM;
 				break;
 			}
@@ -369,7 +372,7 @@ static int fxtrace_mmap_locked(struct fxtrace_session *s,
 	ret = fxtrace_ensure_rings(s);
 	if (ret)
 		return ret;
-	ret = remap_vmalloc_range(vma, s->rings[cpu]->area, pgoff);
+	ret = remap_vmalloc_range(vma, per_cpu_ptr(s->rings, cpu)->area, pgoff);
 	if (ret)
 		return ret;
 	fxtrace_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);

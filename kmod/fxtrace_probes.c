@@ -47,8 +47,15 @@
 #define FXTRACE_WAKER_BITS	10
 static u64 fxtrace_wakers[1 << FXTRACE_WAKER_BITS];
 
-/* The rings of the session being traced; set before any probe is attached. */
-static struct fxtrace_ring **fxtrace_rings;
+/*
+ * Every probe is attached with the session's rings as its @data (a per-CPU
+ * pointer, fxtrace_probes_attach()); the tracepoint hands it over from the
+ * probe table it is already reading, so no global is loaded on the hot path.
+ */
+static __always_inline struct fxtrace_ring *fxtrace_this_ring(void *data)
+{
+	return this_cpu_ptr((struct fxtrace_ring __percpu __force *)data);
+}
 
 /*
  * One clock for all CPUs, readable from userspace as CLOCK_BOOTTIME, and safe
@@ -161,7 +168,7 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
-	ring = fxtrace_rings[cpu];
+	ring = fxtrace_this_ring(data);
 	ts = fxtrace_clock();
 	/*
 	 * Room for the long form, linux_state included, which is always
@@ -190,7 +197,7 @@ out_irq_restore:
 	local_irq_restore(flags);
 }
 
-static void fxtrace_write_wakeup(struct task_struct *p, u32 waker)
+static void fxtrace_write_wakeup(void *data, struct task_struct *p, u32 waker)
 {
 	unsigned int words = waker ? FXTRACE_WAKEUP_WORDS :
 				     FXTRACE_WAKEUP_NO_WAKER_WORDS;
@@ -200,7 +207,7 @@ static void fxtrace_write_wakeup(struct task_struct *p, u32 waker)
 	u64 *rec, ts;
 
 	local_irq_save(flags);
-	ring = fxtrace_rings[smp_processor_id()];
+	ring = fxtrace_this_ring(data);
 	ts = fxtrace_clock();
 	if (!fxtrace_ring_reserve(ring, words, ts, &slot))
 		goto out_irq_restore;
@@ -236,13 +243,13 @@ static void fxtrace_probe_sched_wakeup(void *data, struct task_struct *p)
 		waker = (u32)slot;
 	else
 		waker = fxtrace_current_waker();
-	fxtrace_write_wakeup(p, waker);
+	fxtrace_write_wakeup(data, p, waker);
 }
 
 /* wake_up_new_task() runs in the parent, which is the waker; no sched_waking. */
 static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
-	fxtrace_write_wakeup(p, fxtrace_current_waker());
+	fxtrace_write_wakeup(data, p, fxtrace_current_waker());
 }
 
 /*
@@ -275,8 +282,8 @@ static void fxtrace_get_name(struct fxtrace_name *name, const char *src)
  * and its process first when @process. They carry no timestamp; the one
  * clock read is for the loss accounting (a drop's time, a hole's end).
  */
-static void fxtrace_write_names(struct task_struct *task, const char *comm,
-				bool process)
+static void fxtrace_write_names(void *data, struct task_struct *task,
+				const char *comm, bool process)
 {
 	u64 rec[FXTRACE_THREAD_MAX_WORDS];
 	struct fxtrace_name name;
@@ -287,7 +294,7 @@ static void fxtrace_write_names(struct task_struct *task, const char *comm,
 
 	fxtrace_get_name(&name, comm);
 	local_irq_save(flags);
-	ring = fxtrace_rings[smp_processor_id()];
+	ring = fxtrace_this_ring(data);
 	now = fxtrace_clock();
 	if (process) {
 		words = 2 + name.nwords;
@@ -311,7 +318,8 @@ static void fxtrace_probe_sched_process_fork(void *data,
 					     struct task_struct *parent,
 					     struct task_struct *child)
 {
-	fxtrace_write_names(child, child->comm, thread_group_leader(child));
+	fxtrace_write_names(data, child, child->comm,
+			    thread_group_leader(child));
 }
 
 /* After the new image is in place: comm is the new name, pid the leader's. */
@@ -319,14 +327,14 @@ static void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
 					     pid_t old_pid,
 					     struct linux_binprm *bprm)
 {
-	fxtrace_write_names(p, p->comm, true);
+	fxtrace_write_names(data, p, p->comm, true);
 }
 
 /* Before the rename: @comm is the new name (maybe longer than a comm). */
 static void fxtrace_probe_task_rename(void *data, struct task_struct *task,
 				      const char *comm)
 {
-	fxtrace_write_names(task, comm, thread_group_leader(task));
+	fxtrace_write_names(data, task, comm, thread_group_leader(task));
 }
 
 /*
@@ -405,25 +413,26 @@ int fxtrace_probes_init(void)
 
 /**
  * fxtrace_probes_attach() - start writing records into @rings
- * @rings: one ring per possible CPU, indexed by CPU number
+ * @rings: the session's rings, one per possible CPU
  *
  * Context: process context, not attached. Sleeps.
  * Return: 0, or the error of the tracepoint that could not be attached
  * (everything attached before it is detached again).
  */
-int fxtrace_probes_attach(struct fxtrace_ring **rings)
+int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 {
+	void *data = (void __force *)rings;
 	unsigned int i;
 	int ret;
 
 	/*
-	 * tracepoint_probe_register() publishes the probe with
-	 * rcu_assign_pointer(), which orders this store before any probe call.
+	 * tracepoint_probe_register() publishes the probe and its @data with
+	 * rcu_assign_pointer(), which orders the rings' initialization before
+	 * any probe call that can see them.
 	 */
-	fxtrace_rings = rings;
 	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++) {
 		ret = tracepoint_probe_register(fxtrace_probes[i].tp,
-						fxtrace_probes[i].func, NULL);
+						fxtrace_probes[i].func, data);
 		if (WARN_ON_ONCE(ret))
 			goto out_unregister;
 	}
@@ -432,9 +441,8 @@ int fxtrace_probes_attach(struct fxtrace_ring **rings)
 out_unregister:
 	while (i--)
 		tracepoint_probe_unregister(fxtrace_probes[i].tp,
-					    fxtrace_probes[i].func, NULL);
+					    fxtrace_probes[i].func, data);
 	tracepoint_synchronize_unregister();
-	fxtrace_rings = NULL;
 	return ret;
 }
 
@@ -445,15 +453,15 @@ out_unregister:
  * Context: process context, attached. Sleeps. On return no probe is running
  * or will run, so @rings may be freed.
  */
-void fxtrace_probes_detach(struct fxtrace_ring **rings)
+void fxtrace_probes_detach(struct fxtrace_ring __percpu *rings)
 {
+	void *data = (void __force *)rings;
 	unsigned int i = ARRAY_SIZE(fxtrace_probes);
 
-	WARN_ON_ONCE(rings != fxtrace_rings);
+	/* A probe is found by function and data: other rings would fail here. */
 	while (i--)
 		WARN_ON_ONCE(tracepoint_probe_unregister(fxtrace_probes[i].tp,
 							 fxtrace_probes[i].func,
-							 NULL));
+							 data));
 	tracepoint_synchronize_unregister();
-	fxtrace_rings = NULL;
 }

@@ -4,8 +4,6 @@
  *
  * The hot write path is inline in fxtrace_ring.h.
  */
-#include <linux/slab.h>
-#include <linux/topology.h>
 #include <linux/vmalloc.h>
 
 #include "fxtrace_alloc.h"
@@ -20,7 +18,8 @@ static void fxtrace_ring_wakeup(struct irq_work *work)
 }
 
 /**
- * fxtrace_ring_alloc() - allocate one CPU's control page and data area
+ * fxtrace_ring_init() - allocate one CPU's control page and data area
+ * @ring: the CPU's ring, zeroed (its copy of the session's per-CPU rings)
  * @cpu: the owning CPU
  * @buf_size: data area bytes, a power of two, a multiple of PAGE_SIZE
  * @watermark: pending bytes at which to wake poll() readers
@@ -31,21 +30,16 @@ static void fxtrace_ring_wakeup(struct irq_work *work)
  * The area comes from vmalloc_user(), so it is zeroed (no stale kernel memory
  * reaches userspace) and can be mapped with remap_vmalloc_range().
  *
- * Return: the ring, or NULL if out of memory.
+ * Return: 0, or -ENOMEM (@ring is left as it was: fxtrace_ring_destroy()
+ * accepts it).
  */
-struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
-					wait_queue_head_t *wq, u32 owner_tgid,
-					u32 owner_tid)
+int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
+		      u64 watermark, wait_queue_head_t *wq, u32 owner_tgid,
+		      u32 owner_tid)
 {
-	struct fxtrace_ring *ring;
-
-	ring = fxtrace_kzalloc_node(sizeof(*ring), cpu_to_node(cpu));
-	if (!ring)
-		return NULL;
-
 	ring->area = fxtrace_vmalloc_user(PAGE_SIZE + buf_size);
 	if (!ring->area)
-		goto out_free_ring;
+		return -ENOMEM;
 
 	ring->ctrl = ring->area;
 	ring->data = (u8 *)ring->area + PAGE_SIZE;
@@ -61,11 +55,7 @@ struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
 	ring->ctrl->size = sizeof(struct fxtrace_ctrl);
 	ring->ctrl->cpu = cpu;
 	ring->ctrl->buf_size = buf_size;
-	return ring;
-
-out_free_ring:
-	fxtrace_kfree(ring);
-	return NULL;
+	return 0;
 }
 
 /* One loss marker: a sample of the counter "records_lost:cpu:<cpu>". */
@@ -110,19 +100,19 @@ u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now)
 }
 
 /**
- * fxtrace_ring_free() - free a ring that no probe can reach any more
- * @ring: the ring, or NULL
+ * fxtrace_ring_destroy() - free the area of a ring no probe can reach any more
+ * @ring: the ring, initialized or still zeroed
  *
  * Context: probes detached and synchronized. Pages still mapped by a process
  * stay alive until unmapped (remap_vmalloc_range() took a reference on each).
  */
-void fxtrace_ring_free(struct fxtrace_ring *ring)
+void fxtrace_ring_destroy(struct fxtrace_ring *ring)
 {
-	if (!ring)
+	if (!ring->area)
 		return;
 	irq_work_sync(&ring->wakeup);
 	fxtrace_vfree(ring->area);
-	fxtrace_kfree(ring);
+	ring->area = NULL;
 }
 
 /**

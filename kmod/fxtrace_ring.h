@@ -42,6 +42,14 @@
  *
  * Every field above @wakeup, and @spill, is written only by the owning CPU
  * with interrupts disabled, so there is exactly one writer at any time.
+ *
+ * A session's rings are one per-CPU allocation (fxtrace_main.c): each CPU's
+ * probes find theirs with this_cpu_ptr(), without loading a table of ring
+ * pointers first, and each ring sits in its CPU's own per-CPU area (its
+ * NUMA node). A probe touches few pages: this one, the control page, the
+ * data page being written, its own text and the clock's. That is worth
+ * keeping small: wherever the kernel's TLB entries do not survive a context
+ * switch, each page costs a TLB miss on every switch (docs/performance.md).
  */
 struct fxtrace_ring {
 	u64 head;
@@ -65,10 +73,10 @@ struct fxtrace_ring {
 	u64 spill[FXTRACE_RECORD_MAX_WORDS];
 } ____cacheline_aligned;
 
-struct fxtrace_ring *fxtrace_ring_alloc(int cpu, u64 buf_size, u64 watermark,
-					wait_queue_head_t *wq, u32 owner_tgid,
-					u32 owner_tid);
-void fxtrace_ring_free(struct fxtrace_ring *ring);
+int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
+		      u64 watermark, wait_queue_head_t *wq, u32 owner_tgid,
+		      u32 owner_tid);
+void fxtrace_ring_destroy(struct fxtrace_ring *ring);
 bool fxtrace_ring_readable(struct fxtrace_ring *ring, bool tracing);
 u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now);
 
