@@ -3,7 +3,8 @@
 #
 #   1. host: collector unit tests (+ ASan/UBSan, valgrind) via make -C collector check
 #   2. checkpatch --strict on kmod/ and uapi/
-#   3. for each kernel: the module builds with W=1 and no warning; the VM
+#   3. for each kernel: the module builds with W=1 and no warning, its hot
+#      probes in one text page (scripts/check-hot-text.sh); the VM
 #      selftests (scripts/vm-test.sh) pass; Perfetto's trace_processor
 #      accepts the ping-pong trace from that VM run (scripts/perfetto/), and
 #      fxt-sched's latencies and runtimes agree with Perfetto's on that trace
@@ -117,6 +118,7 @@ if [[ $vm -eq 1 ]]; then
 		eval "$(grep '^KDIR=' <<<"$kenv")"  # shell-quoted by fetch-kernel.sh
 		kdir=$KDIR
 		step "module builds with W=1 for $k" build_module_w1 "$kdir" "$k" || continue
+		step "the hot probes share the first text page of the $k module" scripts/check-hot-text.sh || true
 		step "VM selftests on $k" scripts/vm-test.sh "$k" || true
 		step "Perfetto trace_processor accepts the $k ping-pong trace" perfetto_check "$k" || true
 		step "fxt-sched agrees with Perfetto on the $k ping-pong trace" \
