@@ -55,6 +55,7 @@ PACKAGES=(
 	libclang-rt-14-dev # libFuzzer and the sanitizer runtimes clang-14 links (fuzz/)
 	llvm-14         # llvm-symbolizer for fuzz crash stacks; llvm-cov for make -C fuzz coverage
 	shellcheck      # lints the shell scripts
+	sparse          # scripts/run-tests.sh checks the module with it (make C=2)
 	dkms            # make dkms, and scripts/test-install.sh builds the module with it
 	groff-base      # scripts/check-manpage.sh renders the man pages
 	linux-perf      # bench/: perf record, copied into the VM with its libraries

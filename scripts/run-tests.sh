@@ -3,7 +3,8 @@
 #
 #   1. host: collector unit tests (+ ASan/UBSan, valgrind) via make -C collector check
 #   2. checkpatch --strict on kmod/ and uapi/
-#   3. for each kernel: the module builds with W=1 and no warning, its hot
+#   3. for each kernel: the module builds with W=1 and no warning, sparse
+#      finds nothing, its hot
 #      probes in one text page (scripts/check-hot-text.sh); the VM
 #      selftests (scripts/vm-test.sh) pass; Perfetto's trace_processor
 #      accepts the ping-pong trace from that VM run (scripts/perfetto/), and
@@ -64,15 +65,19 @@ step() {
 	return "$rc"
 }
 
-# The module must build without a single warning at W=1.
+# The module must build without a single warning at W=1, nor from sparse
+# (C=2: every source file checked, rebuilt or not; it catches a __percpu
+# or __user pointer used as a plain one).
 build_module_w1() {
 	local kdir=$1 log=build/kbuild-$2.log
-	make -C "$REPO" modules KDIR="$kdir" W=1 >"$log" 2>&1 || { cat "$log"; return 1; }
-	if grep -E 'warning:' "$log"; then
-		echo "the module has build warnings (full log: $log)"
+	command -v sparse >/dev/null || { echo "sparse is missing: run scripts/install-deps.sh"; return 1; }
+	make -C "$REPO" modules KDIR="$kdir" W=1 C=2 >"$log" 2>&1 || { cat "$log"; return 1; }
+	if grep -E 'warning:|error:' "$log"; then
+		echo "the module has build or sparse warnings (full log: $log)"
 		return 1
 	fi
-	echo "built kmod/fxtrace.ko for $2 with W=1: no warnings"
+	grep -q 'CHECK ' "$log" || { echo "sparse did not run (full log: $log)"; return 1; }
+	echo "built kmod/fxtrace.ko for $2 with W=1 and sparse: no warnings"
 }
 
 perfetto_check() {
@@ -117,7 +122,7 @@ if [[ $vm -eq 1 ]]; then
 		KDIR=''
 		eval "$(grep '^KDIR=' <<<"$kenv")"  # shell-quoted by fetch-kernel.sh
 		kdir=$KDIR
-		step "module builds with W=1 for $k" build_module_w1 "$kdir" "$k" || continue
+		step "module builds with W=1, sparse clean, for $k" build_module_w1 "$kdir" "$k" || continue
 		step "the hot probes share the first text page of the $k module" scripts/check-hot-text.sh || true
 		step "VM selftests on $k" scripts/vm-test.sh "$k" || true
 		step "Perfetto trace_processor accepts the $k ping-pong trace" perfetto_check "$k" || true
