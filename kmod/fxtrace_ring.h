@@ -46,10 +46,11 @@
  * A session's rings are one per-CPU allocation (fxtrace_main.c): each CPU's
  * probes find theirs with this_cpu_ptr(), without loading a table of ring
  * pointers first, and each ring sits in its CPU's own per-CPU area (its
- * NUMA node). A probe touches few pages: this one, the control page, the
- * data page being written, its own text and the clock's. That is worth
- * keeping small: wherever the kernel's TLB entries do not survive a context
- * switch, each page costs a TLB miss on every switch (docs/performance.md).
+ * NUMA node). A probe touches few pages of its own: this one, the control
+ * page, the data page being written, its text (one page, kmod/Kbuild) and,
+ * for a wakeup, a slot of the waker table. That is worth keeping small:
+ * wherever the kernel's TLB entries do not survive a context switch, each
+ * page costs a TLB miss on every switch (docs/performance.md).
  */
 struct fxtrace_ring {
 	u64 head;
