@@ -242,6 +242,23 @@ static inline bool bad_frame(uint64_t h, uint64_t words)
 	return words == 0 || (BAD_TYPES >> (h & 0xf) & 1);
 }
 
+/* A context switch: count it, see its outgoing and incoming tids. */
+static inline __attribute__((always_inline)) void
+scan_switch(const uint8_t *rec, struct scan *scan)
+{
+	scan->switches++;
+	see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+	see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
+}
+
+/* A wakeup: count it, see the woken tid (the caller finds the waker). */
+static inline __attribute__((always_inline)) void
+scan_wakeup(const uint8_t *rec, struct scan *scan)
+{
+	scan->wakeups++;
+	see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+}
+
 /*
  * The general path of scan_record(), with every check: any record but the
  * kernel's four usual shapes (for those it gives the same answers).
@@ -257,12 +274,9 @@ scan_other_record(const uint8_t *rec, uint64_t h, uint64_t words,
 	switch (h & 0xf) {
 	case FXT_RECORD_SCHEDULING:
 		if (kind == FXT_SCHED_KIND_CONTEXT_SWITCH && words >= 4) {
-			scan->switches++;
-			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
-			see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
+			scan_switch(rec, scan);
 		} else if (kind == FXT_SCHED_KIND_WAKEUP && words >= 3) {
-			scan->wakeups++;
-			see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+			scan_wakeup(rec, scan);
 			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
 		} else {
 			scan->other++;
@@ -309,12 +323,9 @@ scan_record(const uint8_t *rec, uint64_t h, uint64_t words,
 	uint64_t shape = h & SHAPE_MASK;
 
 	if (shape == SHAPE_SWITCH_NO_STATE || shape == SHAPE_SWITCH) {
-		scan->switches++;
-		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
-		see_tid(scan->tid_seen, scan->sink, word_at(rec + 24));
+		scan_switch(rec, scan);
 	} else if (shape == SHAPE_WAKEUP) {
-		scan->wakeups++;
-		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+		scan_wakeup(rec, scan);
 		/* A weight of one word, then the waker: what the general loop finds. */
 		if ((word_at(rec + 24) & FXT_HDR_SIZE_MASK << FXT_ARG_SIZE_SHIFT) ==
 		    1 << FXT_ARG_SIZE_SHIFT &&
@@ -324,8 +335,7 @@ scan_record(const uint8_t *rec, uint64_t h, uint64_t words,
 			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
 	} else if (shape == SHAPE_WAKEUP_IRQ) {
 		/* One argument in the one word left: never a koid. */
-		scan->wakeups++;
-		see_tid(scan->tid_seen, scan->sink, word_at(rec + 16));
+		scan_wakeup(rec, scan);
 	} else {
 		return scan_other_record(rec, h, words, scan);
 	}
