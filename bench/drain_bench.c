@@ -94,7 +94,11 @@ static uint64_t arg_word(uint64_t type, uint64_t name, uint32_t value)
 	       (name << FXT_ARG_NAME_SHIFT) | ((uint64_t)value << FXT_ARG_VALUE_SHIFT);
 }
 
-/* One record: half context switches, the rest wakeups (1 in 5 without waker). */
+/*
+ * One record as the kernel writes it (uapi "Records"): half context
+ * switches (incoming_weight only: the CPU's previous switch said the
+ * outgoing one), the rest wakeups (1 in 5 without waker).
+ */
 static unsigned int make_record(struct bench *b, const struct env *env,
 				unsigned int cpu, uint64_t ts, uint64_t *rec)
 {
@@ -102,31 +106,27 @@ static unsigned int make_record(struct bench *b, const struct env *env,
 	uint64_t t1 = 1000 + r % env->threads, t2 = 1000 + (r >> 20) % env->threads;
 
 	if (r & (1ULL << 40)) {
-		rec[0] = sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, 7, 3, cpu) |
+		rec[0] = sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, 5, 1, cpu) |
 			 ((uint64_t)FXT_THREAD_STATE_BLOCKED << FXT_SCHED_STATE_SHIFT);
 		rec[1] = ts;
 		rec[2] = t1;
 		rec[3] = t2;
 		rec[4] = arg_word(FXT_ARG_INT32, FXTRACE_STR_INCOMING_WEIGHT, 120);
-		rec[5] = arg_word(FXT_ARG_INT32, FXTRACE_STR_OUTGOING_WEIGHT, 120);
-		rec[6] = arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE, 1);
-		return 7;
+		return 5;
 	}
 	if ((r >> 41) % 5 == 0) {
-		rec[0] = sched_header(FXT_SCHED_KIND_WAKEUP, 4, 1, cpu);
+		rec[0] = sched_header(FXT_SCHED_KIND_WAKEUP, 3, 0, cpu);
 		rec[1] = ts;
 		rec[2] = t1;
-		rec[3] = arg_word(FXT_ARG_INT32, FXTRACE_STR_WEIGHT, 120);
-		return 4;
+		return 3;
 	}
-	rec[0] = sched_header(FXT_SCHED_KIND_WAKEUP, 6, 2, cpu);
+	rec[0] = sched_header(FXT_SCHED_KIND_WAKEUP, 5, 1, cpu);
 	rec[1] = ts;
 	rec[2] = t1;
-	rec[3] = arg_word(FXT_ARG_INT32, FXTRACE_STR_WEIGHT, 120);
-	rec[4] = (FXT_ARG_KOID << FXT_ARG_TYPE_SHIFT) | (2ULL << FXT_ARG_SIZE_SHIFT) |
+	rec[3] = (FXT_ARG_KOID << FXT_ARG_TYPE_SHIFT) | (2ULL << FXT_ARG_SIZE_SHIFT) |
 		 ((uint64_t)FXTRACE_STR_WAKER << FXT_ARG_NAME_SHIFT);
-	rec[5] = t2;
-	return 6;
+	rec[4] = t2;
+	return 5;
 }
 
 /* Append records until @bytes more are committed or the ring is full. */

@@ -221,10 +221,12 @@ static bool is_loss_marker(uint64_t h)
 	((uint64_t)(kind) << FXT_SCHED_KIND_SHIFT |				\
 	 (uint64_t)(argc) << FXT_SCHED_ARGC_SHIFT |				\
 	 (uint64_t)(words) << FXT_HDR_SIZE_SHIFT | FXT_RECORD_SCHEDULING)
-#define SHAPE_SWITCH	SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 7, 3)
-#define SHAPE_SWITCH_NO_STATE SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 6, 2)
-#define SHAPE_WAKEUP	SHAPE(FXT_SCHED_KIND_WAKEUP, 6, 2)	/* with waker */
-#define SHAPE_WAKEUP_IRQ SHAPE(FXT_SCHED_KIND_WAKEUP, 4, 1)	/* without */
+/* A context switch: incoming_weight, then outgoing_weight or linux_state or both. */
+#define SHAPE_SWITCH_SHORT SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 5, 1)
+#define SHAPE_SWITCH_ONE_MORE SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 6, 2)
+#define SHAPE_SWITCH_LONG SHAPE(FXT_SCHED_KIND_CONTEXT_SWITCH, 7, 3)
+#define SHAPE_WAKEUP	SHAPE(FXT_SCHED_KIND_WAKEUP, 5, 1)	/* with waker */
+#define SHAPE_WAKEUP_IRQ SHAPE(FXT_SCHED_KIND_WAKEUP, 3, 0)	/* without */
 
 /* A wakeup's second argument as the kernel writes it: koid "waker". */
 #define WAKER_ARG	((uint64_t)FXT_ARG_KOID << FXT_ARG_TYPE_SHIFT |		\
@@ -261,7 +263,7 @@ scan_wakeup(const uint8_t *rec, struct scan *scan)
 
 /*
  * The general path of scan_record(), with every check: any record but the
- * kernel's four usual shapes (for those it gives the same answers).
+ * kernel's usual shapes (for those it gives the same answers).
  */
 static inline __attribute__((always_inline)) bool
 scan_other_record(const uint8_t *rec, uint64_t h, uint64_t words,
@@ -322,19 +324,18 @@ scan_record(const uint8_t *rec, uint64_t h, uint64_t words,
 {
 	uint64_t shape = h & SHAPE_MASK;
 
-	if (shape == SHAPE_SWITCH_NO_STATE || shape == SHAPE_SWITCH) {
+	if (shape == SHAPE_SWITCH_SHORT || shape == SHAPE_SWITCH_ONE_MORE ||
+	    shape == SHAPE_SWITCH_LONG) {
 		scan_switch(rec, scan);
 	} else if (shape == SHAPE_WAKEUP) {
 		scan_wakeup(rec, scan);
-		/* A weight of one word, then the waker: what the general loop finds. */
-		if ((word_at(rec + 24) & FXT_HDR_SIZE_MASK << FXT_ARG_SIZE_SHIFT) ==
-		    1 << FXT_ARG_SIZE_SHIFT &&
-		    (uint32_t)word_at(rec + 32) == WAKER_ARG)
-			see_tid(scan->tid_seen, scan->sink, word_at(rec + 40));
+		/* The one argument is the waker: what the general loop finds. */
+		if ((uint32_t)word_at(rec + 24) == WAKER_ARG)
+			see_tid(scan->tid_seen, scan->sink, word_at(rec + 32));
 		else
 			scan_waker(rec, h, words, scan->tid_seen, scan->sink);
 	} else if (shape == SHAPE_WAKEUP_IRQ) {
-		/* One argument in the one word left: never a koid. */
+		/* No arguments. */
 		scan_wakeup(rec, scan);
 	} else {
 		return scan_other_record(rec, h, words, scan);

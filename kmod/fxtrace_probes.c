@@ -67,10 +67,10 @@ static __always_inline u64 fxtrace_clock(void)
 	return ktime_get_boot_fast_ns();
 }
 
-/* The weight Perfetto reads as the priority; INT32_MIN marks an idle task. */
+/* The weight Perfetto reads as the priority, or marks an idle task with. */
 static __always_inline u32 fxtrace_weight(const struct task_struct *p)
 {
-	return is_idle_task(p) ? (u32)S32_MIN : (u32)p->prio;
+	return is_idle_task(p) ? FXTRACE_WEIGHT_IDLE : (u32)p->prio;
 }
 
 /* A wakeup's waker: none from interrupt context or from the idle task. */
@@ -98,18 +98,18 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
 					       unsigned int prev_state)
 {
 	if (prev_state == TASK_RUNNING)
-		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 6, 2);
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 5, 1);
 	if (preempt)
-		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 7, 3);
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 6, 2);
 	if ((prev_state & ~TASK_FREEZABLE) == TASK_INTERRUPTIBLE)
-		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_BLOCKED, 6, 2);
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_BLOCKED, 5, 1);
 	if (prev_state & TASK_DEAD)
 		return (READ_ONCE(prev->exit_state) & EXIT_ZOMBIE) ?
-			FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_DYING, 7, 3) :
-			FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_DEAD, 7, 3);
+			FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_DYING, 6, 2) :
+			FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_DEAD, 6, 2);
 	if (prev_state & (__TASK_STOPPED | __TASK_TRACED))
-		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_SUSPENDED, 7, 3);
-	return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_BLOCKED, 7, 3);
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_SUSPENDED, 6, 2);
+	return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_BLOCKED, 6, 2);
 }
 
 /*
@@ -134,12 +134,15 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *     (tracepoint_hits) and the private copy, one acquire load of
  *     consumer_pos (a line shared with the reader only, which writes it
  *     once per drain), two compares for room.
- *   - the record's 7 or 6 (switch), 6 or 4 (wakeup) words, stored straight
+ *   - the record's 5 to 7 (switch), 5 or 3 (wakeup) words, stored straight
  *     into this CPU's data area (no stack copy, so nothing for
  *     CONFIG_INIT_STACK_ALL_ZERO to zero and no stack canary). Every byte
  *     costs again in the collector's write(): a switch leaves out
  *     linux_state when the FXT state implies it (fxtrace_switch_form():
- *     one compare more than the state alone needs).
+ *     one compare more than the state alone needs), and outgoing_weight
+ *     when this CPU's last switch said it (a load, two compares and a
+ *     store of running_weight, on the ring's second line, which the
+ *     record's other fields already need).
  *   - no local_irq_save() would be needed in sched_switch (the scheduler
  *     has interrupts off), but leaving it out saved 0-4 instructions per
  *     event: not worth an assumption about the caller.
@@ -164,6 +167,8 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 	struct fxtrace_slot slot;
 	unsigned long flags;
 	u64 *rec, ts, form;
+	u32 w_prev, w_next;
+	bool out_arg;
 	int cpu;
 
 	local_irq_save(flags);
@@ -171,14 +176,27 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 	ring = fxtrace_this_ring(data);
 	ts = fxtrace_clock();
 	/*
-	 * Room for the long form, linux_state included, which is always
-	 * stored; the commit publishes it only when the form has 7 words.
+	 * Room for the long form, both optional arguments included, which are
+	 * always stored; the commit publishes only the words the form has.
 	 * Deciding the form after the clock call keeps prev and next in
 	 * registers across it.
 	 */
 	if (!fxtrace_ring_reserve(ring, FXTRACE_SWITCH_WORDS, ts, &slot))
 		goto out_irq_restore;
 	form = fxtrace_switch_form(preempt, prev, prev_state);
+	w_prev = fxtrace_weight(prev);
+	w_next = fxtrace_weight(next);
+	/*
+	 * outgoing_weight only where this ring does not already say it: prev
+	 * came in with this CPU's last switch, whose incoming_weight is
+	 * running_weight, unless that is unknown (START, a drop) or prev is
+	 * idle (both FXTRACE_WEIGHT_UNKNOWN, never left out).
+	 */
+	out_arg = w_prev != ring->running_weight ||
+		  w_prev == FXTRACE_WEIGHT_UNKNOWN;
+	if (out_arg)
+		form += FXTRACE_SWITCH_ONE_ARG;
+	ring->running_weight = w_next;
 	rec = slot.rec;
 	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, 0, 0, cpu) |
 		 form;
@@ -186,11 +204,12 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 	rec[2] = prev->pid;
 	rec[3] = next->pid;
 	rec[4] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_INCOMING_WEIGHT,
-			      fxtrace_weight(next));
+			      w_next);
+	/* Both stored; without outgoing_weight, linux_state takes its word. */
 	rec[5] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_OUTGOING_WEIGHT,
-			      fxtrace_weight(prev));
-	rec[6] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
-			      prev_state);
+			      w_prev);
+	rec[5 + out_arg] = fxt_arg_word(FXT_ARG_UINT32, FXTRACE_STR_LINUX_STATE,
+					prev_state);
 	fxtrace_ring_commit(ring, &slot,
 			    (form >> FXT_HDR_SIZE_SHIFT) & FXT_HDR_SIZE_MASK);
 out_irq_restore:
@@ -212,15 +231,13 @@ static void fxtrace_write_wakeup(void *data, struct task_struct *p, u32 waker)
 	if (!fxtrace_ring_reserve(ring, words, ts, &slot))
 		goto out_irq_restore;
 	rec = slot.rec;
-	rec[0] = fxt_sched_header(FXT_SCHED_KIND_WAKEUP, words,
-				  waker ? 2 : 1, task_cpu(p));
+	rec[0] = fxt_sched_header(FXT_SCHED_KIND_WAKEUP, words, waker ? 1 : 0,
+				  task_cpu(p));
 	rec[1] = ts;
 	rec[2] = p->pid;
-	rec[3] = fxt_arg_word(FXT_ARG_INT32, FXTRACE_STR_WEIGHT,
-			      fxtrace_weight(p));
 	if (waker) {
-		rec[4] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_WAKER);
-		rec[5] = waker;
+		rec[3] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_WAKER);
+		rec[4] = waker;
 	}
 	fxtrace_ring_commit(ring, &slot, words);
 out_irq_restore:
@@ -423,7 +440,11 @@ int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 {
 	void *data = (void __force *)rings;
 	unsigned int i;
-	int ret;
+	int cpu, ret;
+
+	/* Every CPU's chain of switches starts over (uapi "Records"). */
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(rings, cpu)->running_weight = FXTRACE_WEIGHT_UNKNOWN;
 
 	/*
 	 * tracepoint_probe_register() publishes the probe and its @data with

@@ -13,9 +13,9 @@
 #include <linux/fxtrace.h>
 
 /* Record sizes in 64-bit words, header included. */
-#define FXTRACE_SWITCH_WORDS		7	/* hdr ts out in 3 x arg; 6 without linux_state */
-#define FXTRACE_WAKEUP_WORDS		6	/* hdr ts tid weight waker(2) */
-#define FXTRACE_WAKEUP_NO_WAKER_WORDS	4	/* hdr ts tid weight */
+#define FXTRACE_SWITCH_WORDS		7	/* hdr ts out in, 1 to 3 args */
+#define FXTRACE_WAKEUP_WORDS		5	/* hdr ts tid waker(2) */
+#define FXTRACE_WAKEUP_NO_WAKER_WORDS	3	/* hdr ts tid */
 #define FXTRACE_LOSS_MARKER_WORDS	7	/* hdr ts pid tid arg(2) id */
 #define FXTRACE_NAME_MAX_WORDS		2	/* 15 bytes + NUL padding */
 #define FXTRACE_THREAD_MAX_WORDS	(4 + FXTRACE_NAME_MAX_WORDS)
@@ -38,14 +38,19 @@ static __always_inline u64 fxt_sched_header(u64 kind, u64 words, u64 argc,
 
 /*
  * A context switch's outgoing FXT state with its size and argument count,
- * as header bits to OR into fxt_sched_header(kind, 0, 0, cpu): 7 words and
- * 3 arguments with linux_state, 6 and 2 without. A constant per case, so
- * the probe chooses among constants (fxtrace_switch_form()).
+ * as header bits to OR into fxt_sched_header(kind, 0, 0, cpu): 6 words and
+ * 2 arguments with linux_state, 5 and 1 without; outgoing_weight adds
+ * FXTRACE_SWITCH_ONE_ARG. A constant per case, so the probe chooses among
+ * constants (fxtrace_switch_form()).
  */
 #define FXTRACE_SWITCH_FORM(state, words, argc)			\
 	((u64)(state) << FXT_SCHED_STATE_SHIFT |			\
 	 (u64)(words) << FXT_HDR_SIZE_SHIFT |				\
 	 (u64)(argc) << FXT_SCHED_ARGC_SHIFT)
+
+/* One more one-word argument: a word and an argument count more. */
+#define FXTRACE_SWITCH_ONE_ARG						\
+	(1ULL << FXT_HDR_SIZE_SHIFT | 1ULL << FXT_SCHED_ARGC_SHIFT)
 
 /* A kernel object record's header, its name an inline string of @name_len. */
 static __always_inline u64 fxt_kobj_header(u64 obj_type, u64 words,

@@ -10,6 +10,7 @@
 #define FXTRACE_RING_H
 
 #include <linux/irq_work.h>
+#include <linux/limits.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -23,25 +24,31 @@
  * @written: records committed (published as ctrl->records_written)
  * @dropped: records lost to a full ring (ctrl->records_dropped)
  * @hits: probe calls that tried to write a record (ctrl->tracepoint_hits)
- * @consumer_errors: times ctrl->consumer_pos was out of range
  * @lost: records dropped since the last loss markers were written
- * @first_lost_ns: timestamp of the first of those @lost records
- * @markers: loss markers written (ctrl->markers_written)
  * @mask: data area size - 1 (the size is a power of two)
  * @watermark: pending bytes at which poll() readers are woken
  * @data: the data area, mapped read-only into userspace
  * @ctrl: the control page, mapped read-write into userspace
+ * @running_weight: the incoming_weight of this ring's last context switch,
+ *	which is the weight of the task running on this CPU;
+ *	FXTRACE_WEIGHT_UNKNOWN after START or a drop (uapi "Records":
+ *	outgoing_weight is left out when it equals this)
+ * @cpu: the CPU that owns this ring
+ * @consumer_errors: times ctrl->consumer_pos was out of range
+ * @first_lost_ns: timestamp of the first of those @lost records
+ * @markers: loss markers written (ctrl->markers_written)
  * @area: the vmalloc_user() area holding @ctrl then @data
  * @wakeup: wakes @wq from outside the probe (design.md decision 4)
  * @wq: the session's poll() wait queue
  * @owner_tgid: the session opener's process, the loss markers' thread
  * @owner_tid: the session opener's thread
- * @cpu: the CPU that owns this ring
  * @spill: a record that would run past the data area's end is built here,
  *	then copied in word by word, wrapping (fxtrace_ring_commit())
  *
- * Every field above @wakeup, and @spill, is written only by the owning CPU
- * with interrupts disabled, so there is exactly one writer at any time.
+ * Every field above @wakeup but @cpu, and @spill, is written only by the
+ * owning CPU with interrupts disabled, so there is exactly one writer at
+ * any time (and by START before the probes are attached). The fields a
+ * record needs come first: two cache lines.
  *
  * A session's rings are one per-CPU allocation (fxtrace_main.c): each CPU's
  * probes find theirs with this_cpu_ptr(), without loading a table of ring
@@ -57,22 +64,28 @@ struct fxtrace_ring {
 	u64 written;
 	u64 dropped;
 	u64 hits;
-	u64 consumer_errors;
 	u64 lost;
-	u64 first_lost_ns;
-	u64 markers;
 	u64 mask;
 	u64 watermark;
 	u8 *data;
 	struct fxtrace_ctrl *ctrl;
+	u32 running_weight;
+	int cpu;
+	u64 consumer_errors;
+	u64 first_lost_ns;
+	u64 markers;
 	void *area;
 	struct irq_work wakeup;
 	wait_queue_head_t *wq;
 	u32 owner_tgid;
 	u32 owner_tid;
-	int cpu;
 	u64 spill[FXTRACE_RECORD_MAX_WORDS];
 } ____cacheline_aligned;
+
+/* The weight Perfetto reads as an idle task (design.md). */
+#define FXTRACE_WEIGHT_IDLE	((u32)S32_MIN)
+/* No task's weight but idle's, which is never left out (uapi "Records"). */
+#define FXTRACE_WEIGHT_UNKNOWN	FXTRACE_WEIGHT_IDLE
 
 int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 		      u64 watermark, wait_queue_head_t *wq, u32 owner_tgid,
@@ -88,6 +101,8 @@ static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
 {
 	if (!ring->lost)
 		ring->first_lost_ns = ts;
+	/* A reader cannot follow this CPU's switches across the hole. */
+	ring->running_weight = FXTRACE_WEIGHT_UNKNOWN;
 	ring->lost++;
 	ring->dropped++;
 	WRITE_ONCE(ring->ctrl->records_dropped, ring->dropped);

@@ -49,11 +49,13 @@ static inline enum krec krec_classify(__u64 hdr)
 	switch (hdr & 0xf) {
 	case FXT_RECORD_SCHEDULING:
 		argc = (hdr >> FXT_SCHED_ARGC_SHIFT) & 0xf;
+		/* incoming_weight, then at most outgoing_weight, linux_state */
 		if (kind == FXT_SCHED_KIND_CONTEXT_SWITCH &&
-		    ((words == 7 && argc == 3) || (words == 6 && argc == 2)))
+		    words >= 5 && words <= 7 && argc == words - 4)
 			return KREC_SWITCH;
+		/* the waker, or nothing */
 		if (kind == FXT_SCHED_KIND_WAKEUP &&
-		    ((words == 6 && argc == 2) || (words == 4 && argc == 1)))
+		    ((words == 5 && argc == 1) || (words == 3 && argc == 0)))
 			return KREC_WAKEUP;
 		return KREC_BAD;
 	case FXT_RECORD_KERNEL_OBJECT:
@@ -96,27 +98,61 @@ static inline int krec_linux_state_implied(__u64 fxt_state, __u64 raw)
 		(raw & ~(__u64)KREC_TASK_FREEZABLE) == 1);
 }
 
-/*
- * A context switch carries linux_state exactly when its FXT state does not
- * imply it. Return NULL if the KREC_SWITCH at @rec keeps that rule, else
- * what is wrong with it.
- */
-static inline const char *krec_switch_state_error(const __u64 *rec)
+/* A one-word argument's header word as the kernel writes it, value aside. */
+static inline __u64 krec_arg_word(__u64 type, __u64 name)
 {
-	const __u64 linux_state_arg = FXT_ARG_UINT32 << FXT_ARG_TYPE_SHIFT |
-		1 << FXT_ARG_SIZE_SHIFT |
-		(__u64)FXTRACE_STR_LINUX_STATE << FXT_ARG_NAME_SHIFT;
-	__u64 state = (rec[0] >> FXT_SCHED_STATE_SHIFT) & 0xf;
+	return type << FXT_ARG_TYPE_SHIFT | 1 << FXT_ARG_SIZE_SHIFT |
+	       name << FXT_ARG_NAME_SHIFT;
+}
 
-	if (krec_words(rec[0]) == 6)
-		return state == FXT_THREAD_STATE_RUNNING ||
-		       state == FXT_THREAD_STATE_BLOCKED ? NULL :
-		       "no linux_state, but the FXT state implies none";
-	if ((rec[6] & 0xffffffffULL) != linux_state_arg)
-		return "the third argument is not the uint32 linux_state";
-	if (krec_linux_state_implied(state, rec[6] >> FXT_ARG_VALUE_SHIFT))
-		return "linux_state written although the FXT state implies it";
-	return NULL;
+/* A context switch's fields and arguments, as the kernel lays them out. */
+struct krec_switch {
+	__u64 outgoing_tid, incoming_tid, fxt_state;
+	__s32 incoming_weight;
+	int has_outgoing_weight;
+	__s32 outgoing_weight;
+	int has_linux_state;
+	__u32 linux_state;
+};
+
+/*
+ * Read the KREC_SWITCH at @rec into @sw: incoming_weight, then
+ * outgoing_weight if present, then linux_state if present (uapi
+ * "Records"). Return NULL, or what is wrong with its arguments, including
+ * a linux_state that breaks the rule "there exactly when the FXT state
+ * does not imply it".
+ */
+static inline const char *krec_read_switch(const __u64 *rec,
+					   struct krec_switch *sw)
+{
+	const __u64 low = 0xffffffffULL;
+	unsigned int words = krec_words(rec[0]), at = 5;
+
+	sw->fxt_state = (rec[0] >> FXT_SCHED_STATE_SHIFT) & 0xf;
+	sw->outgoing_tid = rec[2];
+	sw->incoming_tid = rec[3];
+	if ((rec[4] & low) != krec_arg_word(FXT_ARG_INT32,
+					    FXTRACE_STR_INCOMING_WEIGHT))
+		return "the first argument is not the int32 incoming_weight";
+	sw->incoming_weight = (__s32)(rec[4] >> FXT_ARG_VALUE_SHIFT);
+	sw->has_outgoing_weight = at < words &&
+		(rec[at] & low) == krec_arg_word(FXT_ARG_INT32,
+						 FXTRACE_STR_OUTGOING_WEIGHT);
+	if (sw->has_outgoing_weight)
+		sw->outgoing_weight = (__s32)(rec[at++] >> FXT_ARG_VALUE_SHIFT);
+	sw->has_linux_state = at < words;
+	if (sw->has_linux_state) {
+		if ((rec[at] & low) != krec_arg_word(FXT_ARG_UINT32,
+						     FXTRACE_STR_LINUX_STATE))
+			return "an argument after the weights is not the uint32 linux_state";
+		sw->linux_state = (__u32)(rec[at++] >> FXT_ARG_VALUE_SHIFT);
+		if (krec_linux_state_implied(sw->fxt_state, sw->linux_state))
+			return "linux_state written although the FXT state implies it";
+	} else if (sw->fxt_state != FXT_THREAD_STATE_RUNNING &&
+		   sw->fxt_state != FXT_THREAD_STATE_BLOCKED) {
+		return "no linux_state, but the FXT state implies none";
+	}
+	return at == words ? NULL : "an argument too many";
 }
 
 #endif /* KERNEL_RECORDS_H */

@@ -44,6 +44,7 @@ TEST(start_stop_1000_times)
 		written_before = rings_sum(&rs, offsetof(struct fxtrace_ctrl,
 							 records_written));
 		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+		rings_restart(&rs);	/* all drained after the last STOP */
 		ASSERT_EQ(FXTRACE_STATE_TRACING, dev_state(fd));
 		sched_yield();	/* a switch, if anything else is runnable */
 		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));

@@ -16,10 +16,19 @@
 #define FXTRACE_RING_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "fxtrace_dev.h"
 #include "kernel_records.h"
+
+/*
+ * Called for every context switch walked, in ring order, with its
+ * outgoing weight as written or as the CPU's last switch implies it.
+ */
+typedef void (*ring_switch_fn)(void *ctx, int cpu,
+			       const struct krec_switch *sw, __u64 timestamp,
+			       __s32 outgoing_weight);
 
 struct ring {
 	int cpu;
@@ -31,7 +40,15 @@ struct ring {
 	__u64 drains;		/* drains that found records */
 	__u64 switches_with_state;	/* context switches with linux_state */
 	__u64 switches_without_state;	/* ... and without (state implied) */
+	__u64 switches_weight_implied;	/* without outgoing_weight */
+	/* This CPU's chain of switches (uapi "Records", outgoing_weight). */
+	int running_known;	/* since START or the last loss */
+	__u64 running_tid;	/* incoming tid of the last switch */
+	__s32 running_weight;	/* and its incoming_weight */
+	ring_switch_fn on_switch;	/* optional: rings_on_switch() */
+	void *on_switch_ctx;
 };
+
 
 struct rings {
 	struct fxtrace_info info;
@@ -118,7 +135,54 @@ static inline __u64 ring_check_loss_markers(struct ring *r, const __u64 *rec,
 		ASSERT_EQ(zero[1], next[1]);
 	r->markers += 2;
 	r->marked_lost += rec[5];
+	/* The kernel starts the chain over after a drop. */
+	r->running_known = 0;
 	return 2 * FXTRACE_LOSS_WORDS * 8;
+}
+
+/*
+ * A context switch: on this CPU, arguments as uapi "Records" has them, and
+ * outgoing_weight left out exactly when this CPU's last switch (since
+ * START or a loss) brought the same task in, not idle, with that weight.
+ */
+static inline void ring_check_switch(struct ring *r, const __u64 *rec,
+				     __u64 ring_pos)
+{
+	struct krec_switch sw;
+	const char *error = krec_read_switch(rec, &sw);
+	__u64 cpu = (rec[0] >> FXT_SCHED_CPU_SHIFT) & FXT_SCHED_CPU_MASK;
+	int follows = r->running_known && r->running_tid == sw.outgoing_tid &&
+		      r->running_weight != INT32_MIN;
+	__s32 outgoing_weight;
+
+	HARNESS_CHECK(cpu == (__u64)r->cpu, 1,
+		      "cpu %d: context switch at ring position %llu says cpu %llu",
+		      r->cpu, (unsigned long long)ring_pos,
+		      (unsigned long long)cpu);
+	HARNESS_CHECK(!error, 1, "cpu %d: context switch at ring position %llu: %s",
+		      r->cpu, (unsigned long long)ring_pos, error);
+	HARNESS_CHECK(sw.has_outgoing_weight || follows, 1,
+		      "cpu %d: context switch at ring position %llu leaves outgoing_weight out, but this CPU's last switch did not bring tid %llu in",
+		      r->cpu, (unsigned long long)ring_pos,
+		      (unsigned long long)sw.outgoing_tid);
+	HARNESS_CHECK(!sw.has_outgoing_weight || !follows ||
+		      sw.outgoing_weight != r->running_weight, 1,
+		      "cpu %d: context switch at ring position %llu writes outgoing_weight %d, which this CPU's last switch said",
+		      r->cpu, (unsigned long long)ring_pos, sw.outgoing_weight);
+	outgoing_weight = sw.has_outgoing_weight ? sw.outgoing_weight :
+						   r->running_weight;
+	if (r->on_switch)
+		r->on_switch(r->on_switch_ctx, r->cpu, &sw, rec[1],
+			     outgoing_weight);
+	r->running_known = 1;
+	r->running_tid = sw.incoming_tid;
+	r->running_weight = sw.incoming_weight;
+	if (sw.has_linux_state)
+		r->switches_with_state++;
+	else
+		r->switches_without_state++;
+	if (!sw.has_outgoing_weight)
+		r->switches_weight_implied++;
 }
 
 /*
@@ -136,23 +200,8 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 		      "cpu %d: bad record header %#llx at ring position %llu",
 		      r->cpu, (unsigned long long)rec[0],
 		      (unsigned long long)ring_pos);
-	if (kind == KREC_SWITCH) {
-		const char *state_error = krec_switch_state_error(rec);
-
-		HARNESS_CHECK(((rec[0] >> FXT_SCHED_CPU_SHIFT) &
-			       FXT_SCHED_CPU_MASK) == (__u64)r->cpu, 1,
-			      "cpu %d: context switch at ring position %llu says cpu %llu",
-			      r->cpu, (unsigned long long)ring_pos,
-			      (unsigned long long)((rec[0] >> FXT_SCHED_CPU_SHIFT) &
-						   FXT_SCHED_CPU_MASK));
-		HARNESS_CHECK(!state_error, 1,
-			      "cpu %d: context switch at ring position %llu: %s",
-			      r->cpu, (unsigned long long)ring_pos, state_error);
-		if (words == 7)
-			r->switches_with_state++;
-		else
-			r->switches_without_state++;
-	}
+	if (kind == KREC_SWITCH)
+		ring_check_switch(r, rec, ring_pos);
 	if (kind == KREC_LOSS)
 		return ring_check_loss_markers(r, rec, len - pos);
 	r->walked++;
@@ -192,6 +241,31 @@ static inline void rings_drain(struct rings *rs)
 		ring_drain(&rs->r[i], rs->info.buf_size, rs->copy);
 }
 
+/* Call @fn for every context switch walked from now on. */
+static inline void rings_on_switch(struct rings *rs, ring_switch_fn fn,
+				   void *ctx)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		rs->r[i].on_switch = fn;
+		rs->r[i].on_switch_ctx = ctx;
+	}
+}
+
+/*
+ * After a START: the kernel starts every CPU's chain of switches over, so
+ * the first switch on each CPU writes outgoing_weight again. Call it only
+ * when everything before the START has been drained.
+ */
+static inline void rings_restart(struct rings *rs)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		rs->r[i].running_known = 0;
+}
+
 /* Sum of one counter over every ring. */
 static inline __u64 rings_sum(const struct rings *rs, size_t field_offset)
 {
@@ -214,6 +288,7 @@ static inline __u64 rings_sum(const struct rings *rs, size_t field_offset)
 static inline __u64 rings_check_counters(const struct rings *rs)
 {
 	__u64 total_dropped = 0, with_state = 0, without_state = 0;
+	__u64 weight_implied = 0;
 	int i;
 
 	for (i = 0; i < rs->n; i++) {
@@ -242,16 +317,20 @@ static inline __u64 rings_check_counters(const struct rings *rs)
 		total_dropped += dropped;
 		with_state += r->switches_with_state;
 		without_state += r->switches_without_state;
+		weight_implied += r->switches_weight_implied;
 	}
 	/*
 	 * Every switch keeps the linux_state rule (ring_record_bytes()); the
 	 * futex and pipe sleeps of the load are TASK_INTERRUPTIBLE, so some
 	 * switches must be without it.
 	 */
-	printf("#   context switches: %llu without linux_state (6 words), %llu with it (7 words)\n",
+	printf("#   context switches: %llu without linux_state, %llu with it; %llu without outgoing_weight (the CPU's last switch said it)\n",
 	       (unsigned long long)without_state,
-	       (unsigned long long)with_state);
+	       (unsigned long long)with_state,
+	       (unsigned long long)weight_implied);
 	EXPECT_NE(0, without_state);
+	/* A task that runs between two switches of its CPU: most of them. */
+	EXPECT_NE(0, weight_implied);
 	return total_dropped;
 }
 

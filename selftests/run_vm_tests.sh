@@ -204,6 +204,7 @@ step ioctl_test ioctl_test
 step mmap_test mmap_test
 step pingpong_trace pingpong_trace
 step stress_test stress_test
+step prio_test prio_test
 step stress_collect stress_collect
 step thread_names thread_names
 step loss_markers loss_markers

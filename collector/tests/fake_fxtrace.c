@@ -183,32 +183,36 @@ static size_t make_record(uint64_t *words, unsigned int cpu, uint64_t n)
 
 	fxt_writer_init(&w, words, 16);
 	if (n % 2) {
+		/*
+		 * As the kernel: outgoing_weight for an idle outgoing task and
+		 * now and then for another (its priority changed); every other
+		 * one a D sleep (linux_state 2), the rest TASK_INTERRUPTIBLE,
+		 * which the blocked state implies.
+		 */
+		bool out_weight = !a || n % 8 == 3, raw_state = n % 4 == 1;
 		struct fxt_arg args[3] = {
 			fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT),
 				      b ? 120 : INT32_MIN),
-			fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
-				      a ? 120 : INT32_MIN),
-			fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 2),
 		};
+		unsigned int nargs = 1;
 		struct fxt_context_switch cs = {
 			.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_BLOCKED,
 			.timestamp = now_ns(), .outgoing_tid = a, .incoming_tid = b,
 		};
 
-		/*
-		 * As the kernel: every other one a D sleep (linux_state 2), the
-		 * rest TASK_INTERRUPTIBLE, which the blocked state implies.
-		 */
-		fxt_write_context_switch(&w, &cs, args, n % 4 == 1 ? 3 : 2);
+		if (out_weight)
+			args[nargs++] = fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
+						      a ? 125 : INT32_MIN);
+		if (raw_state)
+			args[nargs++] = fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 2);
+		fxt_write_context_switch(&w, &cs, args, nargs);
 	} else {
-		struct fxt_arg args[2] = {
-			fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120),
-			fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), self),
-		};
+		struct fxt_arg waker = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER),
+						    self);
 		struct fxt_wakeup wk = { .cpu = cpu, .timestamp = now_ns(),
 					 .woken_tid = b ? b : 1 };
 
-		fxt_write_wakeup(&w, &wk, args, 2);
+		fxt_write_wakeup(&w, &wk, &waker, 1);
 	}
 	return fxt_writer_bytes(&w);
 }
@@ -225,10 +229,12 @@ static uint64_t later_ns(void)
 static void produce_switch(unsigned int cpu, uint64_t prev, uint64_t next)
 {
 	uint64_t words[16];
-	/* Preempted in TASK_RUNNING: no linux_state, as the kernel writes it. */
-	struct fxt_arg args[2] = {
+	/*
+	 * Preempted in TASK_RUNNING: no linux_state, and no outgoing_weight
+	 * (the CPU's previous switch said it), as the kernel writes it.
+	 */
+	struct fxt_arg args[1] = {
 		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT), 120),
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT), 120),
 	};
 	struct fxt_context_switch cs = {
 		.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_RUNNING,
@@ -237,19 +243,19 @@ static void produce_switch(unsigned int cpu, uint64_t prev, uint64_t next)
 	struct fxt_writer w;
 
 	fxt_writer_init(&w, words, 16);
-	fxt_write_context_switch(&w, &cs, args, 2);
+	fxt_write_context_switch(&w, &cs, args, 1);
 	produce(cpu, words, fxt_writer_bytes(&w));
 }
 
 static void produce_wakeup(unsigned int cpu, uint64_t tid)
 {
 	uint64_t words[16];
-	struct fxt_arg weight = fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120);
 	struct fxt_wakeup wk = { .cpu = cpu, .timestamp = later_ns(), .woken_tid = tid };
 	struct fxt_writer w;
 
+	/* From an interrupt: no waker, no arguments (uapi "Records"). */
 	fxt_writer_init(&w, words, 16);
-	fxt_write_wakeup(&w, &wk, &weight, 1);
+	fxt_write_wakeup(&w, &wk, NULL, 0);
 	produce(cpu, words, fxt_writer_bytes(&w));
 }
 

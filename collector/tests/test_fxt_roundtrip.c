@@ -470,29 +470,25 @@ TEST(context_switch_as_the_kernel_writes_it)
 
 TEST(wakeup_as_the_kernel_writes_it)
 {
-	struct fxt_arg args[2] = {
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 99),
-		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 77),
-	};
+	struct fxt_arg waker = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 77);
 	struct fxt_wakeup wk = { .cpu = 1, .timestamp = 42, .woken_tid = 555 };
 	struct fxt_record rec;
 
 	trace_begin();
-	fxt_write_string(&w, FXTRACE_STR_WEIGHT, "weight", 6);
 	fxt_write_string(&w, FXTRACE_STR_WAKER, "waker", 5);
-	ASSERT(fxt_write_wakeup(&w, &wk, args, 2) == 0);
+	ASSERT(fxt_write_wakeup(&w, &wk, &waker, 1) == 0);
 	ASSERT(decode_all(&rec) > 0);
-	EXPECT_EQ(rec.size, 6 * 8);	/* uapi: 6 words with a waker */
+	EXPECT_EQ(rec.size, 5 * 8);	/* uapi: 5 words with a waker */
 	EXPECT_EQ(rec.kind, FXT_SCHED_KIND_WAKEUP);
 	EXPECT_EQ(rec.wakeup.cpu, 1);
 	EXPECT_EQ(rec.wakeup.woken_tid, 555);
 	EXPECT_EQ(fxt_record_find_arg(&rec, "waker")->v.koid, 77);
 
 	trace_begin();
-	fxt_write_string(&w, FXTRACE_STR_WEIGHT, "weight", 6);
-	ASSERT(fxt_write_wakeup(&w, &wk, args, 1) == 0);
+	ASSERT(fxt_write_wakeup(&w, &wk, NULL, 0) == 0);
 	ASSERT(decode_all(&rec) > 0);
-	EXPECT_EQ(rec.size, 4 * 8);	/* uapi: 4 words without */
+	EXPECT_EQ(rec.size, 3 * 8);	/* uapi: 3 words without */
+	EXPECT_EQ(rec.wakeup.woken_tid, 555);
 }
 
 TEST(legacy_context_switch)

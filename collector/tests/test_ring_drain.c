@@ -128,49 +128,61 @@ static struct ring_sink sink_for(struct capture *c)
 }
 
 /*
- * A context switch exactly as the kernel writes it (uapi "Records"): 7
- * words with the raw @linux_state, or 6 when it is the one the FXT state
- * implies (blocked, TASK_INTERRUPTIBLE).
+ * A context switch as the kernel writes it (uapi "Records"): incoming_weight,
+ * then outgoing_weight if @out_weight (the CPU's last switch did not say
+ * it), then the raw @linux_state unless the FXT state implies it (blocked,
+ * TASK_INTERRUPTIBLE): 5 to 7 words.
  */
-static size_t kernel_switch_state(uint64_t *out, uint64_t ts, uint64_t prev,
-				  uint64_t next, uint32_t linux_state)
+static size_t kernel_switch_args(uint64_t *out, uint64_t ts, uint64_t prev,
+				 uint64_t next, bool out_weight,
+				 uint32_t linux_state)
 {
 	struct fxt_arg args[3] = {
 		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT), 120),
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT), 120),
-		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), linux_state),
 	};
+	unsigned int nargs = 1;
 	struct fxt_context_switch cs = {
 		.cpu = 1, .outgoing_state = FXT_THREAD_STATE_BLOCKED,
 		.timestamp = ts, .outgoing_tid = prev, .incoming_tid = next,
 	};
 	struct fxt_writer w;
 
+	if (out_weight)
+		args[nargs++] = fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
+					      125);
+	if (linux_state != 1)
+		args[nargs++] = fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE),
+					       linux_state);
 	fxt_writer_init(&w, out, 16);
-	fxt_write_context_switch(&w, &cs, args, linux_state == 1 ? 2 : 3);
+	fxt_write_context_switch(&w, &cs, args, nargs);
 	return fxt_writer_bytes(&w);
 }
 
-/* The usual switch: a sleep in TASK_INTERRUPTIBLE, 6 words. */
+/* A switch without outgoing_weight: 6 words with linux_state, else 5. */
+static size_t kernel_switch_state(uint64_t *out, uint64_t ts, uint64_t prev,
+				  uint64_t next, uint32_t linux_state)
+{
+	return kernel_switch_args(out, ts, prev, next, false, linux_state);
+}
+
+/* The usual switch: a sleep in TASK_INTERRUPTIBLE, 5 words. */
 static size_t kernel_switch(uint64_t *out, uint64_t ts, uint64_t prev,
 			    uint64_t next)
 {
 	return kernel_switch_state(out, ts, prev, next, 1);
 }
 
-/* A wakeup as the kernel writes it: 6 words with a waker, 4 without. */
+/* A wakeup as the kernel writes it: 5 words with a waker, 3 without. */
 static size_t kernel_wakeup(uint64_t *out, uint64_t ts, uint64_t woken,
 			    uint64_t waker)
 {
-	struct fxt_arg args[2] = {
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120),
-		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), waker),
-	};
+	struct fxt_arg arg = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER),
+					  waker);
 	struct fxt_wakeup wk = { .cpu = 0, .timestamp = ts, .woken_tid = woken };
 	struct fxt_writer w;
 
 	fxt_writer_init(&w, out, 16);
-	fxt_write_wakeup(&w, &wk, args, waker ? 2 : 1);
+	fxt_write_wakeup(&w, &wk, &arg, waker ? 1 : 0);
 	return fxt_writer_bytes(&w);
 }
 
@@ -284,7 +296,7 @@ TEST(records_are_copied_verbatim_and_tids_found)
 	produce(&f, rec, n);
 	memcpy((uint8_t *)all + len, rec, n);
 	len += n;
-	EXPECT_EQ(len, (6 + 7 + 6 + 4) * 8);
+	EXPECT_EQ(len, (5 + 6 + 5 + 3) * 8);
 
 	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
 	EXPECT_EQ(res.status, RING_DRAIN_OK);
@@ -320,7 +332,7 @@ TEST(record_across_the_end_of_the_area)
 
 	for (i = 0; i < NSIZES; i++) {
 		c.len = c.writes = c.ntids = 0;
-		/* Start 3 words before the end: the 7-word record wraps. */
+		/* Start 3 words before the end: the 5-word record wraps. */
 		fake_init(&f, sizes[i], 5 * sizes[i] - 24);
 		n = kernel_switch(rec, 1, 0x1111, 0x2222);
 		produce(&f, rec, n);
@@ -382,9 +394,14 @@ TEST(full_ring)
 		for (start = 0; start < 64; start += 40) {
 			c.len = c.writes = c.ntids = 0;
 			fake_init(&f, sizes[i], start);
-			/* 4-word wakeups fill any power-of-two size >= 32. */
+			/*
+			 * Pairs of wakeups, 3 words without a waker and 5 with
+			 * one, fill any power-of-two size >= 64.
+			 */
 			while (f.ctrl->producer_pos - f.ctrl->consumer_pos < f.size) {
 				n = kernel_wakeup(rec, 1, 2, 0);
+				produce(&f, rec, n);
+				n = kernel_wakeup(rec, 1, 2, 3);
 				produce(&f, rec, n);
 			}
 			EXPECT_EQ(f.ctrl->producer_pos - f.ctrl->consumer_pos, f.size);
@@ -665,12 +682,16 @@ TEST(every_tid_reaches_the_collectors_set_whatever_the_cache_evicts)
 
 		t1 = (rnd_u64() % 4) + RING_TID_SLOTS * (rnd_u64() % 8);
 		t2 = (rnd_u64() % 4) + RING_TID_SLOTS * (rnd_u64() % 8);
-		switch (rnd_u64() % 3) {
+		switch (rnd_u64() % 4) {
 		case 0:
 			n = kernel_switch(rec, step, t1, t2);
 			break;
 		case 1:
 			n = kernel_switch_state(rec, step, t1, t2, 0x402);
+			break;
+		case 2:
+			n = kernel_switch_args(rec, step, t1, t2, true,
+					       rnd_u64() % 2 ? 1 : 0x402);
 			break;
 		default:
 			n = kernel_wakeup(rec, step, t1, t2);
@@ -844,34 +865,46 @@ TEST(wakeups_in_another_layout_still_report_their_waker)
 	struct capture c = { 0 };
 	struct ring_sink s = sink_for(&c);
 	struct fake f;
-	const uint64_t waker_first =
-		(uint64_t)FXT_ARG_KOID | 2ULL << FXT_ARG_SIZE_SHIFT |
-		(uint64_t)FXTRACE_STR_WAKER << FXT_ARG_NAME_SHIFT;
+	struct fxt_arg weight = fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120);
+	struct fxt_arg waker = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 66);
+	struct fxt_arg args[2];
+	struct fxt_wakeup wk = { .cpu = 0, .timestamp = 1, .woken_tid = 5 };
+	struct fxt_writer w;
 
 	fake_init(&f, 256, 0);
-	/* Waker first (words 3-4), then a one-word argument. */
-	kernel_wakeup(rec, 1, 5, 6);
-	rec[5] = rec[3];
-	rec[3] = waker_first;
-	rec[4] = 66;
-	produce(&f, rec, 48);
+	/* Waker first (words 3-4), then a one-word argument: 6 words. */
+	args[0] = waker;
+	args[1] = weight;
+	fxt_writer_init(&w, rec, 16);
+	fxt_write_wakeup(&w, &wk, args, 2);
+	produce(&f, rec, fxt_writer_bytes(&w));
 	/* The kernel's layout, but the koid argument has another name. */
 	kernel_wakeup(rec, 2, 7, 8);
-	rec[4] = (rec[4] & ~(0xffffULL << FXT_ARG_NAME_SHIFT)) |
+	rec[3] = (rec[3] & ~(0xffffULL << FXT_ARG_NAME_SHIFT)) |
 		 (uint64_t)FXTRACE_STR_PROCESS << FXT_ARG_NAME_SHIFT;
-	produce(&f, rec, 48);
-	/* The first argument claims two words: the waker is not at word 4. */
-	kernel_wakeup(rec, 3, 9, 10);
+	produce(&f, rec, 40);
+	/* ABI 3's layout: a weight, then the waker (words 4-5). */
+	args[0] = weight;
+	args[1] = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 10);
+	wk.timestamp = 3;
+	wk.woken_tid = 9;
+	fxt_writer_init(&w, rec, 16);
+	fxt_write_wakeup(&w, &wk, args, 2);
+	produce(&f, rec, fxt_writer_bytes(&w));
+	/* The kernel's size, but the argument claims three words. */
+	kernel_wakeup(rec, 4, 11, 12);
 	rec[3] += 1ULL << FXT_ARG_SIZE_SHIFT;
-	produce(&f, rec, 48);
+	produce(&f, rec, 40);
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
-	ASSERT(c.ntids == 4);
+	ASSERT(c.ntids == 6);
 	EXPECT_EQ(c.tids[0], 5);
 	EXPECT_EQ(c.tids[1], 66);
 	EXPECT_EQ(c.tids[2], 7);
 	EXPECT_EQ(c.tids[3], 9);
-	EXPECT_EQ(f.ring.wakeups, 3);
-	EXPECT_EQ(f.ring.last_ts, 3);
+	EXPECT_EQ(c.tids[4], 10);
+	EXPECT_EQ(c.tids[5], 11);
+	EXPECT_EQ(f.ring.wakeups, 4);
+	EXPECT_EQ(f.ring.last_ts, 4);
 	fake_free(&f);
 	free(c.bytes);
 }

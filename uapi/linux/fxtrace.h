@@ -78,13 +78,21 @@
  * The kernel writes these FXT records (see the FXT_* constants below and
  * docs/fxt-format.md); nothing else ever appears in a ring.
  *
- * Context switch (scheduling kind 1), 6 words (48 bytes), or 7 (56 bytes)
- * with linux_state:
- *   header: type 8, size 6 or 7, 2 or 3 args, CPU, outgoing FXT thread
+ * Context switch (scheduling kind 1), 5 to 7 words (40 to 56 bytes):
+ *   header: type 8, size 5, 6 or 7, 1 to 3 args, CPU, outgoing FXT thread
  *           state, kind 1
  *   timestamp; outgoing tid; incoming tid
  *   int32  FXTRACE_STR_INCOMING_WEIGHT = next->prio (INT32_MIN for idle)
- *   int32  FXTRACE_STR_OUTGOING_WEIGHT = prev->prio (INT32_MIN for idle)
+ *   int32  FXTRACE_STR_OUTGOING_WEIGHT = prev->prio (INT32_MIN for idle),
+ *          left out when this CPU's previous context switch record already
+ *          said it: prev is the task that switch brought in, and its
+ *          incoming_weight is prev->prio. It is always there for an idle
+ *          outgoing task, for the first switch a CPU writes after START,
+ *          after this CPU dropped any record, and when prev->prio changed
+ *          while it ran (renice, priority inheritance). A reader that
+ *          tracks, per CPU in file order, the incoming_weight of the last
+ *          switch knows the outgoing weight of every switch without one.
+ *          (Since ABI 4.)
  *   uint32 FXTRACE_STR_LINUX_STATE     = raw prev_state from the tracepoint,
  *          left out when the outgoing FXT state implies it: a switch
  *          without linux_state had prev_state 0 (TASK_RUNNING) if its
@@ -94,13 +102,18 @@
  *          nanosleep), if it is FXT_THREAD_STATE_BLOCKED. It is there for
  *          any other sleep (D, I, parked, ...) and for a task preempted
  *          after it set a sleeping state. (Since ABI 3.)
+ *   The arguments that are present come in this order.
  *
- * Wakeup (scheduling kind 2), 6 words (48 bytes), 4 without a waker:
- *   header: type 8, size, 1 or 2 args, target CPU, kind 2
+ * Wakeup (scheduling kind 2), 5 words (40 bytes), 3 without a waker:
+ *   header: type 8, size, 1 or 0 args, target CPU, kind 2
  *   timestamp; woken tid
- *   int32  FXTRACE_STR_WEIGHT = p->prio
  *   koid   FXTRACE_STR_WAKER  = tid of the waking task; omitted when the
  *                               wakeup came from interrupt context or idle
+ *   No weight (ABI <= 3 wrote p->prio as "weight"): Perfetto reads a
+ *   wakeup's weight only to tell an idle task, which is never woken, and
+ *   the woken task's priority is the incoming_weight of the switch that
+ *   runs it (a change between the two, which only priority inheritance
+ *   or a renice of a waiting task makes, shows there). (Since ABI 4.)
  *
  * Names (kernel object records, type 7), written when a task is created
  * (sched_process_fork), execs (sched_process_exec) or is renamed
@@ -143,9 +156,11 @@
 
 /*
  * 1: the first; 2: name records and loss markers; 3: a context switch
- * leaves out linux_state when its FXT state implies it ("Records").
+ * leaves out linux_state when its FXT state implies it; 4: a context switch
+ * leaves out outgoing_weight when the CPU's previous switch said it, and a
+ * wakeup has no weight ("Records").
  */
-#define FXTRACE_ABI_VERSION		3
+#define FXTRACE_ABI_VERSION		4
 #define FXTRACE_DEVICE_NAME		"fxtrace"	/* /dev/fxtrace */
 
 /* Per-CPU data area size: a power of two in [MIN, MAX]. */
@@ -259,7 +274,7 @@ struct fxtrace_ctrl {
  */
 #define FXTRACE_STR_INCOMING_WEIGHT	1	/* "incoming_weight" */
 #define FXTRACE_STR_OUTGOING_WEIGHT	2	/* "outgoing_weight" */
-#define FXTRACE_STR_WEIGHT		3	/* "weight" */
+#define FXTRACE_STR_WEIGHT		3	/* "weight" (no kernel record since ABI 4) */
 #define FXTRACE_STR_WAKER		4	/* "waker" */
 #define FXTRACE_STR_LINUX_STATE		5	/* "linux_state" */
 #define FXTRACE_STR_PROCESS		6	/* "process" */
