@@ -109,6 +109,34 @@ static void capture_tid(void *ctx, uint64_t tid)
 		c->tids[c->ntids++] = tid;
 }
 
+/*
+ * Did the sink get exactly the tids @want (@n of them) from its @from'th
+ * on, and no more? Prints the first difference. Use with TIDS().
+ */
+static bool got_tids(const struct capture *c, size_t from,
+		     const uint64_t *want, size_t n)
+{
+	size_t i;
+
+	if (c->ntids != from + n) {
+		printf("#   %u tids reported, expected %zu\n", c->ntids, from + n);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		if (c->tids[from + i] != want[i]) {
+			printf("#   tid %zu is %" PRIu64 ", expected %" PRIu64 "\n",
+			       from + i, c->tids[from + i], want[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* got_tids()'s @want and @n from a list of tids. */
+#define TIDS(...)							\
+	(const uint64_t[]){ __VA_ARGS__ },				\
+	sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)
+
 /* Names, as fxt-collect's sink_name() takes them. */
 static void capture_name(void *ctx, const struct ring_name *n)
 {
@@ -304,14 +332,7 @@ TEST(records_are_copied_verbatim_and_tids_found)
 	EXPECT_EQ(res.bytes, len);
 	EXPECT(c.len == len && !memcmp(c.bytes, all, len));
 	EXPECT_EQ(f.ctrl->consumer_pos, len);
-	ASSERT(c.ntids == 7);
-	EXPECT_EQ(c.tids[0], 100);
-	EXPECT_EQ(c.tids[1], 200);
-	EXPECT_EQ(c.tids[2], 600);
-	EXPECT_EQ(c.tids[3], 700);
-	EXPECT_EQ(c.tids[4], 300);
-	EXPECT_EQ(c.tids[5], 400);
-	EXPECT_EQ(c.tids[6], 500);
+	EXPECT(got_tids(&c, 0, TIDS(100, 200, 600, 700, 300, 400, 500)));
 	EXPECT_EQ(f.ring.switches, 2);
 	EXPECT_EQ(f.ring.wakeups, 2);
 	EXPECT_EQ(f.ring.bytes, len);
@@ -339,7 +360,7 @@ TEST(record_across_the_end_of_the_area)
 		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
 		EXPECT_EQ(res.chunks, 2);
 		EXPECT(c.len == n && !memcmp(c.bytes, rec, n));
-		EXPECT(c.ntids == 2 && c.tids[0] == 0x1111 && c.tids[1] == 0x2222);
+		EXPECT(got_tids(&c, 0, TIDS(0x1111, 0x2222)));
 		EXPECT_EQ(f.ctrl->consumer_pos, 5 * sizes[i] - 24 + n);
 		fake_free(&f);
 	}
@@ -510,7 +531,7 @@ TEST(lying_argument_sizes_stop_the_waker_search)
 	produce(&f, rec, n);
 	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
 	EXPECT_EQ(res.status, RING_DRAIN_OK);
-	EXPECT(c.ntids == 1 && c.tids[0] == 5);
+	EXPECT(got_tids(&c, 0, TIDS(5)));
 	fake_free(&f);
 	free(c.bytes);
 }
@@ -580,9 +601,7 @@ TEST(tids_are_reported_once_until_evicted)
 		produce(&f, rec, kernel_wakeup(rec, 10 * k + 3, b, 0));
 	}
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
-	ASSERT(c.ntids == 2);
-	EXPECT_EQ(c.tids[0], a);
-	EXPECT_EQ(c.tids[1], b);
+	ASSERT(got_tids(&c, 0, TIDS(a, b)));
 	EXPECT_EQ(f.ring.switches, 6);
 	EXPECT_EQ(f.ring.wakeups, 6);
 	EXPECT_EQ(f.ring.tid_seen[a % RING_TID_SLOTS], a);
@@ -597,18 +616,14 @@ TEST(tids_are_reported_once_until_evicted)
 	produce(&f, rec, kernel_wakeup(rec, 61, a, a2));
 	produce(&f, rec, kernel_switch(rec, 62, a2, b));
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
-	ASSERT(c.ntids == 5);
-	EXPECT_EQ(c.tids[2], a2);
-	EXPECT_EQ(c.tids[3], a);
-	EXPECT_EQ(c.tids[4], a2);
+	ASSERT(got_tids(&c, 2, TIDS(a2, a, a2)));
 	EXPECT_EQ(f.ring.tid_seen[a % RING_TID_SLOTS], a2);
 
 	/* Reported in a drain whose write failed: not again on the retry. */
 	produce(&f, rec, kernel_switch(rec, 70, 7, 8));
 	c.fail_with = EIO;
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), (uint64_t)-EIO);
-	ASSERT(c.ntids == 7);
-	EXPECT(c.tids[5] == 7 && c.tids[6] == 8);
+	ASSERT(got_tids(&c, 5, TIDS(7, 8)));
 	c.fail_with = 0;
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
 	EXPECT_EQ(c.ntids, 7);
@@ -896,13 +911,7 @@ TEST(wakeups_in_another_layout_still_report_their_waker)
 	rec[3] += 1ULL << FXT_ARG_SIZE_SHIFT;
 	produce(&f, rec, 40);
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
-	ASSERT(c.ntids == 6);
-	EXPECT_EQ(c.tids[0], 5);
-	EXPECT_EQ(c.tids[1], 66);
-	EXPECT_EQ(c.tids[2], 7);
-	EXPECT_EQ(c.tids[3], 9);
-	EXPECT_EQ(c.tids[4], 10);
-	EXPECT_EQ(c.tids[5], 11);
+	EXPECT(got_tids(&c, 0, TIDS(5, 66, 7, 9, 10, 11)));
 	EXPECT_EQ(f.ring.wakeups, 4);
 	EXPECT_EQ(f.ring.last_ts, 4);
 	fake_free(&f);
