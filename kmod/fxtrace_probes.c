@@ -189,11 +189,12 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 	/*
 	 * outgoing_weight only where this ring does not already say it: prev
 	 * came in with this CPU's last switch, whose incoming_weight is
-	 * running_weight, unless that is unknown (START, a drop) or prev is
-	 * idle (both FXTRACE_WEIGHT_UNKNOWN, never left out).
+	 * running_weight. Never left out for an idle prev (Perfetto's
+	 * marker); an unknown running_weight (START, a drop) is idle's value,
+	 * so no other weight equals it.
 	 */
 	out_arg = w_prev != ring->running_weight ||
-		  w_prev == FXTRACE_WEIGHT_UNKNOWN;
+		  w_prev == FXTRACE_WEIGHT_IDLE;
 	if (out_arg)
 		form += FXTRACE_SWITCH_ONE_ARG;
 	ring->running_weight = w_next;
