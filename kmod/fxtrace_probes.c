@@ -140,9 +140,12 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *     costs again in the collector's write(): a switch leaves out
  *     linux_state when the FXT state implies it (fxtrace_switch_form():
  *     one compare more than the state alone needs), and outgoing_weight
- *     when this CPU's last switch said it (a load, two compares and a
+ *     when this CPU's last switch said it (a load, a compare and a
  *     store of running_weight, on the ring's second line, which the
- *     record's other fields already need).
+ *     record's other fields already need). The header's fixed part
+ *     (record type, kind, this CPU) is kept in the ring, and each of the
+ *     two wakeup forms is built with its size as a constant (-15 and -22
+ *     instructions an event in pp1 and sw, docs/performance.md).
  *   - no local_irq_save() would be needed in sched_switch (the scheduler
  *     has interrupts off), but leaving it out saved 0-4 instructions per
  *     event: not worth an assumption about the caller.
@@ -169,10 +172,8 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 	u64 *rec, ts, form;
 	u32 w_prev, w_next;
 	bool out_arg;
-	int cpu;
 
 	local_irq_save(flags);
-	cpu = smp_processor_id();
 	ring = fxtrace_this_ring(data);
 	ts = fxtrace_clock();
 	/*
@@ -189,18 +190,17 @@ static void fxtrace_probe_sched_switch(void *data, bool preempt,
 	/*
 	 * outgoing_weight only where this ring does not already say it: prev
 	 * came in with this CPU's last switch, whose incoming_weight is
-	 * running_weight. Never left out for an idle prev (Perfetto's
-	 * marker); an unknown running_weight (START, a drop) is idle's value,
-	 * so no other weight equals it.
+	 * running_weight. An idle task's is never left out (Perfetto's
+	 * marker), so running_weight is unknown while it runs, as after
+	 * START and a drop; no weight equals unknown.
 	 */
-	out_arg = w_prev != ring->running_weight ||
-		  w_prev == FXTRACE_WEIGHT_IDLE;
+	out_arg = w_prev != ring->running_weight;
 	if (out_arg)
 		form += FXTRACE_SWITCH_ONE_ARG;
-	ring->running_weight = w_next;
+	ring->running_weight = is_idle_task(next) ? FXTRACE_WEIGHT_UNKNOWN :
+						    w_next;
 	rec = slot.rec;
-	rec[0] = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, 0, 0, cpu) |
-		 form;
+	rec[0] = ring->switch_hdr | form;
 	rec[1] = ts;
 	rec[2] = prev->pid;
 	rec[3] = next->pid;
@@ -217,10 +217,11 @@ out_irq_restore:
 	local_irq_restore(flags);
 }
 
-static void fxtrace_write_wakeup(void *data, struct task_struct *p, u32 waker)
+/* @words is a constant in each caller: no size computed at run time. */
+static __always_inline void fxtrace_put_wakeup(void *data,
+					       struct task_struct *p,
+					       u32 waker, unsigned int words)
 {
-	unsigned int words = waker ? FXTRACE_WAKEUP_WORDS :
-				     FXTRACE_WAKEUP_NO_WAKER_WORDS;
 	struct fxtrace_ring *ring;
 	struct fxtrace_slot slot;
 	unsigned long flags;
@@ -243,6 +244,14 @@ static void fxtrace_write_wakeup(void *data, struct task_struct *p, u32 waker)
 	fxtrace_ring_commit(ring, &slot, words);
 out_irq_restore:
 	local_irq_restore(flags);
+}
+
+static void fxtrace_write_wakeup(void *data, struct task_struct *p, u32 waker)
+{
+	if (waker)
+		fxtrace_put_wakeup(data, p, waker, FXTRACE_WAKEUP_WORDS);
+	else
+		fxtrace_put_wakeup(data, p, 0, FXTRACE_WAKEUP_NO_WAKER_WORDS);
 }
 
 static void fxtrace_probe_sched_waking(void *data, struct task_struct *p)

@@ -49,6 +49,8 @@ int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 	ring->owner_tgid = owner_tgid;
 	ring->owner_tid = owner_tid;
 	ring->cpu = cpu;
+	ring->switch_hdr = fxt_sched_header(FXT_SCHED_KIND_CONTEXT_SWITCH, 0, 0,
+					    cpu);
 	init_irq_work(&ring->wakeup, fxtrace_ring_wakeup);
 
 	ring->ctrl->version = FXTRACE_CTRL_VERSION;

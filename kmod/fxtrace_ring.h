@@ -30,10 +30,13 @@
  * @data: the data area, mapped read-only into userspace
  * @ctrl: the control page, mapped read-write into userspace
  * @running_weight: the incoming_weight of this ring's last context switch,
- *	which is the weight of the task running on this CPU;
- *	FXTRACE_WEIGHT_UNKNOWN after START or a drop (uapi "Records":
- *	outgoing_weight is left out when it equals this)
+ *	which is the weight of the task running on this CPU, or
+ *	FXTRACE_WEIGHT_UNKNOWN: after START or a drop, and while the idle
+ *	task runs (uapi "Records": outgoing_weight is left out when it
+ *	equals this, so never when it is unknown or idle's)
  * @cpu: the CPU that owns this ring
+ * @switch_hdr: the header bits every context switch on this CPU shares
+ *	(record type, kind, @cpu), to OR its form into
  * @consumer_errors: times ctrl->consumer_pos was out of range
  * @first_lost_ns: timestamp of the first of those @lost records
  * @markers: loss markers written (ctrl->markers_written)
@@ -71,6 +74,7 @@ struct fxtrace_ring {
 	struct fxtrace_ctrl *ctrl;
 	u32 running_weight;
 	int cpu;
+	u64 switch_hdr;
 	u64 consumer_errors;
 	u64 first_lost_ns;
 	u64 markers;
@@ -84,8 +88,11 @@ struct fxtrace_ring {
 
 /* The weight Perfetto reads as an idle task (design.md). */
 #define FXTRACE_WEIGHT_IDLE	((u32)S32_MIN)
-/* No task's weight but idle's, which is never left out (uapi "Records"). */
-#define FXTRACE_WEIGHT_UNKNOWN	FXTRACE_WEIGHT_IDLE
+/*
+ * No weight at all: a task's is its prio (-1 to 139) or idle's, so no
+ * outgoing task's weight equals this.
+ */
+#define FXTRACE_WEIGHT_UNKNOWN	((u32)S32_MAX)
 
 int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 		      u64 watermark, wait_queue_head_t *wq, u32 owner_tgid,
@@ -136,6 +143,7 @@ struct fxtrace_slot {
 	u64 *rec;
 	u64 pos;
 	u64 cons;
+	struct fxtrace_ctrl *ctrl;
 };
 
 /**
@@ -165,38 +173,48 @@ static __always_inline bool fxtrace_ring_reserve(struct fxtrace_ring *ring,
 						 unsigned int words, u64 ts,
 						 struct fxtrace_slot *slot)
 {
-	u64 size = ring->mask + 1;
-	u64 len = (u64)words * sizeof(u64);
+	/*
+	 * Every field read before the first store: the kernel's
+	 * -fno-strict-aliasing lets each store alias any of them.
+	 */
+	struct fxtrace_ctrl *ctrl = ring->ctrl;
+	u64 mask = ring->mask;
+	u8 *data = ring->data;
 	u64 head = ring->head;
+	u64 lost = ring->lost;
+	u64 hits = ring->hits + 1;
+	u64 len = (u64)words * sizeof(u64);
+	u64 size = mask + 1;
 	u64 used, need, off;
 
-	ring->hits++;
-	WRITE_ONCE(ring->ctrl->tracepoint_hits, ring->hits);
+	ring->hits = hits;
+	WRITE_ONCE(ctrl->tracepoint_hits, hits);
 
 	/* (B): pairs with the reader's (D); its copy is done before we reuse. */
-	slot->cons = smp_load_acquire(&ring->ctrl->consumer_pos);
+	slot->cons = smp_load_acquire(&ctrl->consumer_pos);
 	used = head - slot->cons;
 	if (unlikely(used > size)) {
 		/* consumer_pos ahead of us or too far behind: never trust it */
 		ring->consumer_errors++;
-		WRITE_ONCE(ring->ctrl->consumer_errors, ring->consumer_errors);
+		WRITE_ONCE(ctrl->consumer_errors, ring->consumer_errors);
 		fxtrace_ring_drop(ring, ts);
 		return false;
 	}
 	need = len;
-	if (unlikely(ring->lost))
+	if (unlikely(lost))
 		need += FXTRACE_LOSS_MARKERS_BYTES;
 	if (unlikely(size - used < need)) {
 		fxtrace_ring_drop(ring, ts);
 		return false;
 	}
 
-	if (unlikely(ring->lost))
+	if (unlikely(lost))
 		head = fxtrace_ring_put_loss_markers(ring, head, ts);
+	slot->ctrl = ctrl;
 	slot->pos = head;
-	off = head & ring->mask;
+	off = head & mask;
 	if (likely(off + len <= size))
-		slot->rec = (u64 *)(ring->data + off);
+		slot->rec = (u64 *)(data + off);
 	else
 		slot->rec = ring->spill;
 	return true;
@@ -224,7 +242,7 @@ static __always_inline void fxtrace_ring_commit(struct fxtrace_ring *ring,
 	 * Each field read once, into locals: the kernel's -fno-strict-aliasing
 	 * lets every store of a record word alias any field of @ring.
 	 */
-	struct fxtrace_ctrl *ctrl = ring->ctrl;
+	struct fxtrace_ctrl *ctrl = slot->ctrl;
 	u64 watermark = ring->watermark;
 	u64 before = ring->head - slot->cons;
 	u64 head = slot->pos + (u64)words * sizeof(u64);
