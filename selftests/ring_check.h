@@ -49,7 +49,6 @@ struct ring {
 	void *on_switch_ctx;
 };
 
-
 struct rings {
 	struct fxtrace_info info;
 	struct ring *r;
