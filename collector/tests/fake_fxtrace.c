@@ -62,7 +62,7 @@
 
 #include <linux/fxtrace.h>
 
-#include "fxt_write.h"
+#include "kernel_records.h"
 
 #define EXPORT		__attribute__((visibility("default")))
 #define MAX_CPUS	64
@@ -179,9 +179,7 @@ static size_t make_record(uint64_t *words, unsigned int cpu, uint64_t n)
 	static const uint64_t tids[] = { 0, 1, GONE_TID };
 	uint64_t self = (uint64_t)getpid();
 	uint64_t a = n % 2 ? self : tids[n % 3], b = tids[(n + 1) % 3];
-	struct fxt_writer w;
 
-	fxt_writer_init(&w, words, 16);
 	if (n % 2) {
 		/*
 		 * As the kernel: outgoing_weight for an idle outgoing task and
@@ -189,32 +187,18 @@ static size_t make_record(uint64_t *words, unsigned int cpu, uint64_t n)
 		 * one a D sleep (linux_state 2), the rest TASK_INTERRUPTIBLE,
 		 * which the blocked state implies.
 		 */
-		bool out_weight = !a || n % 8 == 3, raw_state = n % 4 == 1;
-		struct fxt_arg args[3] = {
-			fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT),
-				      b ? 120 : INT32_MIN),
-		};
-		unsigned int nargs = 1;
-		struct fxt_context_switch cs = {
-			.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_BLOCKED,
-			.timestamp = now_ns(), .outgoing_tid = a, .incoming_tid = b,
+		const struct kernel_switch s = {
+			.cpu = cpu, .state = FXT_THREAD_STATE_BLOCKED,
+			.ts = now_ns(), .prev = a, .next = b,
+			.in_weight = b ? 120 : INT32_MIN,
+			.out_weight = a ? 125 : INT32_MIN,
+			.with_out_weight = !a || n % 8 == 3,
+			.linux_state = 2, .with_linux_state = n % 4 == 1,
 		};
 
-		if (out_weight)
-			args[nargs++] = fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
-						      a ? 125 : INT32_MIN);
-		if (raw_state)
-			args[nargs++] = fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 2);
-		fxt_write_context_switch(&w, &cs, args, nargs);
-	} else {
-		struct fxt_arg waker = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER),
-						    self);
-		struct fxt_wakeup wk = { .cpu = cpu, .timestamp = now_ns(),
-					 .woken_tid = b ? b : 1 };
-
-		fxt_write_wakeup(&w, &wk, &waker, 1);
+		return kernel_switch_record(words, &s);
 	}
-	return fxt_writer_bytes(&w);
+	return kernel_wakeup_record(words, cpu, now_ns(), b ? b : 1, self);
 }
 
 /* A strictly later timestamp than the last one this function gave. */
@@ -228,52 +212,34 @@ static uint64_t later_ns(void)
 
 static void produce_switch(unsigned int cpu, uint64_t prev, uint64_t next)
 {
-	uint64_t words[16];
+	uint64_t words[KERNEL_RECORD_MAX_WORDS];
 	/*
 	 * Preempted in TASK_RUNNING: no linux_state, and no outgoing_weight
 	 * (the CPU's previous switch said it), as the kernel writes it.
 	 */
-	struct fxt_arg args[1] = {
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT), 120),
+	const struct kernel_switch s = {
+		.cpu = cpu, .state = FXT_THREAD_STATE_RUNNING, .ts = later_ns(),
+		.prev = prev, .next = next, .in_weight = 120,
 	};
-	struct fxt_context_switch cs = {
-		.cpu = cpu, .outgoing_state = FXT_THREAD_STATE_RUNNING,
-		.timestamp = later_ns(), .outgoing_tid = prev, .incoming_tid = next,
-	};
-	struct fxt_writer w;
 
-	fxt_writer_init(&w, words, 16);
-	fxt_write_context_switch(&w, &cs, args, 1);
-	produce(cpu, words, fxt_writer_bytes(&w));
+	produce(cpu, words, kernel_switch_record(words, &s));
 }
 
 static void produce_wakeup(unsigned int cpu, uint64_t tid)
 {
-	uint64_t words[16];
-	struct fxt_wakeup wk = { .cpu = cpu, .timestamp = later_ns(), .woken_tid = tid };
-	struct fxt_writer w;
+	uint64_t words[KERNEL_RECORD_MAX_WORDS];
 
 	/* From an interrupt: no waker, no arguments (uapi "Records"). */
-	fxt_writer_init(&w, words, 16);
-	fxt_write_wakeup(&w, &wk, NULL, 0);
-	produce(cpu, words, fxt_writer_bytes(&w));
+	produce(cpu, words, kernel_wakeup_record(words, cpu, later_ns(), tid, 0));
 }
 
 /* A name record as the kernel's fxtrace_write_names() writes it. */
 static void produce_name(unsigned int cpu, unsigned int type, uint64_t koid,
 			 const char *name)
 {
-	uint64_t words[16];
-	struct fxt_kernel_object obj = { .obj_type = type, .name = fxt_str_c(name),
-					 .koid = koid };
-	struct fxt_arg process = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS),
-					      NAMED_TID);
-	struct fxt_writer w;
+	uint64_t words[KERNEL_RECORD_MAX_WORDS];
 
-	fxt_writer_init(&w, words, 16);
-	fxt_write_kernel_object(&w, &obj, &process,
-				type == FXT_OBJ_TYPE_THREAD ? 1 : 0);
-	produce(cpu, words, fxt_writer_bytes(&w));
+	produce(cpu, words, kernel_name_record(words, type, koid, NAMED_TID, name));
 }
 
 /*
@@ -304,7 +270,7 @@ static void produce_named_thread(void)
 static void *producer(void *unused)
 {
 	const struct timespec ms = { 0, 1000000 };
-	uint64_t words[16], n = 0, zero = 0;
+	uint64_t words[KERNEL_RECORD_MAX_WORDS], n = 0, zero = 0;
 	unsigned int cpu;
 	long k;
 

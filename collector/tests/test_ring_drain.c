@@ -25,6 +25,7 @@
 #include "archive_meta.h"
 #include "fxt_read.h"
 #include "fxt_write.h"
+#include "kernel_records.h"
 #include "name_order.h"
 #include "ring_drain.h"
 #include "tap.h"
@@ -156,34 +157,23 @@ static struct ring_sink sink_for(struct capture *c)
 }
 
 /*
- * A context switch as the kernel writes it (uapi "Records"): incoming_weight,
- * then outgoing_weight if @out_weight (the CPU's last switch did not say
- * it), then the raw @linux_state unless the FXT state implies it (blocked,
- * TASK_INTERRUPTIBLE): 5 to 7 words.
+ * A context switch as the kernel writes it (on CPU 1, blocked): incoming
+ * weight, then outgoing_weight if @out_weight (the CPU's last switch did
+ * not say it), then the raw @linux_state unless the FXT state implies it
+ * (blocked, TASK_INTERRUPTIBLE): 5 to 7 words.
  */
 static size_t kernel_switch_args(uint64_t *out, uint64_t ts, uint64_t prev,
 				 uint64_t next, bool out_weight,
 				 uint32_t linux_state)
 {
-	struct fxt_arg args[3] = {
-		fxt_arg_int32(fxt_str_index(FXTRACE_STR_INCOMING_WEIGHT), 120),
+	const struct kernel_switch s = {
+		.cpu = 1, .state = FXT_THREAD_STATE_BLOCKED, .ts = ts,
+		.prev = prev, .next = next, .in_weight = 120,
+		.out_weight = 125, .with_out_weight = out_weight,
+		.linux_state = linux_state, .with_linux_state = linux_state != 1,
 	};
-	unsigned int nargs = 1;
-	struct fxt_context_switch cs = {
-		.cpu = 1, .outgoing_state = FXT_THREAD_STATE_BLOCKED,
-		.timestamp = ts, .outgoing_tid = prev, .incoming_tid = next,
-	};
-	struct fxt_writer w;
 
-	if (out_weight)
-		args[nargs++] = fxt_arg_int32(fxt_str_index(FXTRACE_STR_OUTGOING_WEIGHT),
-					      125);
-	if (linux_state != 1)
-		args[nargs++] = fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE),
-					       linux_state);
-	fxt_writer_init(&w, out, 16);
-	fxt_write_context_switch(&w, &cs, args, nargs);
-	return fxt_writer_bytes(&w);
+	return kernel_switch_record(out, &s);
 }
 
 /* A switch without outgoing_weight: 6 words with linux_state, else 5. */
@@ -200,49 +190,22 @@ static size_t kernel_switch(uint64_t *out, uint64_t ts, uint64_t prev,
 	return kernel_switch_state(out, ts, prev, next, 1);
 }
 
-/* A wakeup as the kernel writes it: 5 words with a waker, 3 without. */
+/* A wakeup (targeting CPU 0): 5 words with a waker, 3 without. */
 static size_t kernel_wakeup(uint64_t *out, uint64_t ts, uint64_t woken,
 			    uint64_t waker)
 {
-	struct fxt_arg arg = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER),
-					  waker);
-	struct fxt_wakeup wk = { .cpu = 0, .timestamp = ts, .woken_tid = woken };
-	struct fxt_writer w;
-
-	fxt_writer_init(&w, out, 16);
-	fxt_write_wakeup(&w, &wk, &arg, waker ? 1 : 0);
-	return fxt_writer_bytes(&w);
+	return kernel_wakeup_record(out, 0, ts, woken, waker);
 }
 
-/* A process name record as the kernel writes it: 2 to 4 words. */
 static size_t kernel_process(uint64_t *out, uint64_t tgid, const char *name)
 {
-	struct fxt_kernel_object obj = {
-		.obj_type = FXT_OBJ_TYPE_PROCESS, .name = fxt_str_c(name),
-		.koid = tgid,
-	};
-	struct fxt_writer w;
-
-	fxt_writer_init(&w, out, 16);
-	fxt_write_kernel_object(&w, &obj, NULL, 0);
-	return fxt_writer_bytes(&w);
+	return kernel_name_record(out, FXT_OBJ_TYPE_PROCESS, tgid, 0, name);
 }
 
-/* A thread name record as the kernel writes it: 4 to 6 words. */
 static size_t kernel_thread(uint64_t *out, uint64_t tid, uint64_t tgid,
 			    const char *name)
 {
-	struct fxt_kernel_object obj = {
-		.obj_type = FXT_OBJ_TYPE_THREAD, .name = fxt_str_c(name),
-		.koid = tid,
-	};
-	struct fxt_arg process = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS),
-					      tgid);
-	struct fxt_writer w;
-
-	fxt_writer_init(&w, out, 16);
-	fxt_write_kernel_object(&w, &obj, &process, 1);
-	return fxt_writer_bytes(&w);
+	return kernel_name_record(out, FXT_OBJ_TYPE_THREAD, tid, tgid, name);
 }
 
 /* A loss marker as the kernel writes it: a 7-word counter event. */
