@@ -62,7 +62,7 @@
 
 #include <linux/fxtrace.h>
 
-#include "kernel_records.h"
+#include "kernel_record_builders.h"
 
 #define EXPORT		__attribute__((visibility("default")))
 #define MAX_CPUS	64

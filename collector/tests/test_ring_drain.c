@@ -25,7 +25,7 @@
 #include "archive_meta.h"
 #include "fxt_read.h"
 #include "fxt_write.h"
-#include "kernel_records.h"
+#include "kernel_record_builders.h"
 #include "name_order.h"
 #include "ring_drain.h"
 #include "tap.h"

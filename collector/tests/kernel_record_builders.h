@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * kernel_records.h - records as fxtrace.ko writes them (uapi header,
- * "Records" and "Names"), for the tests that play the kernel's part:
+ * kernel_record_builders.h - records as fxtrace.ko writes them (uapi
+ * header, "Records" and "Names"), for the tests that play the kernel's part:
  * test_ring_drain.c and fake_fxtrace.c. They are built with the library's
  * encoder (fxt_write.h), so every field is laid out as fxt-dump reads it.
  * Each builder fills @out (KERNEL_RECORD_MAX_WORDS words) and returns the
@@ -9,10 +9,12 @@
  *
  * bench/drain_bench.c stores its records word by word instead: its producer
  * shares the CPU time it measures with the drain, so it must cost next to
- * nothing.
+ * nothing. The other direction, recognising and reading these records in a
+ * ring, is selftests/kernel_records.h (the VM selftests, which do not link
+ * the collector's library).
  */
-#ifndef KERNEL_RECORDS_H
-#define KERNEL_RECORDS_H
+#ifndef KERNEL_RECORD_BUILDERS_H
+#define KERNEL_RECORD_BUILDERS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -116,4 +118,4 @@ static inline size_t kernel_name_record(uint64_t *out, unsigned int type,
 	return fxt_writer_bytes(&w);
 }
 
-#endif /* KERNEL_RECORDS_H */
+#endif /* KERNEL_RECORD_BUILDERS_H */
