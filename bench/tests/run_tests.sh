@@ -18,6 +18,8 @@
 #   fxt-probe-only  without /dev/fxtrace: exit 1 and a message naming the step
 #   run.sh        bad options are exit 2 with a message
 #   report.awk    the table of a fixture matches hand-computed figures
+#   pool.awk      pooled ratios of a fixture match hand-computed figures;
+#                 the median's interval is the binomial table's
 #   all of the programs again under ASan+UBSan, and under valgrind
 set -uo pipefail
 
@@ -242,6 +244,44 @@ cp "$tmp/table" "$tmp/last"
 	$(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 11605 | 0.9% | 2.00 | 495 | 4.5% | 4.00 | 124 |"* ]] &&
 	grep -q 'each piece of a run / the getppid() time around it, x the boot.s median 550.0 ns' "$tmp/table"
 result $? "report.awk calibrate=1 with pieces: each piece is scaled by the calibrations around it"
+
+# pool.awk: rounds of several boots pooled. Times are norm_per_op, 4400
+# events over 1100 operations = 4 per op, so d = (time - none) / 4:
+#   boot A  r1 fxtrace 2.5, ftrace 7.5: 0.333   r2 3, 6: 0.5
+#           r3 1, -0.5: ftrace cost <= 0, no ratio
+#   boot B  r1 4, 10: 0.4   r2 fxtrace failed (no ratio, not a round)
+#           and ftrace 15   r3 7.5, 12.5: 0.6
+# pooled: median d(fxtrace) of 2.5 3 1 4 7.5 = 3 over median d(ftrace) of
+# 7.5 6 -0.5 10 15 12.5 = 8.75 -> 0.343; per-round ratios 0.333 0.4 0.5
+# 0.6 -> median 0.450, too few rounds (4) for an interval; per boot A
+# 2.5 / 6 = 0.417, B 5.75 / 12.5 = 0.460, so 1 of 2 at most 0.45.
+pool_run() { # pool_run BOOT ROUND CFG NORM [RC]
+	echo "BENCH view=wall round=$2 wl=pp1 cfg=$3 rc=${5:-0} ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$4" >>"$tmp/pool-$1.txt"
+}
+rm -f "$tmp"/pool-*.txt
+pool_run a 1 none 100; pool_run a 1 fxtrace 110; pool_run a 1 ftrace 130
+pool_run a 2 none 100; pool_run a 2 fxtrace 112; pool_run a 2 ftrace 124
+pool_run a 3 none 100; pool_run a 3 fxtrace 104; pool_run a 3 ftrace 98
+pool_run b 1 none 200; pool_run b 1 fxtrace 216; pool_run b 1 ftrace 240
+pool_run b 2 none 200; pool_run b 2 fxtrace '' 124; pool_run b 2 ftrace 260
+pool_run b 3 none 200; pool_run b 3 fxtrace 230; pool_run b 3 ftrace 250
+awk -v target=0.45 -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b.txt" >"$tmp/last" 2>&1
+grep -qx '| pp1 | 2 | 5 | 0.343 | 0.450 \[-\] | 1 | 0.417, 0.460 | 1 of 2 |' "$tmp/last" &&
+	grep -q '^Pooled: 2 boot(s) of the wall view, runs timed as norm_per_op; fxtrace against ftrace, target <= 0.45\.$' "$tmp/last"
+result $? "pool.awk: pooled and per-boot ratios, noise rounds and failed runs of a hand-worked fixture"
+# 20 rounds whose ratios are 0.01 .. 0.20: the 95% interval of the median
+# of 20 values is the 6th to the 15th (binomial table), 0.06 to 0.15.
+for i in $(seq 1 20); do
+	pool_run c "$i" none 100; pool_run c "$i" ftrace 200; pool_run c "$i" fxtrace "$((100 + i))"
+done
+awk -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
+grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 | 0.105 |' "$tmp/last"
+result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th value"
+sed 's/view=wall/view=icount/' "$tmp/pool-a.txt" >"$tmp/pool-icount.txt"
+awk -f "$BENCH/pool.awk" "$tmp/pool-b.txt" "$tmp/pool-icount.txt" >"$tmp/last" 2>&1
+rc=$?
+((rc == 1)) && grep -q 'pool.awk: .*pool-icount.txt: runs timed as ns_per_op, others as norm_per_op' "$tmp/last"
+result $? "pool.awk: boots of two views are refused (exit 1, names the file)"
 
 # valgrind: no errors, no leaks
 if command -v valgrind >/dev/null; then

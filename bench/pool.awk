@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# pool.awk - one estimate of fxtrace's cost ratio from several boots
+#
+#   awk [-v other=ftrace] [-v target=0.5] -f bench/pool.awk \
+#       RESULTS/wall/out/results.txt RESULTS2/wall/out/results.txt ...
+#
+# Each file is one boot's BENCH lines (bench/run.sh keeps them in
+# <results>/<view>/out/results.txt), all of the same view and code. One
+# boot's ratio (report.awk) moves by more than the margin to the target
+# in the wall view, because fxtrace's cost there is a few percent of a
+# round trip and one run's time moves by 3-15%. Pooling the rounds of
+# several boots is what narrows that down.
+#
+# A run's time is taken without the boot's scale, so that boots on a
+# faster or slower host can be pooled: in the instruction view ns_per_op
+# as it is (instructions: the same scale in every boot); otherwise
+# norm_per_op (each piece divided by the getppid() time around it) where
+# the runs have it, else ns_per_op divided by the run's own calibration,
+# else ns_per_op. All files must give the same kind.
+#
+# Per round of a boot, each tracer's cost per event is paired with the
+# "none" run of that round, as report.awk does:
+#   d(cfg) = (time(cfg) - time(none)) / events per op of the cfg run
+# and per workload this prints, for fxtrace against @other:
+#   pooled   median of d(fxtrace) over every round of every boot, divided
+#            by the median of d(other): report.awk's figure, from all the
+#            rounds at once
+#   rounds   the ratio d(fxtrace) / d(other) of each round: its median,
+#            and a 95% confidence interval of that median from the order
+#            statistics (no assumption about the distribution; none for
+#            fewer than 6 rounds); rounds where @other cost <= 0 (noise
+#            larger than the cost) have no ratio and are counted apart
+#   boots    each boot's own figure (report.awk's), and how many are at
+#            most @target
+# Runs that failed (rc != 0) are left out, as in report.awk.
+
+function num(v) { return v != "" && v != "-" }
+
+function sort(a, n,    i, j, t) {	# insertion sort: n is small
+	for (i = 2; i <= n; i++) {
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] > t; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+}
+
+function median(arr, n,    i, a) {
+	if (n == 0)
+		return ""
+	for (i = 1; i <= n; i++)
+		a[i] = arr[i]
+	sort(a, n)
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+# The 1-based rank k of the lower end of a 95% interval for the median of
+# n values: the largest k with P(Binomial(n, 1/2) <= k - 1) <= 0.025.
+# 0 when n is too small for one.
+function ci_rank(n,    i, p, cdf, k) {
+	p = exp(-n * log(2))	# P(X = 0); fine for n up to ~1000
+	cdf = 0
+	k = 0
+	for (i = 0; i < n; i++) {
+		cdf += p
+		if (cdf > 0.025)
+			break
+		k = i + 1
+		p = p * (n - i) / (i + 1)
+	}
+	return k
+}
+
+function parse(line,    i, n, parts, eq) {
+	delete kv
+	n = split(line, parts, " ")
+	for (i = 2; i <= n; i++) {
+		eq = index(parts[i], "=")
+		if (eq)
+			kv[substr(parts[i], 1, eq - 1)] = substr(parts[i], eq + 1)
+	}
+}
+
+function die(msg) {
+	print "pool.awk: " msg > "/dev/stderr"
+	bad = 1
+	exit 1
+}
+
+BEGIN {
+	if (other == "")
+		other = "ftrace"
+	nfile = 0
+	nwl = 0
+}
+
+FNR == 1 { files[++nfile] = FILENAME }
+
+/^BENCH / {
+	parse($0)
+	if (kv["rc"] != "0" || !num(kv["ns_per_op"]))
+		next
+	if (kv["view"] == "icount") {
+		unit = "ns_per_op"
+		t = kv["ns_per_op"] + 0
+	} else if (num(kv["norm_per_op"])) {
+		unit = "norm_per_op"
+		t = kv["norm_per_op"] + 0
+	} else if (num(kv["calib_before"]) && num(kv["calib_after"])) {
+		unit = "ns_per_op / calibration"
+		t = kv["ns_per_op"] / ((kv["calib_before"] + kv["calib_after"]) / 2)
+	} else {
+		unit = "ns_per_op"
+		t = kv["ns_per_op"] + 0
+	}
+	if (units == "")
+		units = unit
+	else if (unit != units)
+		die(FILENAME ": runs timed as " unit ", others as " units "; pool boots of one view only")
+	if (view == "")
+		view = kv["view"]
+	wl = kv["wl"]
+	if (!(wl in seen_wl)) { seen_wl[wl] = 1; wls[++nwl] = wl }
+	key = nfile SUBSEP wl SUBSEP kv["round"] SUBSEP kv["cfg"]
+	time[key] = t
+	if (num(kv["events"]) && kv["ops"] + kv["warmup"] > 0)
+		per_op[key] = (kv["events"] + (num(kv["lost"]) ? kv["lost"] : 0)) / (kv["ops"] + kv["warmup"])
+	rounds[nfile, wl, kv["round"]] = 1
+}
+
+# d(cfg) of one round, or "" if that round has no usable pair.
+function cost(f, wl, r, cfg,    kn, kc) {
+	kn = f SUBSEP wl SUBSEP r SUBSEP "none"
+	kc = f SUBSEP wl SUBSEP r SUBSEP cfg
+	if (!(kn in time) || !(kc in time) || !(kc in per_op) || per_op[kc] <= 0)
+		return ""
+	return (time[kc] - time[kn]) / per_op[kc]
+}
+
+function fmt_ratio(a, b) {
+	if (a == "" || b == "")
+		return "-"
+	if (b <= 0 || a <= 0)
+		return "n/a"
+	return sprintf("%.3f", a / b)
+}
+
+END {
+	if (bad)
+		exit 1
+	if (nwl == 0) {
+		print "pool.awk: no BENCH lines in the input" > "/dev/stderr"
+		exit 1
+	}
+	printf("Pooled: %d boot(s) of the %s view, runs timed as %s; fxtrace against %s%s.\n\n",
+	       nfile, view, units, other, target != "" ? ", target <= " target : "")
+	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds without a ratio | per boot |%s\n",
+	       other, target != "" ? " boots <= target |" : "")
+	printf("|---|---|---|---|---|---|---|%s\n", target != "" ? "---|" : "")
+	for (w = 1; w <= nwl; w++) {
+		wl = wls[w]
+		nf = 0; no = 0; nr = 0; nnoise = 0; nboot = 0; nunder = 0
+		delete df; delete dother; delete ratios
+		boots = ""
+		for (f = 1; f <= nfile; f++) {
+			bf = 0; bo = 0
+			delete bdf; delete bdo
+			for (k in rounds) {
+				split(k, parts, SUBSEP)
+				if (parts[1] != f || parts[2] != wl)
+					continue
+				a = cost(f, wl, parts[3], "fxtrace")
+				b = cost(f, wl, parts[3], other)
+				if (a != "")
+					{ df[++nf] = a; bdf[++bf] = a }
+				if (b != "")
+					{ dother[++no] = b; bdo[++bo] = b }
+				if (a == "" || b == "")
+					continue
+				if (b <= 0)
+					nnoise++
+				else
+					ratios[++nr] = a / b
+			}
+			if (bf == 0 && bo == 0)
+				continue
+			nboot++
+			br = fmt_ratio(median(bdf, bf), median(bdo, bo))
+			boots = boots (boots == "" ? "" : ", ") br
+			if (target != "" && br != "-" && br != "n/a" && br + 0 <= target + 0)
+				nunder++
+		}
+		pooled = fmt_ratio(median(df, nf), median(dother, no))
+		rmed = "-"
+		if (nr > 0) {
+			sort(ratios, nr)
+			rmed = sprintf("%.3f", median(ratios, nr))
+			k = ci_rank(nr)
+			rmed = rmed (k > 0 ? sprintf(" [%.3f, %.3f]", ratios[k], ratios[nr - k + 1]) : " [-]")
+		}
+		printf("| %s | %d | %d | %s | %s | %d | %s |%s\n", wl, nboot, nr + nnoise,
+		       pooled, rmed, nnoise, boots == "" ? "-" : boots,
+		       target != "" ? sprintf(" %d of %d |", nunder, nboot) : "")
+	}
+}
