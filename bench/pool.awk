@@ -19,20 +19,19 @@
 # the runs have it, else ns_per_op divided by the run's own calibration,
 # else ns_per_op. All files must give the same kind.
 #
-# Per round of a boot, each tracer's cost per event is paired with the
-# "none" run of that round, as report.awk does:
-#   d(cfg) = (time(cfg) - time(none)) / events per op of the cfg run
-# and per workload this prints, for fxtrace against @other:
-#   pooled   median of d(fxtrace) over every round of every boot, divided
-#            by the median of d(other): report.awk's figure, from all the
-#            rounds at once
-#   rounds   the ratio d(fxtrace) / d(other) of each round: its median,
-#            and a 95% confidence interval of that median from the order
-#            statistics (no assumption about the distribution; none for
-#            fewer than 6 rounds); rounds where @other cost <= 0 (noise
-#            larger than the cost) have no ratio and are counted apart
-#   boots    each boot's own figure (report.awk's), and how many are at
-#            most @target
+# Per workload this prints, for fxtrace against @other:
+#   pooled   report.awk's cost per event, the median over rounds of
+#            (time(cfg) - time(none)) over the median of cfg's events per
+#            op, from every round of every boot at once; fxtrace's over
+#            @other's
+#   rounds   the ratio of the two costs per event in each round: its
+#            median, and a 95% confidence interval of that median from
+#            the order statistics (no assumption about the distribution;
+#            none for fewer than 6 rounds); rounds where @other cost <= 0
+#            (noise larger than the cost) have no ratio and are counted
+#            apart
+#   boots    each boot's own ratio (report.awk's figure for that boot),
+#            and how many are at most @target
 # Runs that failed (rc != 0) are left out, as in report.awk.
 
 function num(v) { return v != "" && v != "-" }
@@ -129,13 +128,55 @@ FNR == 1 { files[++nfile] = FILENAME }
 	rounds[nfile, wl, kv["round"]] = 1
 }
 
-# d(cfg) of one round, or "" if that round has no usable pair.
-function cost(f, wl, r, cfg,    kn, kc) {
+# The time of @cfg in one round over that of "none", or "" if either
+# run is missing.
+function diff(f, wl, r, cfg,    kn, kc) {
 	kn = f SUBSEP wl SUBSEP r SUBSEP "none"
 	kc = f SUBSEP wl SUBSEP r SUBSEP cfg
-	if (!(kn in time) || !(kc in time) || !(kc in per_op) || per_op[kc] <= 0)
+	if (!(kn in time) || !(kc in time))
 		return ""
-	return (time[kc] - time[kn]) / per_op[kc]
+	return time[kc] - time[kn]
+}
+
+# d(cfg) of one round: its diff per event, or "".
+function cost(f, wl, r, cfg,    d, kc) {
+	d = diff(f, wl, r, cfg)
+	kc = f SUBSEP wl SUBSEP r SUBSEP cfg
+	if (d == "" || !(kc in per_op) || per_op[kc] <= 0)
+		return ""
+	return d / per_op[kc]
+}
+
+# Add @cfg's diffs and events per op in boot @f to lists @ds and @es
+# (report.awk's inputs: the diffs of the rounds that have a "none" run,
+# the events per op of every run); return the number of diffs.
+function gather(f, wl, cfg, ds, es,    k, parts, d, kc) {
+	for (k in rounds) {
+		split(k, parts, SUBSEP)
+		if (parts[1] != f || parts[2] != wl)
+			continue
+		kc = f SUBSEP wl SUBSEP parts[3] SUBSEP cfg
+		if (kc in per_op)
+			es[++es[0]] = per_op[kc]
+		d = diff(f, wl, parts[3], cfg)
+		if (d != "")
+			ds[++ds[0]] = d
+	}
+	return ds[0]
+}
+
+# report.awk's cost per event from such lists: median diff / median events.
+function per_event(ds, es,    d, e) {
+	d = median_list(ds)
+	e = median_list(es)
+	return (d == "" || e == "" || e <= 0) ? "" : d / e
+}
+
+# median() of a list whose length is in element 0.
+function median_list(l,    i, a) {
+	for (i = 1; i <= l[0]; i++)
+		a[i] = l[i]
+	return median(a, l[0])
 }
 
 function fmt_ratio(a, b) {
@@ -155,27 +196,32 @@ END {
 	}
 	printf("Pooled: %d boot(s) of the %s view, runs timed as %s; fxtrace against %s%s.\n\n",
 	       nfile, view, units, other, target != "" ? ", target <= " target : "")
-	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds without a ratio | per boot |%s\n",
+	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds without a ratio | per boot (in argument order) |%s\n",
 	       other, target != "" ? " boots <= target |" : "")
 	printf("|---|---|---|---|---|---|---|%s\n", target != "" ? "---|" : "")
 	for (w = 1; w <= nwl; w++) {
 		wl = wls[w]
-		nf = 0; no = 0; nr = 0; nnoise = 0; nboot = 0; nunder = 0
-		delete df; delete dother; delete ratios
+		nr = 0; nnoise = 0; nboot = 0; nunder = 0
+		delete fd; delete fe; delete od; delete oe; delete ratios
+		fd[0] = fe[0] = od[0] = oe[0] = 0
 		boots = ""
 		for (f = 1; f <= nfile; f++) {
-			bf = 0; bo = 0
-			delete bdf; delete bdo
+			delete bfd; delete bfe; delete bod; delete boe
+			bfd[0] = bfe[0] = bod[0] = boe[0] = 0
+			if (gather(f, wl, "fxtrace", bfd, bfe) + gather(f, wl, other, bod, boe) == 0)
+				continue
+			append(fd, bfd); append(fe, bfe); append(od, bod); append(oe, boe)
+			nboot++
+			br = fmt_ratio(per_event(bfd, bfe), per_event(bod, boe))
+			boots = boots (boots == "" ? "" : ", ") br
+			if (target != "" && br != "-" && br != "n/a" && br + 0 <= target + 0)
+				nunder++
 			for (k in rounds) {
 				split(k, parts, SUBSEP)
 				if (parts[1] != f || parts[2] != wl)
 					continue
 				a = cost(f, wl, parts[3], "fxtrace")
 				b = cost(f, wl, parts[3], other)
-				if (a != "")
-					{ df[++nf] = a; bdf[++bf] = a }
-				if (b != "")
-					{ dother[++no] = b; bdo[++bo] = b }
 				if (a == "" || b == "")
 					continue
 				if (b <= 0)
@@ -183,15 +229,8 @@ END {
 				else
 					ratios[++nr] = a / b
 			}
-			if (bf == 0 && bo == 0)
-				continue
-			nboot++
-			br = fmt_ratio(median(bdf, bf), median(bdo, bo))
-			boots = boots (boots == "" ? "" : ", ") br
-			if (target != "" && br != "-" && br != "n/a" && br + 0 <= target + 0)
-				nunder++
 		}
-		pooled = fmt_ratio(median(df, nf), median(dother, no))
+		pooled = fmt_ratio(per_event(fd, fe), per_event(od, oe))
 		rmed = "-"
 		if (nr > 0) {
 			sort(ratios, nr)
@@ -203,4 +242,10 @@ END {
 		       pooled, rmed, nnoise, boots == "" ? "-" : boots,
 		       target != "" ? sprintf(" %d of %d |", nunder, nboot) : "")
 	}
+}
+
+# Append list @src to list @dst (lengths in element 0).
+function append(dst, src,    i) {
+	for (i = 1; i <= src[0]; i++)
+		dst[++dst[0]] = src[i]
 }

@@ -246,7 +246,8 @@ cp "$tmp/table" "$tmp/last"
 result $? "report.awk calibrate=1 with pieces: each piece is scaled by the calibrations around it"
 
 # pool.awk: rounds of several boots pooled. Times are norm_per_op, 4400
-# events over 1100 operations = 4 per op, so d = (time - none) / 4:
+# events over 1100 operations = 4 per op, so a round's cost per event is
+# d = (time - none) / 4, and a median of d is the median difference / 4:
 #   boot A  r1 fxtrace 2.5, ftrace 7.5: 0.333   r2 3, 6: 0.5
 #           r3 1, -0.5: ftrace cost <= 0, no ratio
 #   boot B  r1 4, 10: 0.4   r2 fxtrace failed (no ratio, not a round)
@@ -277,6 +278,14 @@ done
 awk -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 | 0.105 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th value"
+# One boot: the same ratios as report.awk calibrate=1 on that boot (above:
+# 0.200 against ftrace, 0.080 against perf), the one ftrace round too few
+# for a per-round interval.
+awk -f "$BENCH/pool.awk" "$T/fixture.txt" >"$tmp/last" 2>&1 &&
+	awk -v other=perf -f "$BENCH/pool.awk" "$T/fixture.txt" >>"$tmp/last" 2>&1
+grep -qx '| pp1 | 1 | 1 | 0.200 | 0.200 \[-\] | 0 | 0.200 |' "$tmp/last" &&
+	grep -qx '| pp1 | 1 | 2 | 0.080 | 0.080 \[-\] | 0 | 0.080 |' "$tmp/last"
+result $? "pool.awk on one boot: report.awk's ratios of that boot"
 sed 's/view=wall/view=icount/' "$tmp/pool-a.txt" >"$tmp/pool-icount.txt"
 awk -f "$BENCH/pool.awk" "$tmp/pool-b.txt" "$tmp/pool-icount.txt" >"$tmp/last" 2>&1
 rc=$?
