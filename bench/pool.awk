@@ -31,7 +31,11 @@
 #            (noise larger than the cost) have no ratio and are counted
 #            apart
 #   boots    each boot's own ratio (report.awk's figure for that boot),
-#            and how many are at most @target
+#            their median and its interval, computed as for the rounds,
+#            and how many are at most @target. Rounds of one boot share
+#            that boot's host and state, so they are not independent
+#            draws: where the two intervals differ, the boots' is the one
+#            to believe.
 # Runs that failed (rc != 0) are left out, as in report.awk.
 
 function num(v) { return v != "" && v != "-" }
@@ -196,13 +200,14 @@ END {
 	}
 	printf("Pooled: %d boot(s) of the %s view, runs timed as %s; fxtrace against %s%s.\n\n",
 	       nfile, view, units, other, target != "" ? ", target <= " target : "")
-	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds without a ratio | per boot (in argument order) |%s\n",
+	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds without a ratio | per-boot ratio: median [95%% CI] | per boot (in argument order) |%s\n",
 	       other, target != "" ? " boots <= target |" : "")
-	printf("|---|---|---|---|---|---|---|%s\n", target != "" ? "---|" : "")
+	printf("|---|---|---|---|---|---|---|---|%s\n", target != "" ? "---|" : "")
 	for (w = 1; w <= nwl; w++) {
 		wl = wls[w]
 		nr = 0; nnoise = 0; nboot = 0; nunder = 0
-		delete fd; delete fe; delete od; delete oe; delete ratios
+		delete fd; delete fe; delete od; delete oe; delete ratios; delete bratios
+		nbr = 0
 		fd[0] = fe[0] = od[0] = oe[0] = 0
 		boots = ""
 		for (f = 1; f <= nfile; f++) {
@@ -212,10 +217,14 @@ END {
 				continue
 			append(fd, bfd); append(fe, bfe); append(od, bod); append(oe, boe)
 			nboot++
-			br = fmt_ratio(per_event(bfd, bfe), per_event(bod, boe))
-			boots = boots (boots == "" ? "" : ", ") br
-			if (target != "" && br != "-" && br != "n/a" && br + 0 <= target + 0)
-				nunder++
+			pa = per_event(bfd, bfe)
+			pb = per_event(bod, boe)
+			boots = boots (boots == "" ? "" : ", ") fmt_ratio(pa, pb)
+			if (pa != "" && pb != "" && pa > 0 && pb > 0) {
+				bratios[++nbr] = pa / pb
+				if (target != "" && pa / pb <= target + 0)
+					nunder++
+			}
 			for (k in rounds) {
 				split(k, parts, SUBSEP)
 				if (parts[1] != f || parts[2] != wl)
@@ -231,17 +240,22 @@ END {
 			}
 		}
 		pooled = fmt_ratio(per_event(fd, fe), per_event(od, oe))
-		rmed = "-"
-		if (nr > 0) {
-			sort(ratios, nr)
-			rmed = sprintf("%.3f", median(ratios, nr))
-			k = ci_rank(nr)
-			rmed = rmed (k > 0 ? sprintf(" [%.3f, %.3f]", ratios[k], ratios[nr - k + 1]) : " [-]")
-		}
-		printf("| %s | %d | %d | %s | %s | %d | %s |%s\n", wl, nboot, nr + nnoise,
-		       pooled, rmed, nnoise, boots == "" ? "-" : boots,
+		printf("| %s | %d | %d | %s | %s | %d | %s | %s |%s\n", wl, nboot, nr + nnoise,
+		       pooled, median_ci(ratios, nr), nnoise, median_ci(bratios, nbr),
+		       boots == "" ? "-" : boots,
 		       target != "" ? sprintf(" %d of %d |", nunder, nboot) : "")
 	}
+}
+
+# "median [low, high]" of @n values (sorted in place), the interval from
+# ci_rank(); "-" for no values.
+function median_ci(v, n,    k) {
+	if (n == 0)
+		return "-"
+	sort(v, n)
+	k = ci_rank(n)
+	return sprintf("%.3f", median(v, n)) \
+	       (k > 0 ? sprintf(" [%.3f, %.3f]", v[k], v[n - k + 1]) : " [-]")
 }
 
 # Append list @src to list @dst (lengths in element 0).
