@@ -305,6 +305,34 @@ static void fxtrace_get_name(struct fxtrace_name *name, const char *src)
 }
 
 /*
+ * A kernel object record naming @koid, built in place: header, koid, the
+ * inline name, and for a thread its process's koid as the argument
+ * "process" (a process's record has no arguments).
+ */
+static void fxtrace_put_name(struct fxtrace_ring *ring, u32 obj_type,
+			     u32 koid, const struct fxtrace_name *name,
+			     u32 process, u64 now)
+{
+	bool thread = obj_type == FXT_OBJ_TYPE_THREAD;
+	unsigned int words = 2 + name->nwords + (thread ? 2 : 0);
+	struct fxtrace_slot slot;
+	u64 *rec;
+
+	if (!fxtrace_ring_reserve(ring, words, now, &slot))
+		return;
+	rec = slot.rec;
+	rec[0] = fxt_kobj_header(obj_type, words, name->len, thread ? 1 : 0);
+	rec[1] = koid;
+	memcpy(&rec[2], name->words, name->nwords * sizeof(u64));
+	if (thread) {
+		rec[2 + name->nwords] = fxt_arg_header2(FXT_ARG_KOID,
+							FXTRACE_STR_PROCESS);
+		rec[3 + name->nwords] = process;
+	}
+	fxtrace_ring_commit(ring, &slot, words);
+}
+
+/*
  * Kernel object records naming @task (uapi header, "Names"): its thread,
  * and its process first when @process. They carry no timestamp; the one
  * clock read is for the loss accounting (a drop's time, a hole's end).
@@ -312,10 +340,8 @@ static void fxtrace_get_name(struct fxtrace_name *name, const char *src)
 static void fxtrace_write_names(void *data, struct task_struct *task,
 				const char *comm, bool process)
 {
-	u64 rec[FXTRACE_THREAD_MAX_WORDS];
 	struct fxtrace_name name;
 	struct fxtrace_ring *ring;
-	unsigned int words;
 	unsigned long flags;
 	u64 now;
 
@@ -323,20 +349,11 @@ static void fxtrace_write_names(void *data, struct task_struct *task,
 	local_irq_save(flags);
 	ring = fxtrace_this_ring(data);
 	now = fxtrace_clock();
-	if (process) {
-		words = 2 + name.nwords;
-		rec[0] = fxt_kobj_header(FXT_OBJ_TYPE_PROCESS, words, name.len, 0);
-		rec[1] = task_tgid_nr(task);
-		memcpy(&rec[2], name.words, name.nwords * sizeof(u64));
-		fxtrace_ring_write(ring, rec, words, now);
-	}
-	words = 4 + name.nwords;
-	rec[0] = fxt_kobj_header(FXT_OBJ_TYPE_THREAD, words, name.len, 1);
-	rec[1] = task_pid_nr(task);
-	memcpy(&rec[2], name.words, name.nwords * sizeof(u64));
-	rec[2 + name.nwords] = fxt_arg_header2(FXT_ARG_KOID, FXTRACE_STR_PROCESS);
-	rec[3 + name.nwords] = task_tgid_nr(task);
-	fxtrace_ring_write(ring, rec, words, now);
+	if (process)
+		fxtrace_put_name(ring, FXT_OBJ_TYPE_PROCESS,
+				 task_tgid_nr(task), &name, 0, now);
+	fxtrace_put_name(ring, FXT_OBJ_TYPE_THREAD, task_pid_nr(task), &name,
+			 task_tgid_nr(task), now);
 	local_irq_restore(flags);
 }
 

@@ -87,7 +87,7 @@ static u64 fxtrace_ring_put_loss_marker(struct fxtrace_ring *ring, u64 head,
  *
  * Out of line: it runs once per loss, not once per record.
  *
- * Context: interrupts disabled (called from fxtrace_ring_write()).
+ * Context: interrupts disabled (called from fxtrace_ring_reserve()).
  * Return: the position after the markers.
  */
 u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now)

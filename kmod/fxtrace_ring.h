@@ -11,7 +11,6 @@
 
 #include <linux/irq_work.h>
 #include <linux/limits.h>
-#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/fxtrace.h>
@@ -258,30 +257,6 @@ static __always_inline void fxtrace_ring_commit(struct fxtrace_ring *ring,
 
 	if (unlikely(before < watermark && head - slot->cons >= watermark))
 		irq_work_queue(&ring->wakeup);
-}
-
-/**
- * fxtrace_ring_write() - append a record built elsewhere, or drop it
- * @ring: the current CPU's ring
- * @rec: the record's words, header first
- * @words: number of words in @rec
- * @ts: as for fxtrace_ring_reserve()
- *
- * For the records off the hot path (names), whose size is known only once
- * they are built.
- *
- * Context: interrupts disabled.
- */
-static __always_inline void fxtrace_ring_write(struct fxtrace_ring *ring,
-					       const u64 *rec,
-					       unsigned int words, u64 ts)
-{
-	struct fxtrace_slot slot;
-
-	if (!fxtrace_ring_reserve(ring, words, ts, &slot))
-		return;
-	memcpy(slot.rec, rec, (size_t)words * sizeof(u64));
-	fxtrace_ring_commit(ring, &slot, words);
 }
 
 #endif /* FXTRACE_RING_H */
