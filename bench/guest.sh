@@ -323,6 +323,17 @@ if fxt-bench writecost -n 16 -o "$SCRATCH/writecost" -T "$timeout" >"$SCRATCH/wr
 else
 	say "WARNING: fxt-bench writecost failed: $(tail -n 1 "$SCRATCH/writecost.out")"
 fi
+# The same price split: the copy alone (pages that exist), and writes into
+# pages allocated ahead by fallocate(), which is timed apart. Whether
+# preallocating would make a reader's writes cheaper or only move the cost
+# (docs/performance.md).
+if fxt-bench writecost -n 16 --pages reused -o "$SCRATCH/writecost" -T "$timeout" >"$SCRATCH/writecost.out" 2>&1 &&
+	reused=$(field ns_per_op "$SCRATCH/writecost.out") &&
+	fxt-bench writecost -n 16 --pages fallocated -o "$SCRATCH/writecost" -T "$timeout" >"$SCRATCH/writecost.out" 2>&1; then
+	info "tmpfs_rewrite_ns_per_byte=$reused tmpfs_fallocate_ns_per_byte=$(field fallocate_ns_per_byte "$SCRATCH/writecost.out") tmpfs_write_fallocated_ns_per_byte=$(field ns_per_op "$SCRATCH/writecost.out") (fxt-bench writecost --pages reused, --pages fallocated)"
+else
+	say "WARNING: fxt-bench writecost --pages failed: $(tail -n 1 "$SCRATCH/writecost.out")"
+fi
 
 # Where fxt-collect's time goes: sample every 10 us of CPU time while it
 # drains pp1 (perf resolves fxt-collect's symbols from its unstripped

@@ -18,7 +18,9 @@
  *              tracer's reader pays per byte of output to its file system
  *              (the floor of a collector's cost per record, in the
  *              instruction view: the kernel's copy and page clearing count
- *              one instruction per byte there)
+ *              one instruction per byte there). --pages reused and
+ *              fallocated split that price: the copy alone, and what
+ *              allocating the pages ahead would move out of the writes
  *
  * Each run prints one line of key=value pairs on stdout ("result wl=...").
  * The clock is CLOCK_MONOTONIC: under QEMU -icount it counts instructions.
@@ -75,6 +77,11 @@ struct env {
 	int chunks;		/* pieces of a pingpong/sleepwake run */
 	long chunk_calib;	/* getppid() calls around each piece, 0 = none */
 	const char *output;	/* writecost's file */
+	enum write_pages {	/* writecost: the file's pages before the writes */
+		PAGES_NEW,		/* none: the writes allocate them */
+		PAGES_REUSED,		/* written once already, untimed */
+		PAGES_FALLOCATED,	/* fallocate()d, timed apart */
+	} pages;
 };
 
 static volatile pid_t child_pid;	/* killed by the timeout handler */
@@ -395,12 +402,32 @@ static int run_calib(const struct env *env)
 
 #define WRITE_CHUNK	(1 << 20)
 
-/* One op = one byte written; the file is removed again. */
+static void write_mib(int fd, const char *buf, long mib)
+{
+	long i;
+
+	for (i = 0; i < mib; i++)
+		if (write(fd, buf, WRITE_CHUNK) != WRITE_CHUNK)
+			die("writecost: write (is the file system full?)");
+}
+
+/*
+ * One op = one byte written; the file is removed again. With --pages
+ * reused the timed writes overwrite pages that exist (a first, untimed
+ * pass wrote them), so they pay for the copy and not for allocating and
+ * clearing pages. With --pages fallocated the pages are allocated by
+ * fallocate() first, timed apart (fallocate_ns_per_byte): the two figures
+ * together say whether allocating ahead makes writing cheaper or only
+ * moves the cost.
+ */
 static int run_writecost(const struct env *env)
 {
+	static const char *const names[] = { "new", "reused", "fallocated" };
 	char *buf = malloc(WRITE_CHUNK);
+	long bytes = env->ops * WRITE_CHUNK;
+	char extra[96];
 	struct interval iv;
-	long i;
+	uint64_t t0;
 	int fd;
 
 	if (!buf)
@@ -409,15 +436,25 @@ static int run_writecost(const struct env *env)
 	fd = open(env->output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		die(env->output);
+	snprintf(extra, sizeof(extra), " pages=%s", names[env->pages]);
+	if (env->pages == PAGES_REUSED) {
+		write_mib(fd, buf, env->ops);
+		if (lseek(fd, 0, SEEK_SET) != 0)
+			die("writecost: lseek");
+	} else if (env->pages == PAGES_FALLOCATED) {
+		t0 = now_ns();
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, bytes))
+			die("writecost: fallocate (does the file system support it?)");
+		snprintf(extra, sizeof(extra), " pages=fallocated fallocate_ns_per_byte=%.3f",
+			 (double)(now_ns() - t0) / (double)bytes);
+	}
 	interval_begin(env, &iv, 0);
-	for (i = 0; i < env->ops; i++)
-		if (write(fd, buf, WRITE_CHUNK) != WRITE_CHUNK)
-			die("writecost: write (is the file system full?)");
+	write_mib(fd, buf, env->ops);
 	interval_end(env, &iv, 0);
 	close(fd);
 	unlink(env->output);
 	free(buf);
-	report(env, &iv, env->ops * WRITE_CHUNK, iv.t1 - iv.t0, NULL, "");
+	report(env, &iv, bytes, iv.t1 - iv.t0, NULL, extra);
 	return 0;
 }
 
@@ -680,6 +717,11 @@ static void usage(FILE *f)
 "                       COMM during the run (repeatable, up to %d)\n"
 "  -o, --output=FILE    writecost's file, removed afterwards (default\n"
 "                       /tmp/fxt-bench-writecost)\n"
+"  -p, --pages=HOW      writecost: the file's pages before the timed writes:\n"
+"                       new (default: the writes allocate them, as a trace\n"
+"                       file's), reused (written once already: the copy\n"
+"                       alone), fallocated (fallocate()d first, timed apart\n"
+"                       as fallocate_ns_per_byte)\n"
 "  -T, --timeout=SECS   give up after SECS, exit 124 (default 600)\n"
 "  -h, --help           this text\n"
 "\n"
@@ -692,6 +734,7 @@ static void usage(FILE *f)
 "  fxt-bench pingpong --cpus 0,1 -n 5000\n"
 "  fxt-bench sleepwake -n 40000 --chunks 20 --chunk-calib 5000\n"
 "  fxt-bench writecost -n 16 -o /tmp/bench/w\n"
+"  fxt-bench writecost -n 16 --pages fallocated\n"
 "  fxt-collect -o /tmp/t.fxt -- fxt-bench sleepwake -t 64 -W fxt-collect\n",
 		MAX_THREADS, MAX_CHUNKS, MAX_WATCH);
 }
@@ -720,6 +763,18 @@ static void parse_cpus(struct env *env, const char *s)
 	}
 }
 
+static enum write_pages parse_pages(const char *s)
+{
+	if (!strcmp(s, "new"))
+		return PAGES_NEW;
+	if (!strcmp(s, "reused"))
+		return PAGES_REUSED;
+	if (!strcmp(s, "fallocated"))
+		return PAGES_FALLOCATED;
+	fprintf(stderr, "fxt-bench: --pages wants new, reused or fallocated, not '%s'\n", s);
+	exit(2);
+}
+
 static void parse_args(struct env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -734,12 +789,13 @@ static void parse_args(struct env *env, int argc, char **argv)
 		{ "watch", required_argument, NULL, 'W' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "pages", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:w:c:st:k:C:N:W:T:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:c:st:k:C:N:W:T:o:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': env->ops = parse_long(optarg, "--ops", 1, 1L << 40); break;
 		case 'w': env->warmup = parse_long(optarg, "--warmup", 0, 1L << 40); break;
@@ -750,6 +806,7 @@ static void parse_args(struct env *env, int argc, char **argv)
 		case 'C': env->chunks = (int)parse_long(optarg, "--chunks", 1, MAX_CHUNKS); break;
 		case 'N': env->chunk_calib = parse_long(optarg, "--chunk-calib", 0, 1L << 30); break;
 		case 'o': env->output = optarg; break;
+		case 'p': env->pages = parse_pages(optarg); break;
 		case 'T': env->timeout_s = (unsigned int)parse_long(optarg, "--timeout", 1, 86400); break;
 		case 'W':
 			if (env->nwatch == MAX_WATCH) {

@@ -105,6 +105,14 @@ workload_tests() { # $1 = build dir, $2 = label
 	"$b/fxt-bench" writecost -n 2 -o "$tmp/writecost.out" >"$tmp/last" 2>&1
 	[[ $(field ops) == 2097152 && ! -e $tmp/writecost.out ]] && positive "$(field ns_per_op)"
 	result $? "$l: writecost writes 2 MiB, times it per byte and removes its file"
+	"$b/fxt-bench" writecost -n 2 --pages reused -o "$tmp/writecost.out" >"$tmp/last" 2>&1
+	[[ $(field ops) == 2097152 && $(field pages) == reused && ! -e $tmp/writecost.out ]] &&
+		positive "$(field ns_per_op)"
+	result $? "$l: writecost --pages reused times the second pass over the file's pages"
+	"$b/fxt-bench" writecost -n 2 --pages fallocated -o "$tmp/writecost.out" >"$tmp/last" 2>&1
+	[[ $(field ops) == 2097152 && $(field pages) == fallocated && ! -e $tmp/writecost.out ]] &&
+		positive "$(field ns_per_op)" && positive "$(field fallocate_ns_per_byte)"
+	result $? "$l: writecost --pages fallocated times the fallocate() and the writes apart"
 	"$b/fxt-bench" writecost -n 1 -o "$tmp/no-such-dir/w" >"$tmp/last" 2>&1
 	[[ $? -eq 1 ]] && grep -q "no-such-dir/w" "$tmp/last"
 	result $? "$l: writecost to a file it cannot create exits 1 naming the file"
@@ -138,7 +146,7 @@ done
 result $? "fxt-bench: a run that does not finish exits 124 with a message and kills its pong process (exit $rc)"
 
 bad=0
-for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra" "writecost -n 5000"; do
+for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra" "writecost -n 5000" "writecost --pages old"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	"$BUILD/fxt-bench" $args >"$tmp/last" 2>&1
 	[[ $? -eq 2 ]] || { bad=1; echo "# 'fxt-bench $args' did not exit 2"; }
