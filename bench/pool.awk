@@ -2,8 +2,8 @@
 #
 # pool.awk - one estimate of fxtrace's cost ratio from several boots
 #
-#   awk [-v other=ftrace] [-v target=0.5] -f bench/pool.awk \
-#       RESULTS/wall/out/results.txt RESULTS2/wall/out/results.txt ...
+#   awk [-v other=ftrace] [-v target=0.5] -f bench/bench_lines.awk \
+#       -f bench/pool.awk RESULTS/wall/out/results.txt RESULTS2/... ...
 #
 # Each file is one boot's BENCH lines (bench/run.sh keeps them in
 # <results>/<view>/out/results.txt), all of the same view and code. One
@@ -38,26 +38,6 @@
 #            to believe.
 # Runs that failed (rc != 0) are left out, as in report.awk.
 
-function num(v) { return v != "" && v != "-" }
-
-function sort(a, n,    i, j, t) {	# insertion sort: n is small
-	for (i = 2; i <= n; i++) {
-		t = a[i]
-		for (j = i - 1; j >= 1 && a[j] > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-}
-
-function median(arr, n,    i, a) {
-	if (n == 0)
-		return ""
-	for (i = 1; i <= n; i++)
-		a[i] = arr[i]
-	sort(a, n)
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-
 # The 1-based rank k of the lower end of a 95% interval for the median of
 # n values: the largest k with P(Binomial(n, 1/2) <= k - 1) <= 0.025.
 # 0 when n is too small for one.
@@ -73,16 +53,6 @@ function ci_rank(n,    i, p, cdf, k) {
 		p = p * (n - i) / (i + 1)
 	}
 	return k
-}
-
-function parse(line,    i, n, parts, eq) {
-	delete kv
-	n = split(line, parts, " ")
-	for (i = 2; i <= n; i++) {
-		eq = index(parts[i], "=")
-		if (eq)
-			kv[substr(parts[i], 1, eq - 1)] = substr(parts[i], eq + 1)
-	}
 }
 
 function die(msg) {

@@ -2,7 +2,7 @@
 #
 # report.awk - the benchmark table of one view, from guest.sh's BENCH lines
 #
-#   awk -v calibrate=0|1 -f bench/report.awk results.txt
+#   awk -v calibrate=0|1 -f bench/bench_lines.awk -f bench/report.awk results.txt
 #
 # Per workload and configuration, over the rounds whose run succeeded:
 #   ns/op      median time per operation (round trip, hop). calibrate=1
@@ -29,20 +29,6 @@
 # is the difference).
 # Runs that failed (rc != 0) are left out and listed.
 
-function median(arr, n,    i, j, t, a) {
-	if (n == 0)
-		return ""
-	for (i = 1; i <= n; i++)
-		a[i] = arr[i]
-	for (i = 2; i <= n; i++) {	# insertion sort: n is small
-		t = a[i]
-		for (j = i - 1; j >= 1 && a[j] > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-
 function spread(arr, n,    i, lo, hi, m) {
 	if (n < 2)
 		return "-"
@@ -54,8 +40,6 @@ function spread(arr, n,    i, lo, hi, m) {
 	m = median(arr, n)
 	return m > 0 ? sprintf("%.1f%%", 100 * (hi - lo) / m) : "-"
 }
-
-function num(v) { return v != "" && v != "-" }
 
 # The time per operation of run @key as the table uses it.
 function value(key) {
@@ -88,17 +72,6 @@ function target(wl, other, limit,    f, o) {
 }
 
 function fmt(v, f) { return v == "" ? "-" : sprintf(f, v) }
-
-# Split "k=v k=v" into kv[].
-function parse(line,    i, n, parts, eq) {
-	delete kv
-	n = split(line, parts, " ")
-	for (i = 2; i <= n; i++) {
-		eq = index(parts[i], "=")
-		if (eq)
-			kv[substr(parts[i], 1, eq - 1)] = substr(parts[i], eq + 1)
-	}
-}
 
 # "N ns (P% of its cost)": writing @cfg's bytes per event in @wl
 function write_floor(wl, cfg,    b, pe) {

@@ -321,7 +321,7 @@ main() {
 			failed=1
 			continue
 		fi
-		awk -v calibrate="$calibrate" -f "$BENCH/report.awk" "$results" >"$outdir/table-$view.md" ||
+		awk -v calibrate="$calibrate" -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$results" >"$outdir/table-$view.md" ||
 			{ failed=1; continue; }
 		if [[ -d $vdir/out/keep ]]; then
 			bash "$BENCH/sizes.sh" "$vdir/out/keep" "$host_build/collector/fxt-dump" >"$outdir/sizes-$view.md" ||

@@ -213,7 +213,7 @@ result $bad "run.sh: bad options exit 2 with a message, before any build"
 row() { # row WL CFG: that table row
 	awk -F' [|] ' -v wl="$1" -v cfg="$2" '$1 == "| " wl && $2 == cfg { print }' "$tmp/table"
 }
-awk -v calibrate=0 -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
 [[ $(row pp1 none) == "| pp1 | none | 2 | 15100 | 67.5% | 2.00 | - |"* &&
 	$(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 15700 | 67.5% | 2.00 | 600 | 4.0% | 4.00 | 150 | 4400 | 0 | 56.8 | 1.0% |" &&
@@ -228,7 +228,7 @@ result $? "report.awk: the fixture's ratios, target verdicts and failed run"
 grep -q '^Writing output to tmpfs costs 2.00 ns per byte' "$tmp/table" &&
 	grep -q '^| pp1 | 114 ns (76% of its cost) | 136 ns (27% of its cost) | 227 ns (12% of its cost) |$' "$tmp/table"
 result $? "report.awk: each tracer's output cost per event at the measured price per byte"
-awk -v calibrate=1 -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
+awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
 [[ $(row pp1 none) == "| pp1 | none | 2 | 10050 | 1.0% |"* &&
 	$(row pp1 perf) == "| pp1 | perf | 2 | 15050 | 0.7% | 2.00 | 5000 | 49.8% | 4.00 | 1250 |"* ]] &&
@@ -246,7 +246,7 @@ BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 
 BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.4 calib_med_ns=600
 BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.2 calib_med_ns=600
 EOF
-awk -v calibrate=1 -f "$BENCH/report.awk" "$tmp/pieces.txt" >"$tmp/table" 2>&1
+awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/pieces.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
 [[ $(row pp1 none) == "| pp1 | none | 2 | 11110 |"* &&
 	$(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 11605 | 0.9% | 2.00 | 495 | 4.5% | 4.00 | 124 |"* ]] &&
@@ -275,7 +275,7 @@ pool_run a 3 none 100; pool_run a 3 fxtrace 104; pool_run a 3 ftrace 98
 pool_run b 1 none 200; pool_run b 1 fxtrace 216; pool_run b 1 ftrace 240
 pool_run b 2 none 200; pool_run b 2 fxtrace '' 124; pool_run b 2 ftrace 260
 pool_run b 3 none 200; pool_run b 3 fxtrace 230; pool_run b 3 ftrace 250
-awk -v target=0.45 -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b.txt" >"$tmp/last" 2>&1
+awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 2 | 5 | 0.343 | 0.450 \[-\] | 1 | 0.438 \[-\] | 0.417, 0.460 | 1 of 2 |' "$tmp/last" &&
 	grep -q '^Pooled: 2 boot(s) of the wall view, runs timed as norm_per_op; fxtrace against ftrace, target <= 0.45\.$' "$tmp/last"
 result $? "pool.awk: pooled and per-boot ratios, noise rounds and failed runs of a hand-worked fixture"
@@ -284,19 +284,19 @@ result $? "pool.awk: pooled and per-boot ratios, noise rounds and failed runs of
 for i in $(seq 1 20); do
 	pool_run c "$i" none 100; pool_run c "$i" ftrace 200; pool_run c "$i" fxtrace "$((100 + i))"
 done
-awk -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 | 0.105 \[-\] | 0.105 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th value"
 # One boot: the same ratios as report.awk calibrate=1 on that boot (above:
 # 0.200 against ftrace, 0.080 against perf), the one ftrace round too few
 # for a per-round interval.
-awk -f "$BENCH/pool.awk" "$T/fixture.txt" >"$tmp/last" 2>&1 &&
-	awk -v other=perf -f "$BENCH/pool.awk" "$T/fixture.txt" >>"$tmp/last" 2>&1
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$T/fixture.txt" >"$tmp/last" 2>&1 &&
+	awk -v other=perf -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$T/fixture.txt" >>"$tmp/last" 2>&1
 grep -qx '| pp1 | 1 | 1 | 0.200 | 0.200 \[-\] | 0 | 0.200 \[-\] | 0.200 |' "$tmp/last" &&
 	grep -qx '| pp1 | 1 | 2 | 0.080 | 0.080 \[-\] | 0 | 0.080 \[-\] | 0.080 |' "$tmp/last"
 result $? "pool.awk on one boot: report.awk's ratios of that boot"
 sed 's/view=wall/view=icount/' "$tmp/pool-a.txt" >"$tmp/pool-icount.txt"
-awk -f "$BENCH/pool.awk" "$tmp/pool-b.txt" "$tmp/pool-icount.txt" >"$tmp/last" 2>&1
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-b.txt" "$tmp/pool-icount.txt" >"$tmp/last" 2>&1
 rc=$?
 ((rc == 1)) && grep -q 'pool.awk: .*pool-icount.txt: runs timed as ns_per_op, others as norm_per_op' "$tmp/last"
 result $? "pool.awk: boots of two views are refused (exit 1, names the file)"
