@@ -102,8 +102,8 @@ FNR == 1 { files[++nfile] = FILENAME }
 	rounds[nfile, wl, kv["round"]] = 1
 }
 
-# The time of @cfg in one round over that of "none", or "" if either
-# run is missing.
+# The time of @cfg in one round minus that of "none" in the same round,
+# or "" if either run is missing.
 function diff(f, wl, r, cfg,    kn, kc) {
 	kn = f SUBSEP wl SUBSEP r SUBSEP "none"
 	kc = f SUBSEP wl SUBSEP r SUBSEP cfg
@@ -153,6 +153,8 @@ function median_list(l,    i, a) {
 	return median(a, l[0])
 }
 
+# @a / @b to three places; "n/a" when either cost is <= 0 (noise larger
+# than the cost), "-" when either is missing.
 function fmt_ratio(a, b) {
 	if (a == "" || b == "")
 		return "-"
