@@ -19,25 +19,26 @@ import { loadTraceBytes, IMPORT_ERRORS_SQL, TP_VERSION } from './tp.mjs';
 const STR = { incoming: 1, outgoing: 2, waker: 3, process: 4 };
 const words = (...ws) => ws.map((w) => BigInt.asUintN(64, BigInt(w)));
 
-function stringRecord(index, text) {
+// A string as FXT stream words: its bytes zero-padded to whole words.
+function streamWords(text) {
   const bytes = Buffer.from(text);
-  const n = Math.ceil(bytes.length / 8);
-  const padded = Buffer.alloc(8 * n);
+  const padded = Buffer.alloc(8 * Math.ceil(bytes.length / 8));
   bytes.copy(padded);
-  const out = words(2n | BigInt(1 + n) << 4n | BigInt(index) << 16n | BigInt(bytes.length) << 32n);
-  for (let i = 0; i < n; i++) out.push(padded.readBigUInt64LE(8 * i));
-  return out;
+  const out = [];
+  for (let i = 0; i < padded.length; i += 8) out.push(padded.readBigUInt64LE(i));
+  return { length: bytes.length, words: out };
+}
+
+function stringRecord(index, text) {
+  const s = streamWords(text);
+  return words(2n | BigInt(1 + s.words.length) << 4n | BigInt(index) << 16n |
+    BigInt(s.length) << 32n).concat(s.words);
 }
 
 function kernelObject(type, koid, name, args = [], nargs = 0) {
-  const bytes = Buffer.from(name);
-  const n = Math.ceil(bytes.length / 8);
-  const padded = Buffer.alloc(8 * n);
-  bytes.copy(padded);
-  const out = words(7n | BigInt(2 + n + args.length) << 4n | BigInt(type) << 16n |
-    BigInt(0x8000 | bytes.length) << 24n | BigInt(nargs) << 40n, koid);
-  for (let i = 0; i < n; i++) out.push(padded.readBigUInt64LE(8 * i));
-  return out.concat(args);
+  const s = streamWords(name);
+  return words(7n | BigInt(2 + s.words.length + args.length) << 4n | BigInt(type) << 16n |
+    BigInt(0x8000 | s.length) << 24n | BigInt(nargs) << 40n, koid).concat(s.words, args);
 }
 
 // One-word arguments (int32 1, uint32 2) carry the value in the header.
