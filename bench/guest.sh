@@ -307,12 +307,16 @@ done
 # half the CPU from whatever ran then: the first round's first run, or
 # writecost in a short boot (docs/performance.md). Start once they are
 # gone (at most 60 s).
-waited=0
-while grep -qsx cryptomgr_test /proc/[0-9]*/comm && [ "$waited" -lt 600 ]; do
+waited=0 self_tests=done
+while grep -qsx cryptomgr_test /proc/[0-9]*/comm; do
+	if [ "$waited" -ge 600 ]; then
+		self_tests=still_running
+		break
+	fi
 	sleep 0.1
 	waited=$((waited + 1))
 done
-info "boot_self_tests=$(grep -qsx cryptomgr_test /proc/[0-9]*/comm && echo still_running || echo done)" \
+info "boot_self_tests=$self_tests" \
 	"waited_for_them_s=$((waited / 10)).$((waited % 10))" \
 	"start_uptime_s=$(cut -d' ' -f1 /proc/uptime)"
 say "start: $rounds rounds of [$workloads] x [$configs]"

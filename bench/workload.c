@@ -428,7 +428,7 @@ static int run_writecost(const struct env *env)
 	char extra[96];
 	struct interval iv;
 	uint64_t t0;
-	int fd;
+	int fd, len;
 
 	if (!buf)
 		die("malloc");
@@ -436,7 +436,7 @@ static int run_writecost(const struct env *env)
 	fd = open(env->output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		die(env->output);
-	snprintf(extra, sizeof(extra), " pages=%s", names[env->pages]);
+	len = snprintf(extra, sizeof(extra), " pages=%s", names[env->pages]);
 	if (env->pages == PAGES_REUSED) {
 		write_mib(fd, buf, env->ops);
 		if (lseek(fd, 0, SEEK_SET) != 0)
@@ -445,7 +445,8 @@ static int run_writecost(const struct env *env)
 		t0 = now_ns();
 		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, bytes))
 			die("writecost: fallocate (does the file system support it?)");
-		snprintf(extra, sizeof(extra), " pages=fallocated fallocate_ns_per_byte=%.3f",
+		snprintf(extra + len, sizeof(extra) - (size_t)len,
+			 " fallocate_ns_per_byte=%.3f",
 			 (double)(now_ns() - t0) / (double)bytes);
 	}
 	interval_begin(env, &iv, 0);
