@@ -41,11 +41,20 @@
  * another wakee in between only costs the waker of that one wakeup: the
  * fallback uses current, which is right whenever sched_wakeup runs in the
  * waker's own context and is left out (never wrong) in interrupt or idle
- * context. The table is shared by all CPUs, but a slot is only touched by
- * the two CPUs already exchanging the woken task's cache lines.
+ * context. The table is shared by all CPUs: a slot is written by whichever
+ * CPU wakes a task that hashes to it, and read on the CPU the task wakes
+ * up on. Apart from hash collisions, those are the two CPUs already
+ * exchanging the woken task's cache lines. START clears the table, so no
+ * slot left by an earlier session can name a waker.
  */
 #define FXTRACE_WAKER_BITS	10
 static u64 fxtrace_wakers[1 << FXTRACE_WAKER_BITS];
+
+/* Before the probes are attached: no waker slot is in use. */
+static void fxtrace_wakers_clear(void)
+{
+	memset(fxtrace_wakers, 0, sizeof(fxtrace_wakers));
+}
 
 /*
  * Every probe is attached with the session's rings as its @data (a per-CPU
@@ -469,9 +478,13 @@ int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 	unsigned int i;
 	int cpu, ret;
 
-	/* Every CPU's chain of switches starts over (uapi "Records"). */
+	/*
+	 * Every CPU's chain of switches starts over, and a loss no record
+	 * marked before STOP stays unmarked (uapi "Records", "Loss markers").
+	 */
 	for_each_possible_cpu(cpu)
-		per_cpu_ptr(rings, cpu)->running_weight = FXTRACE_WEIGHT_UNKNOWN;
+		fxtrace_ring_start(per_cpu_ptr(rings, cpu));
+	fxtrace_wakers_clear();
 
 	/*
 	 * tracepoint_probe_register() publishes the probe and its @data with

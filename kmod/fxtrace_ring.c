@@ -60,6 +60,25 @@ int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 	return 0;
 }
 
+/**
+ * fxtrace_ring_start() - begin a new run of records in a ring
+ * @ring: a ring no probe is writing to (the session is stopped)
+ *
+ * What the records after START may not lean on (uapi header, "Records" and
+ * "Loss markers"): the weight of the task running when tracing stopped, and
+ * a loss that no record got to mark before it stopped. Marking that loss
+ * now would draw a hole across the time nothing was traced; it stays
+ * counted in records_dropped. The positions and counters carry on.
+ *
+ * Context: probes detached, so this is the ring's only writer.
+ */
+void fxtrace_ring_start(struct fxtrace_ring *ring)
+{
+	ring->running_weight = FXTRACE_WEIGHT_UNKNOWN;
+	ring->lost = 0;
+	ring->first_lost_ns = 0;
+}
+
 /* One loss marker: a sample of the counter "records_lost:cpu:<cpu>". */
 static u64 fxtrace_ring_put_loss_marker(struct fxtrace_ring *ring, u64 head,
 					u64 ts, u64 lost)

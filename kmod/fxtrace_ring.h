@@ -97,6 +97,7 @@ int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 		      u64 watermark, wait_queue_head_t *wq, u32 owner_tgid,
 		      u32 owner_tid);
 void fxtrace_ring_destroy(struct fxtrace_ring *ring);
+void fxtrace_ring_start(struct fxtrace_ring *ring);
 bool fxtrace_ring_readable(struct fxtrace_ring *ring, bool tracing);
 u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now);
 

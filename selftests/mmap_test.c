@@ -231,6 +231,45 @@ TEST(full_ring_drops_are_counted)
 	close(fd);
 }
 
+/*
+ * A loss that no record marked before STOP stays unmarked after START:
+ * markers there would draw a hole across the time nothing was traced
+ * (uapi "Loss markers"). records_dropped keeps counting it.
+ */
+TEST(restart_after_drops_marks_no_hole_across_the_stop)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl;
+	__u64 dropped, markers, written;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	ctrl = map_ctrl(fd, &info, 0);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	while (ctrl->records_dropped < 100)
+		make_scheduler_noise(20);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	dropped = ctrl->records_dropped;
+	markers = ctrl->markers_written;
+	written = ctrl->records_written;
+
+	/* All read: the ring has room for the loss markers again. */
+	store_consumer(ctrl, load_producer(ctrl));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(20);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+
+	ASSERT_EQ(dropped, ctrl->records_dropped);	/* no new loss */
+	EXPECT_LE(written + 1, ctrl->records_written);
+	EXPECT_EQ(markers, ctrl->markers_written);
+	close(fd);
+}
+
 /* A consumer position ahead of the producer is refused and counted. */
 TEST(bogus_consumer_pos_is_counted_not_trusted)
 {
