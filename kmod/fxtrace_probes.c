@@ -16,6 +16,8 @@
  * reserve, write, publish" keeps every ring's records whole and in
  * timestamp order.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -494,8 +496,12 @@ int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++) {
 		ret = tracepoint_probe_register(fxtrace_probes[i].tp,
 						fxtrace_probes[i].func, data);
-		if (WARN_ON_ONCE(ret))
+		if (ret) {
+			/* -ENOMEM for the tracepoint's new probe array. */
+			pr_err("attaching to tracepoint %s failed (%d)\n",
+			       fxtrace_probes[i].name, ret);
 			goto out_unregister;
+		}
 	}
 	return 0;
 
