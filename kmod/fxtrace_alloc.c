@@ -24,6 +24,12 @@ void fxtrace_alloc_debugfs_init(void)
 				&fxtrace_live_allocs);
 }
 
+/**
+ * fxtrace_alloc_debugfs_exit() - remove the debugfs files at module unload
+ *
+ * Also the last check of the count: with no session left, every area the
+ * module allocated must have been freed, or one leaked.
+ */
 void fxtrace_alloc_debugfs_exit(void)
 {
 	debugfs_remove(fxtrace_debugfs_dir);

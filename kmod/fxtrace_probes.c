@@ -129,8 +129,10 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  * (measured in docs/performance.md, in instructions per record on Debian's
  * 6.1; the tracepoint call itself, probe empty, is about 35):
  *   - local_irq_save()/restore(): pushf/pop/cli, then a test of the saved
- *     flag (sti only if interrupts were on: never here, the scheduler calls
- *     all of these probes with them off); needed so an interrupt's wakeup
+ *     flag (sti only if interrupts were on: never for sched_switch, nor for
+ *     most wakeups, which run under the woken task's pi_lock with them off;
+ *     but a task waking itself, try_to_wake_up(current), calls both wakeup
+ *     tracepoints with interrupts on). Needed so an interrupt's wakeup
  *     cannot land in the middle of this record (design.md decision 3).
  *   - one clock read (fxtrace_clock()), about 50, the largest single cost:
  *     the timekeeper's NMI-safe fast copy (a seqcount latch the timekeeping

@@ -136,6 +136,7 @@ static __always_inline u64 fxtrace_ring_put(struct fxtrace_ring *ring, u64 head,
  *	the ring's @spill words when the record would run past the area's end
  * @pos: the record's position in the ring
  * @cons: the consumer position the room was measured against
+ * @ctrl: the ring's control page, read once by the reserve for the commit
  *
  * Lives in registers: the reserve and commit around it are inlined.
  */
@@ -250,7 +251,8 @@ static __always_inline void fxtrace_ring_commit(struct fxtrace_ring *ring,
 
 	if (unlikely(slot->rec == ring->spill))
 		fxtrace_ring_put(ring, slot->pos, ring->spill, words);
-	ring->head = head;
+	/* Read by poll() on any CPU (fxtrace_ring_readable()). */
+	WRITE_ONCE(ring->head, head);
 	ring->written = written;
 	WRITE_ONCE(ctrl->records_written, written);
 	/* (A): pairs with the reader's (C); the bytes are visible first. */

@@ -30,8 +30,9 @@
  *   control page at  info.ctrl_offset + n * info.cpu_stride, info.ctrl_size bytes
  *   data area at     info.data_offset + n * info.cpu_stride, info.buf_size bytes
  * Data areas can only be mapped read-only (PROT_WRITE gives EPERM, and
- * mprotect() cannot add it later). A CPU that is not possible on this machine
- * gives ENXIO. Offsets or lengths outside one region give EINVAL.
+ * mprotect() cannot add it later). A CPU below info.nr_cpu_ids that is not
+ * possible on this machine gives ENXIO. Offsets or lengths outside one region,
+ * CPUs from nr_cpu_ids on included, give EINVAL.
  *
  * == Ring protocol (one producer: the CPU's probes; one consumer) ==
  *
@@ -119,10 +120,11 @@
  * (sched_process_fork), execs (sched_process_exec) or is renamed
  * (task_rename), before the task's next scheduling record on any CPU:
  *   process: header (object type FXT_OBJ_TYPE_PROCESS, inline name, 0 args);
- *            koid = tgid; the name, 1 or 2 words (2 to 4 words in all)
+ *            koid = tgid; the name, 0 to 2 words (2 to 4 words in all;
+ *            0 for an empty name, which prctl(PR_SET_NAME, "") gives)
  *   thread:  header (object type FXT_OBJ_TYPE_THREAD, inline name, 1 arg);
  *            koid = tid; the name; koid FXTRACE_STR_PROCESS = tgid
- *            (5 or 6 words in all)
+ *            (4 to 6 words in all)
  * A new process (fork of a group leader) and exec write both; a new thread
  * and a rename write the thread record, plus the process record when the
  * task is the group leader (the process is named after it). Names are at
@@ -178,67 +180,98 @@
 
 /**
  * struct fxtrace_info - FXTRACE_IOC_GET_INFO result (kernel writes all of it)
+ * @abi_version: FXTRACE_ABI_VERSION of the module
+ * @info_size: sizeof(struct fxtrace_info) in the module
+ * @nr_cpu_ids: CPU numbers are below this; some of them may be absent
+ * @page_size: the kernel's PAGE_SIZE
+ * @buf_size: per-CPU data area bytes (configured or default)
+ * @cpu_stride: mmap offset distance from one CPU to the next
+ * @ctrl_offset: mmap offset of CPU 0's control page
+ * @data_offset: mmap offset of CPU 0's data area
+ * @ctrl_size: bytes to map for one control page
+ * @clock_id: FXTRACE_CLOCK_ID
+ * @state: FXTRACE_STATE_*
+ * @__pad: zero
+ * @__reserved: zero
  */
 struct fxtrace_info {
-	__u32 abi_version;	/* FXTRACE_ABI_VERSION of the module */
-	__u32 info_size;	/* sizeof(struct fxtrace_info) in the module */
-	__u32 nr_cpu_ids;	/* CPU numbers are < this; some may be absent */
-	__u32 page_size;	/* the kernel's PAGE_SIZE */
-	__u64 buf_size;		/* per-CPU data area bytes (configured or default) */
-	__u64 cpu_stride;	/* mmap offset distance from one CPU to the next */
-	__u64 ctrl_offset;	/* mmap offset of CPU 0's control page */
-	__u64 data_offset;	/* mmap offset of CPU 0's data area */
-	__u32 ctrl_size;	/* bytes to map for one control page */
-	__u32 clock_id;		/* FXTRACE_CLOCK_ID */
-	__u32 state;		/* FXTRACE_STATE_* */
-	__u32 __pad;		/* zero */
-	__u64 __reserved[4];	/* zero */
+	__u32 abi_version;
+	__u32 info_size;
+	__u32 nr_cpu_ids;
+	__u32 page_size;
+	__u64 buf_size;
+	__u64 cpu_stride;
+	__u64 ctrl_offset;
+	__u64 data_offset;
+	__u32 ctrl_size;
+	__u32 clock_id;
+	__u32 state;
+	__u32 __pad;
+	__u64 __reserved[4];
 };
 
 /**
  * struct fxtrace_config - FXTRACE_IOC_CONFIGURE argument (userspace writes)
+ * @buf_size: per-CPU bytes; 0 = FXTRACE_BUF_SIZE_DEFAULT
+ * @watermark: wake poll() at this many pending bytes in one CPU's ring;
+ *	0 = buf_size / 4; must be below buf_size
+ * @flags: must be 0
+ * @__reserved: must be 0, else EINVAL
  */
 struct fxtrace_config {
-	__u64 buf_size;		/* per-CPU bytes; 0 = FXTRACE_BUF_SIZE_DEFAULT */
-	__u32 watermark;	/* wake poll() at this many pending bytes per */
-				/* CPU; 0 = buf_size / 4; must be < buf_size */
-	__u32 flags;		/* must be 0 */
-	__u64 __reserved[6];	/* must be 0, else EINVAL */
+	__u64 buf_size;
+	__u32 watermark;
+	__u32 flags;
+	__u64 __reserved[6];
 };
 
 #define FXTRACE_CTRL_VERSION		2
 
 /**
  * struct fxtrace_ctrl - the per-CPU control page
+ * @version: FXTRACE_CTRL_VERSION
+ * @size: sizeof(struct fxtrace_ctrl) in the module
+ * @cpu: the CPU this ring belongs to
+ * @__pad: zero
+ * @buf_size: bytes in the data area, a power of two
+ * @__reserved0: zero
+ * @producer_pos: end of the last committed record; (A)
+ * @records_written: records committed to the ring
+ * @records_dropped: records lost because the ring was full
+ * @tracepoint_hits: records the probes tried to write: written + dropped,
+ *	plus, while tracing, the one record being written at that moment
+ * @last_drop_ns: timestamp of the most recent drop, 0 = none
+ * @consumer_errors: times consumer_pos was found out of range
+ * @markers_written: loss markers committed to the ring
+ * @__reserved1: zero
+ * @consumer_pos: end of what userspace has copied; (D)
+ * @__reserved2: zero
  *
  * Mapped read-write, but the kernel only ever reads consumer_pos from it (and
  * validates it); everything else it writes from private copies, so userspace
- * scribbling here can only confuse itself. The producer and consumer fields
- * are on separate cache lines.
+ * scribbling here can only confuse itself. Three cache lines: the first is
+ * constant for the life of the buffers, the producer's (offset 64) only the
+ * kernel writes, the consumer's (offset 128) only userspace writes.
  */
 struct fxtrace_ctrl {
-	/* Constant for the life of the buffers. */
-	__u32 version;		/* FXTRACE_CTRL_VERSION */
-	__u32 size;		/* sizeof(struct fxtrace_ctrl) in the module */
-	__u32 cpu;		/* the CPU this ring belongs to */
-	__u32 __pad;		/* zero */
-	__u64 buf_size;		/* bytes in the data area, a power of two */
-	__u64 __reserved0[5];	/* zero */
+	__u32 version;
+	__u32 size;
+	__u32 cpu;
+	__u32 __pad;
+	__u64 buf_size;
+	__u64 __reserved0[5];
 
-	/* Producer cache line (offset 64): kernel writes, userspace reads. */
-	__u64 producer_pos;	/* end of the last committed record; (A) */
-	__u64 records_written;	/* records committed to the ring */
-	__u64 records_dropped;	/* records lost because the ring was full */
-	__u64 tracepoint_hits;	/* records the probes tried to write: */
-				/* always written + dropped */
-	__u64 last_drop_ns;	/* timestamp of the most recent drop, 0 = none */
-	__u64 consumer_errors;	/* times consumer_pos was found out of range */
-	__u64 markers_written;	/* loss markers committed to the ring */
-	__u64 __reserved1;	/* zero */
+	__u64 producer_pos;
+	__u64 records_written;
+	__u64 records_dropped;
+	__u64 tracepoint_hits;
+	__u64 last_drop_ns;
+	__u64 consumer_errors;
+	__u64 markers_written;
+	__u64 __reserved1;
 
-	/* Consumer cache line (offset 128): userspace writes, kernel reads. */
-	__u64 consumer_pos;	/* end of what userspace has copied; (D) */
-	__u64 __reserved2[7];	/* zero */
+	__u64 consumer_pos;
+	__u64 __reserved2[7];
 };
 
 #define FXTRACE_IOC_MAGIC		0xF7
@@ -262,8 +295,9 @@ struct fxtrace_ctrl {
  *   STOP       EINVAL  not tracing
  *   other      ENOTTY  unknown command
  *   mmap       EINVAL  not MAP_SHARED; offset or length outside one region
+ *                      (a CPU from nr_cpu_ids on is outside them all)
  *              EPERM   PROT_WRITE on a data area
- *              ENXIO   the CPU is not possible on this machine
+ *              ENXIO   a CPU below nr_cpu_ids that is not possible here
  * START and STOP take no argument and ignore the third ioctl() argument.
  */
 
