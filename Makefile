@@ -59,7 +59,7 @@ DKMS_REGISTERED = [ -z "$(DESTDIR)" ] && command -v $(firstword $(DKMS)) >/dev/n
 	[ -n "$$($(DKMS) status -m fxtrace -v $(VERSION) 2>/dev/null)" ]
 
 .PHONY: all modules modules-clean userspace programs vm-userspace check \
-	check-host check-vm checkpatch install install-programs install-man \
+	check-host check-vm kernel-style install install-programs install-man \
 	install-headers install-module uninstall dkms dkms-remove clean help
 
 all: modules userspace
@@ -99,8 +99,8 @@ check-host:
 check-vm:
 	scripts/run-tests.sh --no-deps --vm-only
 
-checkpatch:
-	scripts/checkpatch.sh
+kernel-style:
+	scripts/kernel-style.sh
 
 bench:: ; bench/run.sh $(BENCH_ARGS)
 

@@ -2,7 +2,7 @@
 # run-tests.sh -- every fxtrace test, in the order a failure is cheapest:
 #
 #   1. host: collector unit tests (+ ASan/UBSan, valgrind) via make -C collector check
-#   2. checkpatch --strict on kmod/ and uapi/
+#   2. checkpatch --strict and kernel-doc on kmod/ and uapi/
 #   3. for each kernel: the module builds with W=1 and no warning, sparse
 #      finds nothing, its hot
 #      probes in one text page (scripts/check-hot-text.sh); the VM
@@ -110,7 +110,7 @@ if [[ $host -eq 1 ]]; then
 	step "fxt-sched and fxt2json tests" make -C tools check || true
 	step "benchmark tools and table arithmetic (host)" make -C bench check || true
 	step "fuzz targets: 8 s each from the committed corpus, no crash" make -s -C fuzz check || true
-	step "checkpatch --strict (kmod, uapi)" scripts/checkpatch.sh || true
+	step "checkpatch --strict and kernel-doc (kmod, uapi)" scripts/kernel-style.sh || true
 	step "make install/uninstall, man pages, make dkms + DKMS build (cached kernels)" scripts/test-install.sh || true
 fi
 if [[ $vm -eq 1 ]]; then
