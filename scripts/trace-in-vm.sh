@@ -49,6 +49,8 @@ make -s -C "$REPO/collector" >/dev/null
 make -s -C "$REPO/tools" >/dev/null
 
 vmout=$REPO/build/vm-out/trace-$flavour
+# build/ is not in a fresh clone, and the console log goes next to the run.
+mkdir -p "${vmout%/*}"
 guest="insmod fxtrace.ko &&
 	{ fxt-pingpong --rounds 100000000 >/dev/null 2>&1 & } &&
 	{ sh -c 'while :; do :; done' & } &&
