@@ -1004,7 +1004,7 @@ static void print_summary(struct session *s)
 	for (i = 0; i < s->nrings; i++)
 		skipped += s->rings[i].ring.bytes_skipped;
 	if (!s->opts.quiet && s->traced) {
-		human_bytes(s->out.offset, size, sizeof(size));
+		human_bytes(s->out.offset - s->out.start, size, sizeof(size));
 		record_kinds(s, kinds, sizeof(kinds));
 		msg("traced %u CPUs for %.3f s: %s, %s written to %s",
 		    s->nrings, seconds_between(&s->started, &s->stopped),

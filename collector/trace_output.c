@@ -26,12 +26,28 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name)
 	out->fd = fd;
 	out->path = name;
 	out->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-	/* Appending to a regular stdout (">> file") must not rewind it. */
 	if (out->regular) {
-		off_t pos = lseek(fd, 0, SEEK_CUR);
+		int flags = fcntl(fd, F_GETFL);
+		off_t pos;
 
-		out->offset = pos > 0 ? (uint64_t)pos : 0;
-		out->committed = out->offset;
+		/*
+		 * The trace must start after what the file already holds, or a
+		 * cut back to the last whole record (here or in the guard)
+		 * truncates the file in the middle of it. On an O_APPEND
+		 * descriptor (">> file") the position says 0 until the first
+		 * write, but every write goes to the end of the file: start
+		 * there. (Another writer appending at the same time would
+		 * interleave with the trace and break it anyway.) Otherwise
+		 * writes go where the position stands ("1<> file" after a
+		 * seek, an inherited descriptor).
+		 */
+		if (flags >= 0 && (flags & O_APPEND))
+			pos = st.st_size;
+		else
+			pos = lseek(fd, 0, SEEK_CUR);
+		out->start = pos > 0 ? (uint64_t)pos : 0;
+		out->offset = out->start;
+		out->committed = out->start;
 	}
 }
 

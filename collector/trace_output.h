@@ -48,7 +48,11 @@
  * @path:      the name to print in messages ("stdout" for "-")
  * @regular:   a regular file (can be truncated on error)
  * @owns_fd:   close @fd in trace_output_close()
- * @offset:    bytes written so far
+ * @start:     file offset of the trace's first byte: 0 for a new file; for
+ *             an output opened by someone else, where it stood (the end of
+ *             the file for O_APPEND, as with "-o - >> FILE")
+ * @offset:    file offset after the last byte written (@start + bytes
+ *             written, for a regular file)
  * @committed: @offset at the last record boundary
  * @shared_committed: @committed again, in the page shared with the guard
  *             (NULL without a guard)
@@ -60,6 +64,7 @@ struct trace_output {
 	const char *path;
 	bool regular;
 	bool owns_fd;
+	uint64_t start;
 	uint64_t offset;
 	uint64_t committed;
 	_Atomic uint64_t *shared_committed;
@@ -77,7 +82,11 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
 /* Open (create/truncate, 0644) @path, or stdout for "-". Return 0 or -errno. */
 int trace_output_open(struct trace_output *out, const char *path);
 
-/* Adopt an already-open descriptor (for tests). */
+/*
+ * Adopt an already-open descriptor (stdout for "-", and tests). The trace
+ * starts where the descriptor stands; for O_APPEND that is the end of the
+ * file, wherever its position says.
+ */
 void trace_output_from_fd(struct trace_output *out, int fd, const char *name);
 
 /*

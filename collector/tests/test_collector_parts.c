@@ -537,6 +537,84 @@ TEST(output_cut_back_to_the_last_whole_record)
 	EXPECT_EQ(trace_output_open(&out, "/nonexistent-dir/x.fxt"), (uint64_t)-ENOENT);
 }
 
+/* Does the file at @path start with @n bytes of @c? */
+static bool starts_with(const char *path, char c, size_t n)
+{
+	char buf[4096];
+	size_t i, got = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while (got < n && (r = read(fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < (size_t)r && got < n; i++, got++)
+			if (buf[i] != c) {
+				close(fd);
+				return false;
+			}
+	close(fd);
+	return got == n;
+}
+
+/*
+ * "fxt-collect -o - >> FILE": stdout is O_APPEND, its position 0 until the
+ * first write. The trace starts at the end of what FILE held, and neither
+ * a cut back (write error) nor the guard (at close, or after a SIGKILL)
+ * may truncate into that.
+ */
+TEST(output_appended_to_a_file_keeps_what_it_held)
+{
+	char path[256], buf[64], old[1000];
+	struct trace_output out;
+	struct stat st;
+	int fd;
+
+	memset(buf, 'r', sizeof(buf));
+	memset(old, 'o', sizeof(old));
+	snprintf(path, sizeof(path), "%s/appended.fxt", fake_proc);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ASSERT(fd >= 0);
+	ASSERT(write(fd, old, sizeof(old)) == (ssize_t)sizeof(old));
+	close(fd);
+
+	/* A write error: cut back to the last record, after the old bytes. */
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ASSERT(fd >= 0);
+	trace_output_from_fd(&out, fd, "appended");
+	out.owns_fd = true;
+	EXPECT(out.regular);
+	EXPECT_EQ(out.start, 1000);
+	EXPECT_EQ(out.offset, 1000);
+	EXPECT_EQ(out.committed, 1000);
+	EXPECT_EQ(trace_output_write(&out, buf, 64), 0);
+	trace_output_commit(&out);
+	EXPECT_EQ(out.committed, 1064);
+	EXPECT_EQ(trace_output_write(&out, buf, 24), 0);	/* half a record */
+	EXPECT_EQ(file_size(fd), 1088);
+	EXPECT_EQ(trace_output_rollback(&out), 0);
+	EXPECT_EQ(file_size(fd), 1064);
+	EXPECT_EQ(trace_output_write(&out, buf, 8), 0);
+	EXPECT_EQ(out.offset, 1072);
+	EXPECT_EQ(file_size(fd), 1072);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT(starts_with(path, 'o', sizeof(old)));
+
+	/* The guard at a normal close: nothing to cut, 1072 + 64 stays. */
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ASSERT(fd >= 0);
+	trace_output_from_fd(&out, fd, "appended");
+	out.owns_fd = true;
+	EXPECT_EQ(out.start, 1072);
+	ASSERT(trace_output_start_guard(&out) == 0);
+	EXPECT(out.guard_pid > 0);
+	EXPECT_EQ(trace_output_write(&out, buf, 64), 0);
+	trace_output_commit(&out);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT(stat(path, &st) == 0 && st.st_size == 1136);
+	EXPECT(starts_with(path, 'o', sizeof(old)));
+}
+
 /* /dev/full: every write fails with ENOSPC; not regular, so no truncate. */
 TEST(output_disk_full_device)
 {
@@ -775,6 +853,7 @@ int main(void)
 	RUN(drop_marker_is_a_provider_event_and_a_counter);
 	RUN(drop_counters_for_many_cpus);
 	RUN(output_cut_back_to_the_last_whole_record);
+	RUN(output_appended_to_a_file_keeps_what_it_held);
 	RUN(output_disk_full_device);
 	RUN(output_short_write_then_error);
 	RUN(output_guard_cuts_back_after_sigkill);

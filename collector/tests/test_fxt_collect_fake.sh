@@ -6,10 +6,10 @@
 # fxt-collect's whole lifecycle against fake_fxtrace.so (an LD_PRELOAD
 # stand-in for /dev/fxtrace that follows the uapi header): plain runs,
 # kernel name records out of order across rings, /proc naming of threads
-# without one, dropped records, COMMAND exit statuses, -o -, signals, a full
-# disk, a file size limit, ABI mismatch, busy/denied device, corrupt ring
-# data, ring positions across 2^64. Every trace written must pass
-# fxt-dump --check.
+# without one, dropped records, COMMAND exit statuses, -o - (to a pipe, and
+# appended to a file with >>), signals, a full disk, a file size limit, ABI
+# mismatch, busy/denied device, corrupt ring data, ring positions across
+# 2^64. Every trace written must pass fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
@@ -157,6 +157,32 @@ if [ $? -eq 0 ] && grep -q from-the-command "$TMP/err"; then
 	ok "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr"
 else
 	fail "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr" "$TMP/check" "$TMP/err"
+fi
+
+# -o - >> FILE: stdout is O_APPEND with its position at 0 until the first
+# write; the trace goes after FILE's million bytes, and neither fxt-collect
+# nor its guard may cut into them at exit. The summary counts only the
+# trace's bytes.
+head -c 1000000 /dev/urandom >"$TMP/old"
+cp "$TMP/old" "$TMP/big"
+rm -f "$TMP/check"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -d 0.3 -o - \
+	>>"$TMP/big" 2>"$TMP/err"
+rc=$?
+sleep 0.2	# a guard that wrongly cut the file does so just after exit
+size=$(wc -c <"$TMP/big")
+tail -c +1000001 "$TMP/big" >"$TMP/appended"
+written=$(awk -v n=$((size - 1000000)) 'BEGIN {
+	if (n >= 1048576) printf "%.1f MiB", n / 1048576
+	else if (n >= 1024) printf "%.1f KiB", n / 1024
+	else printf "%d bytes", n }')
+if [ "$rc" -eq 0 ] && [ "$size" -gt 1000000 ] && cmp -s -n 1000000 "$TMP/old" "$TMP/big" &&
+   "$DUMP" --check "$TMP/appended" >"$TMP/check" 2>&1 &&
+   grep -q "$written written to stdout" "$TMP/err"; then
+	ok "-o - >> FILE: FILE's 1000000 bytes intact, a whole trace of $written after them"
+else
+	fail "-o - >> FILE: exit $rc, $size bytes, FILE's bytes $(cmp -s -n 1000000 "$TMP/old" "$TMP/big" && echo intact || echo changed), wanted '$written written to stdout'" \
+		"$TMP/err" "$TMP/check"
 fi
 
 # The signal handlers are installed before the output file is created, so
