@@ -21,7 +21,7 @@
 #include "tid_set.h"
 
 #define EXIT_MALFORMED	1
-#define EXIT_USAGE	2
+#define EXIT_USAGE	2	/* also: unreadable input, unwritable output */
 
 #define MAX_SHOWN_BYTES	16	/* blob bytes printed in hex */
 
@@ -94,8 +94,8 @@ static void usage(FILE *f)
 "undefined refs print as <undefined #N> instead of failing.\n"
 "\n"
 "Exit status: 0 well formed; 1 malformed (the message names the offset and\n"
-"what is wrong; records before it were printed); 2 bad usage or unreadable\n"
-"input.\n"
+"what is wrong; records before it were printed); 2 bad usage, unreadable\n"
+"input, or writing the output failed (even for a malformed file).\n"
 "\n"
 "EXAMPLES:\n"
 "    fxt-dump sched.fxt | less              # every record\n"
@@ -103,6 +103,25 @@ static void usage(FILE *f)
 "    fxt-dump --check sched.fxt && echo ok  # validate (CI, selftests)\n"
 "    fxt-dump --summary sched.fxt           # what is in it\n"
 "    fxt-collect -q -o - -d 1 | fxt-dump --check -   # validate a stream\n");
+}
+
+/*
+ * Did everything printed reach stdout? A full disk, a closed pipe (with
+ * SIGPIPE ignored) or an I/O error leaves the output incomplete; the
+ * status must say so, not 0. Return @status, or EXIT_USAGE after saying
+ * what failed.
+ */
+static int check_output(int status, int earlier_errno)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	/* This flush may have had nothing left: the earlier failure's errno. */
+	err = errno ? errno : earlier_errno ? earlier_errno : EIO;
+	fprintf(stderr, "fxt-dump: writing the output failed: %s\n", strerror(err));
+	return EXIT_USAGE;
 }
 
 static int parse_args(int argc, char **argv, struct dump_options *opts)
@@ -126,7 +145,7 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 			break;
 		case 'h':
 			usage(stdout);
-			exit(0);
+			exit(check_output(0, 0));
 		default:
 			fprintf(stderr, "Try 'fxt-dump --help' for more information.\n");
 			return -1;
@@ -718,8 +737,9 @@ static void free_stats(struct stats *st)
 
 /* ---- main ------------------------------------------------------------- */
 
+/* Return the exit status; @output_errno: why printing stopped, if it did. */
 static int run(const struct dump_options *opts, const struct input *in,
-	       struct stats *st)
+	       struct stats *st, int *output_errno)
 {
 	struct fxt_reader *r;
 	struct fxt_record rec;
@@ -733,10 +753,18 @@ static int run(const struct dump_options *opts, const struct input *in,
 	}
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		note_record(st, &rec);
-		if (!opts->check && !opts->summary)
+		if (!opts->check && !opts->summary) {
 			print_record(&rec);
+			/* The output is broken (main() says so): stop. */
+			if (ferror(stdout)) {
+				*output_errno = errno;
+				break;
+			}
+		}
 	}
-	fflush(stdout);
+	/* Records before the error message; a failure here is main()'s too. */
+	if (fflush(stdout) && !*output_errno)
+		*output_errno = errno;
 	if (ret < 0) {
 		e = fxt_reader_error(r);
 		fprintf(stderr, "fxt-dump: %s: offset %zu (0x%zx): %s\n",
@@ -751,7 +779,7 @@ int main(int argc, char **argv)
 	struct dump_options opts;
 	struct input in;
 	struct stats st;
-	int status, err;
+	int status, err, output_errno = 0;
 
 	if (parse_args(argc, argv, &opts))
 		return EXIT_USAGE;
@@ -764,7 +792,7 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	tid_set_init(&st.seen_tids);
 	tid_set_init(&st.named_tids);
-	status = run(&opts, &in, &st);
+	status = run(&opts, &in, &st, &output_errno);
 	if (opts.summary)
 		print_summary(&st, opts.path, in.len);
 	if (opts.check && status == 0) {
@@ -774,5 +802,5 @@ int main(int argc, char **argv)
 	}
 	free_stats(&st);
 	free_input(&in);
-	return status;
+	return check_output(status, output_errno);
 }

@@ -11,6 +11,7 @@
  * when FXT_DUMP is given, `fxt-dump --check` must exit 1 (not crash) naming
  * that offset; `fxt-dump` without --check must not crash either. Random
  * mutations of the valid trace then hammer the reader in both modes.
+ * fxt-dump writing to /dev/full must fail with exit 2 and say so.
  * CORPUS_DIR keeps the files (the valgrind test reuses them).
  */
 #include <errno.h>
@@ -87,8 +88,12 @@ static int write_file(const char *path, const void *data, size_t len)
 	return len && n != (ssize_t)len ? -1 : 0;
 }
 
-/* Run fxt-dump with @args on @path; capture stderr. Return wait status. */
-static int run_dump(const char *opt, const char *path, char *err, size_t size)
+/*
+ * Run fxt-dump with @opt (may be NULL) on @path, stdout to @out; capture
+ * stderr. Return the wait status.
+ */
+static int run_dump_to(const char *opt, const char *path, const char *out,
+		       char *err, size_t size)
 {
 	int pipefd[2], status = -1;
 	size_t len = 0;
@@ -99,9 +104,9 @@ static int run_dump(const char *opt, const char *path, char *err, size_t size)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_WRONLY);
+		int outfd = open(out, O_WRONLY);
 
-		dup2(devnull, STDOUT_FILENO);
+		dup2(outfd, STDOUT_FILENO);
 		dup2(pipefd[1], STDERR_FILENO);
 		close(pipefd[0]);
 		if (opt)
@@ -118,6 +123,12 @@ static int run_dump(const char *opt, const char *path, char *err, size_t size)
 	close(pipefd[0]);
 	waitpid(pid, &status, 0);
 	return status;
+}
+
+/* run_dump_to() with the output thrown away. */
+static int run_dump(const char *opt, const char *path, char *err, size_t size)
+{
+	return run_dump_to(opt, path, "/dev/null", err, size);
 }
 
 /*
@@ -491,6 +502,55 @@ TEST(valid_trace_with_every_kind_passes)
 	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/*
+ * Output that cannot be written (/dev/full: ENOSPC) is an error in every
+ * mode, said on stderr, and wins over a malformed file's 1: what was
+ * printed is incomplete.
+ */
+TEST(unwritable_output_is_an_error)
+{
+	static const char *const opts[] = { NULL, "--check", "--summary", "--help" };
+	static struct trace t;
+	char valid[4200], bad[4200], err[2048];
+	uint8_t *buf;
+	unsigned int i;
+	int status;
+
+	if (!fxt_dump) {
+		tap_skip("unwritable_output_is_an_error", "no FXT_DUMP argument");
+		return;
+	}
+	build_valid(&t);
+	snprintf(valid, sizeof(valid), "%s/valid-for-output.fxt", corpus_dir);
+	ASSERT(write_file(valid, t.words, here(&t)) == 0);
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		status = run_dump_to(opts[i], valid, "/dev/full", err, sizeof(err));
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 2)
+			printf("#   fxt-dump %s > /dev/full\n", opts[i] ? opts[i] : "");
+		EXPECT(WIFEXITED(status));
+		EXPECT_EQ(WEXITSTATUS(status), 2);
+		EXPECT_CONTAINS(err, "fxt-dump: writing the output failed: ");
+		EXPECT_CONTAINS(err, strerror(ENOSPC));
+	}
+	/* Records, then a size-0 one: 2, not 1. */
+	raw(&t, FXT_RECORD_SCHEDULING);
+	buf = image(&t);
+	snprintf(bad, sizeof(bad), "%s/bad-for-output.fxt", corpus_dir);
+	EXPECT(write_file(bad, buf, bytes_of(&t)) == 0);
+	free(buf);
+	status = run_dump_to(NULL, bad, "/dev/full", err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	EXPECT_CONTAINS(err, "writing the output failed");
+	/* And the same files to /dev/null: 0 and 1, no complaint. */
+	status = run_dump(NULL, valid, err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = run_dump(NULL, bad, err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	EXPECT(!strstr(err, "writing the output failed"));
+	unlink(valid);
+	unlink(bad);
+}
+
 static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -581,6 +641,7 @@ int main(int argc, char **argv)
 	RUN(zero_tick_rate);
 	RUN(corrupted_magic_word);
 	RUN(valid_trace_with_every_kind_passes);
+	RUN(unwritable_output_is_an_error);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
 		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");
