@@ -96,6 +96,11 @@ struct session {
 	bool traced;			/* START succeeded at some point */
 	bool failed;			/* a step failed: exit status 1 */
 	bool write_failed;		/* the output is broken: write no more */
+	/*
+	 * Output offset where the fixed preamble (magic, provider, tick
+	 * rate, strings) ends: a file cut back to before it holds no trace.
+	 */
+	uint64_t preamble_end;
 	struct timespec started, stopped;
 	uint64_t threads_gone;		/* seen, but exited before naming */
 	sigset_t saved_mask;
@@ -420,7 +425,13 @@ static int output_failed(struct session *s, int err, const char *what)
 		    "the disk is full (or a size limit was hit): free space or write elsewhere with -o" :
 		    err == -EPIPE ? "the reader of the output went away" : NULL);
 	rb = trace_output_rollback(&s->out);
-	if (rb == 0)
+	if (rb == 0 && s->out.committed < s->preamble_end && s->out.start)
+		msg("no trace was written: %s was cut back to where the trace was to start (%llu bytes), and holds none of it",
+		    s->out.path, (unsigned long long)s->out.committed);
+	else if (rb == 0 && s->out.committed < s->preamble_end)
+		msg("no trace was written: %s was cut back to 0 bytes and is empty",
+		    s->out.path);
+	else if (rb == 0)
 		msg("%s was cut back to its last whole record (%llu bytes); it is still a valid trace",
 		    s->out.path, (unsigned long long)s->out.committed);
 	else if (rb != -ESPIPE)
@@ -451,6 +462,7 @@ static int write_preamble(struct session *s)
 
 	if (err)
 		return step_failed(s, "building the trace preamble", -err, NULL);
+	s->preamble_end = s->out.offset + fxt_writer_bytes(&s->meta);
 	err = archive_write_all_tasks(&s->meta, PROC_ROOT, &s->named_threads,
 				      &s->named_processes);
 	if (err == -ENOMEM)

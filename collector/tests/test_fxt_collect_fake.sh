@@ -231,6 +231,32 @@ rc=$?
 expect "a file size limit mid-trace: cut back to the last whole record" 1 \
 	"cut back to its last whole record" "$TMP/lim.fxt"
 
+# A limit the preamble (and the task names from /proc) does not fit in:
+# nothing whole was written, and the message must not call the empty file
+# a valid trace. Appended to a file, that file keeps its 100 bytes.
+rm -f "$TMP/tiny.fxt"
+(ulimit -f 1 && LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV \
+	"$COLLECT" -D "$DEV" -o "$TMP/tiny.fxt" -d 0.2 >"$TMP/out" 2>"$TMP/err")
+rc=$?
+if [ "$rc" -eq 1 ] && [ -f "$TMP/tiny.fxt" ] && [ ! -s "$TMP/tiny.fxt" ] &&
+   grep -q "no trace was written: .*tiny.fxt was cut back to 0 bytes and is empty" "$TMP/err" &&
+   ! grep -q "valid trace" "$TMP/err"; then
+	ok "a size limit the preamble does not fit in: exit 1, 'no trace was written', an empty file"
+else
+	fail "a size limit the preamble does not fit in: exit $rc, $(wc -c <"$TMP/tiny.fxt") bytes" "$TMP/err"
+fi
+printf '%0100d' 0 >"$TMP/tiny.fxt"
+(ulimit -f 1 && LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV \
+	"$COLLECT" -D "$DEV" -o - -d 0.2 >>"$TMP/tiny.fxt" 2>"$TMP/err")
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(cat "$TMP/tiny.fxt")" = "$(printf '%0100d' 0)" ] &&
+   grep -q "no trace was written: stdout was cut back to where the trace was to start (100 bytes)" "$TMP/err" &&
+   ! grep -q "valid trace" "$TMP/err"; then
+	ok "the same limit on -o - >> FILE: exit 1, 'no trace was written', FILE's 100 bytes as they were"
+else
+	fail "the same limit on -o - >> FILE: exit $rc, $(wc -c <"$TMP/tiny.fxt") bytes" "$TMP/err"
+fi
+
 FAKE_FXTRACE_ABI=99 collect -o "$TMP/x.fxt"
 expect "ABI mismatch: exit 1 naming both versions" 1 \
 	"module speaks version 99, this fxt-collect speaks version [0-9]"
