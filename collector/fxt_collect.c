@@ -684,10 +684,10 @@ static void warn_invalid_data(struct session *s, struct cpu_ring *r,
 	if (r->warned || s->opts.quiet)
 		return;
 	r->warned = true;
-	msg("warning: CPU %u's ring %s; skipped the bad bytes (a module bug? counted in the summary)",
+	msg("warning: CPU %u's ring %s (a module bug? counted in the summary)",
 	    r->cpu, status == RING_DRAIN_BAD_PRODUCER ?
-	    "published an impossible producer position" :
-	    "held bytes that are not whole FXT records");
+	    "published an impossible producer position; skipped to it, and whatever the ring held unread with it" :
+	    "held bytes that are not whole FXT records; skipped the bad bytes");
 }
 
 /*
@@ -1007,14 +1007,42 @@ static void record_kinds(const struct session *s, char *buf, size_t size)
 		strcat(buf, ")");
 }
 
+/*
+ * "24 bytes of malformed records, and 2 impossible producer positions ...":
+ * what the drains skipped. Malformed records are counted to the byte; at
+ * an impossible producer position the ring's unread data was skipped, and
+ * how much that was nobody knows (only that position could have said, and
+ * it is wrong), except that a ring never holds more than its size.
+ */
+static void invalid_data(const struct session *s, char *buf, size_t size)
+{
+	uint64_t skipped = 0, bad = 0;
+	char ring[32];
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < s->nrings; i++) {
+		skipped += s->rings[i].ring.bytes_skipped;
+		bad += s->rings[i].ring.bad_producer;
+	}
+	buf[0] = '\0';
+	if (skipped)
+		n = snprintf(buf, size, "%llu bytes of malformed records",
+			     (unsigned long long)skipped);
+	if (bad && n >= 0 && (size_t)n < size) {
+		human_bytes(s->info.buf_size, ring, sizeof(ring));
+		snprintf(buf + n, size - (size_t)n,
+			 "%s%llu impossible producer position%s, each skipping what its ring held unread (an unknown amount, at most one ring: %s)",
+			 n ? ", and " : "", (unsigned long long)bad,
+			 bad == 1 ? "" : "s", ring);
+	}
+}
+
 static void print_summary(struct session *s)
 {
-	uint64_t total, skipped = 0;
-	char list[1024], size[32], kinds[256];
-	unsigned int i;
+	uint64_t total;
+	char list[1024], size[32], kinds[256], invalid[256];
 
-	for (i = 0; i < s->nrings; i++)
-		skipped += s->rings[i].ring.bytes_skipped;
 	if (!s->opts.quiet && s->traced) {
 		human_bytes(s->out.offset - s->out.start, size, sizeof(size));
 		record_kinds(s, kinds, sizeof(kinds));
@@ -1031,9 +1059,11 @@ static void print_summary(struct session *s)
 		msg("no records dropped");
 	if (per_cpu_list(s, list, sizeof(list), get_consumer_errors))
 		msg("consumer_errors (the module found our read position out of range): %s", list);
-	if (per_cpu_list(s, list, sizeof(list), get_invalid))
-		msg("invalid ring data skipped (%llu bytes, module bug?): %s",
-		    (unsigned long long)skipped, list);
+	if (per_cpu_list(s, list, sizeof(list), get_invalid)) {
+		invalid_data(s, invalid, sizeof(invalid));
+		msg("invalid ring data skipped (module bug?), times per CPU: %s; %s",
+		    list, invalid);
+	}
 	if (!s->opts.quiet && s->threads_gone)
 		msg("%llu traced thread(s) exited before fxt-collect could read their names",
 		    (unsigned long long)s->threads_gone);

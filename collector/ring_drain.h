@@ -123,9 +123,13 @@ enum ring_drain_status {
  * @names:          process and thread name records copied (and reported)
  * @loss_markers:   loss-marker counter events copied (uapi "Loss markers")
  * @other_records:  other records copied
- * @bad_producer:   drains that found an impossible producer_pos
+ * @bad_producer:   drains that found an impossible producer_pos; each
+ *                  skipped what the ring held unread, an amount nothing
+ *                  can tell (the bad position is what would have said),
+ *                  at most @size, and not in @bytes_skipped
  * @corrupt:        drains that found malformed records
  * @bytes_skipped:  bytes skipped because they were not whole records
+ *                  (RING_DRAIN_CORRUPT), counted exactly
  */
 struct ring {
 	struct fxtrace_ctrl *ctrl;

@@ -19,6 +19,12 @@
  *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
  *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
  *   FAKE_FXTRACE_CORRUPT=1      once, publish a record with size 0
+ *   FAKE_FXTRACE_BAD_PRODUCER=1 once, publish an impossible producer_pos
+ *                               on CPU 0 (4 bytes past the real one, not a
+ *                               whole word), hold still until the consumer
+ *                               has jumped there (at most 2 s), then go on
+ *                               from the real position: the consumer then
+ *                               finds a second impossible one, and resyncs
  *   FAKE_FXTRACE_NAMES=N        N threads of a process that does not exist
  *                               (tids NAMED_TID+1..N, tgid NAMED_TID), one
  *                               per millisecond, "forked" on the highest
@@ -83,6 +89,10 @@ static struct {
 	volatile int stop;
 	long rate;
 	bool corrupt;
+	bool bad_producer;	/* FAKE_FXTRACE_BAD_PRODUCER, not done yet */
+	bool bad_published;	/* CPU 0 shows the impossible position now */
+	uint64_t bad_real;	/* CPU 0's real producer_pos meanwhile */
+	uint64_t bad_until;	/* stop waiting for the consumer then */
 	uint64_t start_pos;
 	long names, named;	/* FAKE_FXTRACE_NAMES, threads named so far */
 	bool child_wakeups;	/* FAKE_FXTRACE_CHILD */
@@ -267,6 +277,32 @@ static void produce_named_thread(void)
 	produce_name(0, FXT_OBJ_TYPE_THREAD, tid, name);
 }
 
+/*
+ * FAKE_FXTRACE_BAD_PRODUCER on CPU 0, once @n records were written: true
+ * while CPU 0 must not write (it shows the impossible position).
+ */
+static bool bad_producer_step(uint64_t n)
+{
+	struct fxtrace_ctrl *c = fake.ctrl[0];
+
+	if (!fake.bad_producer || n <= 100 || !c)
+		return false;
+	if (!fake.bad_published) {
+		fake.bad_real = c->producer_pos;
+		fake.bad_until = now_ns() + 2000000000ULL;
+		__atomic_store_n(&c->producer_pos, fake.bad_real + 4, __ATOMIC_RELEASE);
+		fake.bad_published = true;
+		return true;
+	}
+	if (__atomic_load_n(&c->consumer_pos, __ATOMIC_ACQUIRE) != fake.bad_real + 4 &&
+	    now_ns() < fake.bad_until)
+		return true;
+	/* The consumer jumped there (or never looked): the real one again. */
+	__atomic_store_n(&c->producer_pos, fake.bad_real, __ATOMIC_RELEASE);
+	fake.bad_producer = false;
+	return false;
+}
+
 static void *producer(void *unused)
 {
 	const struct timespec ms = { 0, 1000000 };
@@ -277,7 +313,7 @@ static void *producer(void *unused)
 	(void)unused;
 	while (!fake.stop) {
 		for (cpu = 0; cpu < fake.info.nr_cpu_ids; cpu++) {
-			if (!cpu_present(cpu))
+			if (!cpu_present(cpu) || (cpu == 0 && bad_producer_step(n)))
 				continue;
 			for (k = 0; k < fake.rate; k++, n++)
 				produce(cpu, words, make_record(words, cpu, n));
@@ -333,6 +369,8 @@ static int fake_open(void)
 	fake.info.clock_id = FXTRACE_CLOCK_ID;
 	fake.rate = env_long("FAKE_FXTRACE_RATE", 2);
 	fake.corrupt = env_long("FAKE_FXTRACE_CORRUPT", 0) != 0;
+	fake.bad_producer = env_long("FAKE_FXTRACE_BAD_PRODUCER", 0) != 0;
+	fake.bad_published = false;
 	fake.names = env_long("FAKE_FXTRACE_NAMES", 0);
 	fake.named = 0;
 	fake.child_wakeups = env_long("FAKE_FXTRACE_CHILD", 0) != 0;

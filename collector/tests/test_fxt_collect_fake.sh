@@ -8,8 +8,8 @@
 # kernel name records out of order across rings, /proc naming of threads
 # without one, dropped records, COMMAND exit statuses, -o - (to a pipe, and
 # appended to a file with >>), signals, a full disk, a file size limit, ABI
-# mismatch, busy/denied device, corrupt ring data, ring positions across
-# 2^64. Every trace written must pass fxt-dump --check.
+# mismatch, busy/denied device, corrupt ring data, impossible producer
+# positions, ring positions across 2^64. Every trace written must pass fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
@@ -272,6 +272,21 @@ expect "output not writable: exit 1 with what to do" 1 "choose a writable locati
 FAKE_FXTRACE_CORRUPT=1 collect -o "$TMP/x.fxt" -d 0.3
 expect "malformed ring data: skipped, exit 3, the trace stays valid" 3 \
 	"invalid ring data skipped" "$TMP/x.fxt"
+
+# An impossible producer position: how much ring data went with it is not
+# known, and the summary must say that rather than "0 bytes".
+FAKE_FXTRACE_BAD_PRODUCER=1 collect -o "$TMP/x.fxt" -d 0.5
+expect "impossible producer position: skipped, exit 3, the trace stays valid" 3 \
+	"invalid ring data skipped (module bug?), times per CPU: cpu0 [12]; [12] impossible producer positions\{0,1\}, each skipping what its ring held unread (an unknown amount, at most one ring: 4.0 MiB)$" \
+	"$TMP/x.fxt"
+if grep -q "skipped (0 bytes" "$TMP/err"; then
+	fail "impossible producer position: the summary says nothing of 0 bytes" "$TMP/err"
+else
+	ok "impossible producer position: the summary says nothing of 0 bytes"
+fi
+FAKE_FXTRACE_CORRUPT=1 collect -o "$TMP/x.fxt" -d 0.3
+expect "malformed ring data: the summary counts its bytes" 3 \
+	"invalid ring data skipped (module bug?), times per CPU: cpu0 1; [1-9][0-9]* bytes of malformed records$"
 
 FAKE_FXTRACE_START=0xffffffffffffc000 collect -o "$TMP/w.fxt" -b 64K -d 0.5
 expect "ring positions crossing 2^64 in a real session" 0 "no records dropped" "$TMP/w.fxt"

@@ -428,6 +428,12 @@ TEST(bogus_producer_positions_are_not_trusted)
 			EXPECT_EQ(res.bytes, 0);
 			EXPECT_EQ(c.writes, 0);
 			EXPECT_EQ(f.ring.bad_producer, 1);
+			/*
+			 * What the ring held unread is unknown: not counted
+			 * as bytes, which are exact (the summary says so).
+			 */
+			EXPECT_EQ(f.ring.bytes_skipped, 0);
+			EXPECT_EQ(f.ring.corrupt, 0);
 			/* Resynchronised: the next drain is a normal empty one. */
 			EXPECT_EQ(f.ctrl->consumer_pos, heads[k]);
 			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
