@@ -53,7 +53,15 @@ struct stats {
 	uint64_t sched_by_kind[16];
 	uint64_t events_by_kind[16];
 	uint64_t magic;			/* trace info records of type magic */
+	/*
+	 * Earliest and latest timestamp. Ticks are per provider (its
+	 * initialization record's rate, else 1e9): with timestamps of more
+	 * than one rate only seconds compare, and first_s/last_s are kept.
+	 */
 	uint64_t first_ts, last_ts;
+	uint64_t ts_rate;		/* ticks per second of the first one */
+	bool mixed_rates;		/* timestamps of more than one rate */
+	double first_s, last_s;		/* only with mixed_rates */
 	bool have_ts;
 	uint64_t *cpu_switches, *cpu_wakeups;	/* indexed by CPU */
 	unsigned int ncpus;
@@ -502,13 +510,52 @@ static void print_record(const struct fxt_record *rec)
 
 /* ---- statistics ------------------------------------------------------- */
 
-static void note_ts(struct stats *st, uint64_t ts)
+/*
+ * @ts ticks at @tps per second, in seconds; whole seconds and the rest
+ * apart, since a tick count past 2^53 loses its low digits in one double.
+ */
+static double ticks_to_s(uint64_t ts, uint64_t tps)
 {
-	if (!st->have_ts || ts < st->first_ts)
+	return (double)(ts / tps) + (double)(ts % tps) / (double)tps;
+}
+
+/*
+ * A timestamp in ticks of the reader's current provider. One tick rate
+ * (fxt-collect's traces): compare ticks, exactly and cheaply. From the
+ * first timestamp of another rate on, only seconds compare.
+ */
+static void note_ts(struct stats *st, const struct fxt_reader *r, uint64_t ts)
+{
+	uint64_t tps = fxt_reader_ticks_per_second(r);
+	double sec;
+
+	if (!st->have_ts) {
+		st->first_ts = st->last_ts = ts;
+		st->ts_rate = tps;
+		st->have_ts = true;
+		return;
+	}
+	if (!st->mixed_rates && tps == st->ts_rate) {
+		if (ts < st->first_ts)
+			st->first_ts = ts;
+		if (ts > st->last_ts)
+			st->last_ts = ts;
+		return;
+	}
+	if (!st->mixed_rates) {
+		st->first_s = ticks_to_s(st->first_ts, st->ts_rate);
+		st->last_s = ticks_to_s(st->last_ts, st->ts_rate);
+		st->mixed_rates = true;
+	}
+	sec = ticks_to_s(ts, tps);
+	if (sec < st->first_s) {
 		st->first_ts = ts;
-	if (!st->have_ts || ts > st->last_ts)
+		st->first_s = sec;
+	}
+	if (sec > st->last_s) {
 		st->last_ts = ts;
-	st->have_ts = true;
+		st->last_s = sec;
+	}
 }
 
 static void note_tid(struct stats *st, struct tid_set *set, uint64_t tid)
@@ -595,7 +642,9 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 	}
 }
 
-static void note_record(struct stats *st, const struct fxt_record *rec)
+/* @r: the reader @rec came from (its tick rate). */
+static void note_record(struct stats *st, const struct fxt_reader *r,
+			const struct fxt_record *rec)
 {
 	const struct fxt_arg *waker;
 
@@ -615,7 +664,7 @@ static void note_record(struct stats *st, const struct fxt_record *rec)
 		break;
 	case FXT_RECORD_EVENT:
 		st->events_by_kind[rec->kind]++;
-		note_ts(st, rec->event.timestamp);
+		note_ts(st, r, rec->event.timestamp);
 		note_drop_counter(st, rec);
 		break;
 	case FXT_RECORD_KERNEL_OBJECT:
@@ -627,12 +676,12 @@ static void note_record(struct stats *st, const struct fxt_record *rec)
 	case FXT_RECORD_SCHEDULING:
 		st->sched_by_kind[rec->kind]++;
 		if (rec->kind == FXT_SCHED_KIND_CONTEXT_SWITCH) {
-			note_ts(st, rec->context_switch.timestamp);
+			note_ts(st, r, rec->context_switch.timestamp);
 			note_cpu(st, rec->context_switch.cpu, true);
 			note_seen(st, rec->context_switch.outgoing_tid);
 			note_seen(st, rec->context_switch.incoming_tid);
 		} else if (rec->kind == FXT_SCHED_KIND_WAKEUP) {
-			note_ts(st, rec->wakeup.timestamp);
+			note_ts(st, r, rec->wakeup.timestamp);
 			note_cpu(st, rec->wakeup.cpu, false);
 			note_seen(st, rec->wakeup.woken_tid);
 			waker = fxt_record_find_arg(rec, "waker");
@@ -700,10 +749,13 @@ static void print_summary(const struct stats *st, const char *path, size_t len)
 	fputs("  records: ", stdout);
 	print_counts(stdout, st);
 	putchar('\n');
-	if (st->have_ts)
-		printf("  time span: %.9f s (timestamps %" PRIu64 " .. %" PRIu64 ")\n",
-		       (double)(st->last_ts - st->first_ts) / 1e9,
-		       st->first_ts, st->last_ts);
+	if (st->have_ts && !st->mixed_rates)
+		printf("  time span: %.9f s (timestamps %" PRIu64 " .. %" PRIu64 ", %" PRIu64 " ticks/s)\n",
+		       (double)(st->last_ts - st->first_ts) / (double)st->ts_rate,
+		       st->first_ts, st->last_ts, st->ts_rate);
+	else if (st->have_ts)
+		printf("  time span: %.9f s (%.9f .. %.9f s: providers with different tick rates)\n",
+		       st->last_s - st->first_s, st->first_s, st->last_s);
 	for (cpu = 0; cpu < st->ncpus; cpu++)
 		if (st->cpu_switches[cpu] || st->cpu_wakeups[cpu])
 			printf("  cpu%u: %" PRIu64 " context switches, %" PRIu64 " wakeups\n",
@@ -752,7 +804,7 @@ static int run(const struct dump_options *opts, const struct input *in,
 		return EXIT_USAGE;
 	}
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
-		note_record(st, &rec);
+		note_record(st, r, &rec);
 		if (!opts->check && !opts->summary) {
 			print_record(&rec);
 			/* The output is broken (main() says so): stop. */

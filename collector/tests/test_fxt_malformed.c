@@ -11,7 +11,8 @@
  * when FXT_DUMP is given, `fxt-dump --check` must exit 1 (not crash) naming
  * that offset; `fxt-dump` without --check must not crash either. Random
  * mutations of the valid trace then hammer the reader in both modes.
- * fxt-dump writing to /dev/full must fail with exit 2 and say so.
+ * fxt-dump writing to /dev/full must fail with exit 2 and say so, and
+ * --summary's time span must follow the trace's tick rates.
  * CORPUS_DIR keeps the files (the valgrind test reuses them).
  */
 #include <errno.h>
@@ -551,6 +552,80 @@ TEST(unwritable_output_is_an_error)
 	unlink(bad);
 }
 
+/* Run fxt-dump @opt on @t; its stdout in @out (NUL-terminated). */
+static void dump_stdout(const char *opt, const struct trace *t, const char *name,
+			char *out, size_t size)
+{
+	char path[4200], outpath[4200], err[2048];
+	ssize_t n = 0;
+	int fd, status;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s.fxt", corpus_dir, name);
+	snprintf(outpath, sizeof(outpath), "%s/%s.out", corpus_dir, name);
+	EXPECT(write_file(path, t->words, here(t)) == 0);
+	EXPECT(write_file(outpath, "", 0) == 0);
+	status = run_dump_to(opt, path, outpath, err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	fd = open(outpath, O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, out, size - 1);
+		close(fd);
+	}
+	out[n > 0 ? n : 0] = '\0';
+	unlink(path);
+	unlink(outpath);
+}
+
+static void switch_at(struct trace *t, uint64_t ts)
+{
+	struct fxt_context_switch cs = { .cpu = 0, .timestamp = ts,
+					 .outgoing_tid = 2, .incoming_tid = 3 };
+
+	fxt_write_context_switch(&t->w, &cs, NULL, 0);
+}
+
+/*
+ * --summary's time span is in the trace's ticks: the initialization
+ * record's rate, per provider, not nanoseconds. With two rates, the
+ * earliest and latest are found in seconds (1.5e9 ticks of a 1e9 rate
+ * are before 2e6 ticks of a 1e6 rate).
+ */
+TEST(summary_time_span_in_the_trace_s_ticks)
+{
+	static struct trace t;
+	char out[4096];
+
+	if (!fxt_dump) {
+		tap_skip("summary_time_span_in_the_trace_s_ticks", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	fxt_write_provider_info(&t.w, 1, "micro", 5);
+	fxt_write_provider_section(&t.w, 1);
+	fxt_write_initialization(&t.w, 1000000);
+	switch_at(&t, 0);
+	switch_at(&t, 2000000);
+	dump_stdout("--summary", &t, "ticks", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  time span: 2.000000000 s (timestamps 0 .. 2000000, 1000000 ticks/s)\n");
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	fxt_write_provider_info(&t.w, 1, "micro", 5);
+	fxt_write_provider_section(&t.w, 1);
+	fxt_write_initialization(&t.w, 1000000);
+	switch_at(&t, 500000);			/* 0.5 s */
+	switch_at(&t, 2000000);			/* 2 s: the latest */
+	fxt_write_provider_info(&t.w, 2, "nano", 4);
+	fxt_write_provider_section(&t.w, 2);
+	fxt_write_initialization(&t.w, 1000000000);
+	switch_at(&t, 1500000000);		/* 1.5 s */
+	switch_at(&t, 250000000);		/* 0.25 s: the earliest */
+	dump_stdout("--summary", &t, "mixed-ticks", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  time span: 1.750000000 s (0.250000000 .. 2.000000000 s: providers with different tick rates)\n");
+}
+
 static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -642,6 +717,7 @@ int main(int argc, char **argv)
 	RUN(corrupted_magic_word);
 	RUN(valid_trace_with_every_kind_passes);
 	RUN(unwritable_output_is_an_error);
+	RUN(summary_time_span_in_the_trace_s_ticks);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
 		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");
