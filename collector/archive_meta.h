@@ -38,6 +38,21 @@
 #define ARCHIVE_STR_CATEGORY		(FXTRACE_STR_COUNT + 0)	/* "fxtrace" */
 #define ARCHIVE_STR_RECORDS_DROPPED	(FXTRACE_STR_COUNT + 1)	/* "records_dropped" */
 
+/*
+ * An index of the kernel's reused here would be redefined by the preamble
+ * (a later String record wins), renaming that argument in every kernel
+ * record after it; two of ours sharing one would lose a name. The
+ * definitions above make this true; this keeps it true if either side is
+ * renumbered. A test cannot catch it: the preamble would still write each
+ * text once, under the index it was given.
+ */
+_Static_assert(ARCHIVE_STR_CATEGORY >= FXTRACE_STR_COUNT &&
+	       ARCHIVE_STR_RECORDS_DROPPED >= FXTRACE_STR_COUNT &&
+	       ARCHIVE_STR_CATEGORY != ARCHIVE_STR_RECORDS_DROPPED &&
+	       ARCHIVE_STR_RECORDS_DROPPED <= FXT_MAX_STRING_INDEX &&
+	       ARCHIVE_STR_CATEGORY <= FXT_MAX_STRING_INDEX,
+	       "the collector's string indices must be its own, after the kernel's, and fit 15 bits");
+
 /* Magic, provider info/section, initialization, string table. */
 int archive_write_preamble(struct fxt_writer *w);
 
