@@ -612,7 +612,10 @@ static int name_new_threads(struct session *s, bool final)
 						     s->new_tids[i],
 						     &s->named_threads,
 						     &s->named_processes);
-	memmove(s->new_tids, s->new_tids + n, (s->nnew - n) * sizeof(*s->new_tids));
+	/* n == 0 may be with new_tids still NULL: memmove() must not see it. */
+	if (n)
+		memmove(s->new_tids, s->new_tids + n,
+			(s->nnew - n) * sizeof(*s->new_tids));
 	s->nnew -= n;
 	s->nready = s->nnew;
 	if (ret < 0) {

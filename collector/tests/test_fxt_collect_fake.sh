@@ -123,6 +123,11 @@ else
 	fail "a thread without a name record is still named from /proc" "$TMP/err"
 fi
 
+# No ring data at all (an idle machine, or COMMAND gone before the first
+# record): no thread ids to name, ever.
+FAKE_FXTRACE_RATE=0 collect -o "$TMP/idle.fxt" -d 0.3
+expect "no ring data at all: exit 0, a valid trace" 0 "traced 3 CPUs for .*: 0 records" "$TMP/idle.fxt"
+
 FAKE_FXTRACE_RATE=60 collect -o "$TMP/drop.fxt" -b 64K -d 0.5
 expect "rings overflow: exit 3, drops per CPU in the summary" 3 \
 	"records dropped: cpu0 [0-9]" "$TMP/drop.fxt"
