@@ -29,6 +29,7 @@ unit_suites() {
 	prefix=$1 b=$2
 	suite "$prefix" "$b/obj/tests/test_fxt_roundtrip"
 	suite "$prefix" "$b/obj/tests/test_ring_drain"
+	suite "$prefix" "$b/obj/tests/test_name_order"
 	suite "$prefix" "$b/obj/tests/test_collector_parts"
 	rm -rf "$b/obj/tests/corpus"
 	suite "$prefix" "$b/obj/tests/test_fxt_malformed" "$b/fxt-dump" \
