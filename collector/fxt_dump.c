@@ -114,12 +114,19 @@ static void usage(FILE *f)
 }
 
 /*
+ * The errno of the first failed write to stdout, if run() saw one: stdio
+ * keeps only a flag. (A static rather than a parameter of run(), which
+ * fuzz/fuzz_fxt_dump.c calls as it is.)
+ */
+static int output_errno;
+
+/*
  * Did everything printed reach stdout? A full disk, a closed pipe (with
  * SIGPIPE ignored) or an I/O error leaves the output incomplete; the
  * status must say so, not 0. Return @status, or EXIT_USAGE after saying
  * what failed.
  */
-static int check_output(int status, int earlier_errno)
+static int check_output(int status)
 {
 	int err;
 
@@ -127,7 +134,7 @@ static int check_output(int status, int earlier_errno)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
 	/* This flush may have had nothing left: the earlier failure's errno. */
-	err = errno ? errno : earlier_errno ? earlier_errno : EIO;
+	err = errno ? errno : output_errno ? output_errno : EIO;
 	fprintf(stderr, "fxt-dump: writing the output failed: %s\n", strerror(err));
 	return EXIT_USAGE;
 }
@@ -153,7 +160,7 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 			break;
 		case 'h':
 			usage(stdout);
-			exit(check_output(0, 0));
+			exit(check_output(0));
 		default:
 			fprintf(stderr, "Try 'fxt-dump --help' for more information.\n");
 			return -1;
@@ -789,9 +796,8 @@ static void free_stats(struct stats *st)
 
 /* ---- main ------------------------------------------------------------- */
 
-/* Return the exit status; @output_errno: why printing stopped, if it did. */
 static int run(const struct dump_options *opts, const struct input *in,
-	       struct stats *st, int *output_errno)
+	       struct stats *st)
 {
 	struct fxt_reader *r;
 	struct fxt_record rec;
@@ -809,14 +815,14 @@ static int run(const struct dump_options *opts, const struct input *in,
 			print_record(&rec);
 			/* The output is broken (main() says so): stop. */
 			if (ferror(stdout)) {
-				*output_errno = errno;
+				output_errno = errno;
 				break;
 			}
 		}
 	}
 	/* Records before the error message; a failure here is main()'s too. */
-	if (fflush(stdout) && !*output_errno)
-		*output_errno = errno;
+	if (fflush(stdout) && !output_errno)
+		output_errno = errno;
 	if (ret < 0) {
 		e = fxt_reader_error(r);
 		fprintf(stderr, "fxt-dump: %s: offset %zu (0x%zx): %s\n",
@@ -831,7 +837,7 @@ int main(int argc, char **argv)
 	struct dump_options opts;
 	struct input in;
 	struct stats st;
-	int status, err, output_errno = 0;
+	int status, err;
 
 	if (parse_args(argc, argv, &opts))
 		return EXIT_USAGE;
@@ -844,7 +850,7 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	tid_set_init(&st.seen_tids);
 	tid_set_init(&st.named_tids);
-	status = run(&opts, &in, &st, &output_errno);
+	status = run(&opts, &in, &st);
 	if (opts.summary)
 		print_summary(&st, opts.path, in.len);
 	if (opts.check && status == 0) {
@@ -854,5 +860,5 @@ int main(int argc, char **argv)
 	}
 	free_stats(&st);
 	free_input(&in);
-	return check_output(status, output_errno);
+	return check_output(status);
 }
