@@ -204,11 +204,12 @@ TEST(records_flow_through_every_cpu)
 	close(fd);
 }
 
-/* A full ring drops new records and counts every one of them. */
-TEST(full_ring_drops_are_counted)
+/*
+ * Trace into rings of the smallest size, nobody reading, until CPU 0's has
+ * dropped at least 100 records; then stop. Return CPU 0's control page.
+ */
+static struct fxtrace_ctrl *fill_cpu0_ring(int fd, struct fxtrace_info *info)
 {
-	int fd = dev_open();
-	struct fxtrace_info info;
 	struct fxtrace_ctrl *ctrl;
 	cpu_set_t set;
 
@@ -216,12 +217,21 @@ TEST(full_ring_drops_are_counted)
 	CPU_SET(0, &set);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
-	info = dev_info(fd);
-	ctrl = map_ctrl(fd, &info, 0);
+	*info = dev_info(fd);
+	ctrl = map_ctrl(fd, info, 0);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
 	while (ctrl->records_dropped < 100)
 		make_scheduler_noise(20);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	return ctrl;
+}
+
+/* A full ring drops new records and counts every one of them. */
+TEST(full_ring_drops_are_counted)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl = fill_cpu0_ring(fd, &info);
 
 	EXPECT_LE(load_producer(ctrl) - ctrl->consumer_pos, info.buf_size);
 	EXPECT_GE(load_producer(ctrl), info.buf_size - 56);
@@ -240,23 +250,10 @@ TEST(restart_after_drops_marks_no_hole_across_the_stop)
 {
 	int fd = dev_open();
 	struct fxtrace_info info;
-	struct fxtrace_ctrl *ctrl;
-	__u64 dropped, markers, written;
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
-	info = dev_info(fd);
-	ctrl = map_ctrl(fd, &info, 0);
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	while (ctrl->records_dropped < 100)
-		make_scheduler_noise(20);
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
-	dropped = ctrl->records_dropped;
-	markers = ctrl->markers_written;
-	written = ctrl->records_written;
+	struct fxtrace_ctrl *ctrl = fill_cpu0_ring(fd, &info);
+	__u64 dropped = ctrl->records_dropped;
+	__u64 markers = ctrl->markers_written;
+	__u64 written = ctrl->records_written;
 
 	/* All read: the ring has room for the loss markers again. */
 	store_consumer(ctrl, load_producer(ctrl));
