@@ -212,16 +212,30 @@ static sigset_t wait_mask(const struct session *s)
 static int open_device(struct session *s)
 {
 	const char *hint = NULL;
-	char step[300];
+	char step[300], missing[400];
+	int err;
 
 	s->fd = open(s->opts.device, O_RDWR | O_CLOEXEC);
 	if (s->fd >= 0)
 		return 0;
-	switch (errno) {
+	err = errno;
+	switch (err) {
 	case ENOENT:
 	case ENODEV:
 	case ENXIO:
-		hint = "the fxtrace module is not loaded; load the module: sudo insmod kmod/fxtrace.ko";
+		/*
+		 * Only the default node comes and goes with the module; a
+		 * path given with -D may simply be wrong.
+		 */
+		if (!strcmp(s->opts.device, COLLECT_DEFAULT_DEVICE)) {
+			hint = "the fxtrace module is not loaded: sudo modprobe fxtrace (installed with make install or make dkms) or sudo insmod kmod/fxtrace.ko (from the source tree)";
+		} else {
+			snprintf(missing, sizeof(missing),
+				 "%s %s: check -D; the module's device is " COLLECT_DEFAULT_DEVICE,
+				 s->opts.device, err == ENOENT ? "does not exist" :
+				 "is not the fxtrace device (no driver behind it)");
+			hint = missing;
+		}
 		break;
 	case EACCES:
 	case EPERM:
@@ -232,7 +246,7 @@ static int open_device(struct session *s)
 		break;
 	}
 	snprintf(step, sizeof(step), "opening %s", s->opts.device);
-	return step_failed(s, step, errno, hint);
+	return step_failed(s, step, err, hint);
 }
 
 /* The module must describe a layout we can use; never trust it blindly. */

@@ -279,6 +279,23 @@ FAKE_FXTRACE_OPEN_ERRNO=13 collect -o "$TMP/x.fxt"
 expect "EACCES: needs root with CAP_PERFMON" 1 "CAP_PERFMON"
 FAKE_FXTRACE_OPEN_ERRNO=1 collect -o "$TMP/x.fxt"
 expect "EPERM: needs root with CAP_PERFMON" 1 "CAP_PERFMON"
+
+# The default device missing (ENOENT, as without the module): the advice must
+# fit an installed module and a source tree both.
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=/dev/fxtrace FAKE_FXTRACE_OPEN_ERRNO=2 \
+	"$COLLECT" -o "$TMP/x.fxt" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect "no /dev/fxtrace: exit 1, says modprobe (installed) or insmod (source tree)" 1 \
+	"the fxtrace module is not loaded: sudo modprobe fxtrace (installed with make install or make dkms) or sudo insmod kmod/fxtrace.ko (from the source tree)"
+# -D names another path: the advice is about that path, not the module.
+FAKE_FXTRACE_OPEN_ERRNO=19 collect -o "$TMP/x.fxt"
+expect "ENODEV on -D PATH: says PATH is not the fxtrace device" 1 \
+	"$DEV is not the fxtrace device (no driver behind it): check -D; the module's device is /dev/fxtrace"
+if grep -q "insmod" "$TMP/err"; then
+	fail "ENODEV on -D PATH: no advice to load the module" "$TMP/err"
+else
+	ok "ENODEV on -D PATH: no advice to load the module"
+fi
 collect -o /nonexistent-dir/x.fxt -d 0.1
 expect "output not writable: exit 1 with what to do" 1 "choose a writable location"
 

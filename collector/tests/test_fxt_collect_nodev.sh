@@ -26,9 +26,15 @@ check() {
 	fi
 }
 
-check "device missing: exit 1, says to load the module" 1 \
-	"load the module: sudo insmod kmod/fxtrace.ko" -- \
+check "-D PATH missing: exit 1, says PATH does not exist" 1 \
+	"$TMP/no-such-device does not exist: check -D; the module's device is /dev/fxtrace" -- \
 	-D "$TMP/no-such-device" -o "$TMP/t.fxt"
+if grep -q "insmod" "$TMP/err"; then
+	echo "not ok - -D PATH missing: no advice to load the module"
+	sed 's/^/#     /' "$TMP/err"
+else
+	echo "ok - -D PATH missing: no advice to load the module"
+fi
 check "device missing: the step is named" 1 "opening $TMP/no-such-device failed" -- \
 	-D "$TMP/no-such-device" -o "$TMP/t.fxt"
 if [ -e "$TMP/t.fxt" ]; then
