@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis.h"
 
@@ -327,6 +328,7 @@ int main(int argc, char **argv)
 	};
 	struct sc_opts opts = { 0 };
 	struct sc_stats st;
+	struct stat in_sb, out_sb;
 	struct conv cv;
 	const char *path, *outpath = NULL;
 	int ret = 0, c;
@@ -359,6 +361,24 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
+	/* Read twice: a pipe or device would be empty the second time, and
+	 * every scheduling event would be lost without a word. */
+	if (stat(path, &in_sb)) {
+		fprintf(stderr, "fxt2json: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (!S_ISREG(in_sb.st_mode)) {
+		fprintf(stderr, "fxt2json: %s: not a regular file; fxt2json reads its input twice, so save the trace to a file first\n",
+			path);
+		return 2;
+	}
+	/* Before the output is opened (and truncated) */
+	if (outpath && !stat(outpath, &out_sb) &&
+	    out_sb.st_dev == in_sb.st_dev && out_sb.st_ino == in_sb.st_ino) {
+		fprintf(stderr, "fxt2json: -o %s is the input file %s: it would be overwritten; choose another output file\n",
+			outpath, path);
+		return 2;
+	}
 	memset(&cv, 0, sizeof(cv));
 	analysis_init(&cv.names);
 	analysis_init(&cv.live);

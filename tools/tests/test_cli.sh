@@ -51,6 +51,9 @@ assert any(e[\"name\"]==\"wakeup\" for e in ph(\"i\"))
 assert any(e[\"name\"]==\"thread_name\" and e[\"args\"][\"name\"]==\"ping-0\" for e in ph(\"M\"))
 assert any(e[\"name\"]==\"records_dropped\" for e in ph(\"C\"))
 ' '$tmp/t.json'"
+t "fxt2json refuses a pipe (/dev/stdin), exit 2, no events lost silently" "cat '$tmp/t.fxt' | '$J' /dev/stdin >'$tmp/p.json' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt2json: /dev/stdin: not a regular file' '$tmp/e.txt' && [ ! -s '$tmp/p.json' ]"
+cp "$tmp/t.fxt" "$tmp/same.fxt" && ln "$tmp/same.fxt" "$tmp/link.fxt"
+t "fxt2json -o naming the input (same path, or a hard link): refused, exit 2, the trace intact" "'$J' -o '$tmp/same.fxt' '$tmp/same.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q 'is the input file' '$tmp/e.txt' && '$J' -o '$tmp/link.fxt' '$tmp/same.fxt' 2>/dev/null; [ \$? -eq 2 ] && cmp -s '$tmp/t.fxt' '$tmp/same.fxt'"
 t "fxt2json on a truncated file still writes valid JSON" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>/dev/null && json_ok '$tmp/c.json'"
 
 # ---- the hand-made traces of fixtures.h (answers worked out there) ----
