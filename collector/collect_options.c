@@ -4,6 +4,7 @@
  * One flat switch into one struct, as libbpf-tools do.
  */
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -31,7 +32,8 @@ void collect_usage(FILE *f)
 "  -o, --output=FILE       write the trace to FILE; '-' is stdout\n"
 "                          (default: " COLLECT_DEFAULT_OUTPUT " in the current directory,\n"
 "                          replaced if it exists)\n"
-"  -d, --duration=SECONDS  stop after SECONDS (fractions allowed, e.g. 0.5)\n"
+"  -d, --duration=SECONDS  stop after SECONDS: more than 0, at most 366 days,\n"
+"                          fractions allowed (e.g. 0.5)\n"
 "  -b, --buffer-size=SIZE  per-CPU ring size: a power of two from 64K to 256M,\n"
 "                          with K or M suffix (default: the module's, normally 4M)\n"
 "  -q, --quiet             print only errors and lost-data warnings (no summary)\n"
@@ -128,11 +130,29 @@ int parse_duration(const char *text, uint64_t *ms, char *why, size_t why_size)
 
 	errno = 0;
 	s = strtod(text, &end);
-	if (end == text || *end || errno || !isfinite(s) || s <= 0 ||
-	    s * 1000 > (double)MAX_DURATION_MS) {
+	/*
+	 * ERANGE: an overflow is too long (below); an underflow comes back
+	 * as 0 but keeps its sign, and a tiny duration is 1 ms (as 0.0001 is).
+	 */
+	if (errno == ERANGE && s < 1 && s > -1)
+		s = signbit(s) ? -DBL_MIN : DBL_MIN;
+	if (end == text || *end || isnan(s) ||
+	    (errno && errno != ERANGE)) {
 		snprintf(why, why_size,
-			 "'%s' is not a duration: give seconds > 0, e.g. 5 or 0.5",
+			 "'%s' is not a number of seconds: give seconds > 0, e.g. 5 or 0.5",
 			 text);
+		return -EINVAL;
+	}
+	if (s <= 0) {
+		snprintf(why, why_size,
+			 "'%s': the duration must be more than 0 seconds, e.g. 5 or 0.5 (leave out -d to trace until Ctrl-C)",
+			 text);
+		return -EINVAL;
+	}
+	if (!isfinite(s) || s * 1000 > (double)MAX_DURATION_MS) {
+		snprintf(why, why_size,
+			 "'%s' seconds is longer than 366 days (%llu s), the most -d accepts (leave out -d to trace until Ctrl-C)",
+			 text, MAX_DURATION_MS / 1000);
 		return -EINVAL;
 	}
 	*ms = (uint64_t)(s * 1000 + 0.5);

@@ -64,7 +64,7 @@ int parse_buffer_size(const char *text, uint64_t *bytes, char *why,
 
 /**
  * parse_duration() - "10", "0.5", "2.25" seconds into milliseconds
- * Return: 0, or -EINVAL with @why filled in (must be > 0 and < 1 year).
+ * Return: 0, or -EINVAL with @why filled in (must be > 0 and at most 366 days; @why says which was broken).
  */
 int parse_duration(const char *text, uint64_t *ms, char *why, size_t why_size);
 

@@ -86,6 +86,42 @@ TEST(durations)
 	EXPECT_CONTAINS(why, "seconds");
 }
 
+/* Each refusal names the constraint that was broken. */
+TEST(durations_refused_with_the_limit_broken)
+{
+	char why[256];
+	uint64_t ms = 7;
+
+	EXPECT_EQ(parse_duration("31622400", &ms, why, sizeof(why)), 0);
+	EXPECT_EQ(ms, 31622400ULL * 1000);	/* 366 days: the longest */
+	ms = 7;
+	why[0] = '\0';
+	EXPECT_EQ(parse_duration("31622401", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	EXPECT_CONTAINS(why, "'31622401' seconds is longer than 366 days (31622400 s), the most -d accepts");
+	why[0] = '\0';
+	EXPECT_EQ(parse_duration("1e30", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	EXPECT_CONTAINS(why, "366 days");
+	why[0] = '\0';
+	EXPECT_EQ(parse_duration("inf", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	EXPECT_CONTAINS(why, "366 days");
+	why[0] = '\0';
+	EXPECT_EQ(parse_duration("0", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	EXPECT_CONTAINS(why, "'0': the duration must be more than 0 seconds");
+	why[0] = '\0';
+	EXPECT_EQ(parse_duration("-1", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	EXPECT_CONTAINS(why, "more than 0 seconds");
+	why[0] = '\0';
+	EXPECT_EQ(parse_duration("5s", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	EXPECT_CONTAINS(why, "'5s' is not a number of seconds");
+	why[0] = '\0';
+	EXPECT_EQ(parse_duration("nan", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	EXPECT_CONTAINS(why, "is not a number of seconds");
+	EXPECT_EQ(ms, 7);
+	/* Below what a double holds: tiny, not 0 (as 0.0001 is 1 ms). */
+	EXPECT(parse_duration("1e-400", &ms, why, sizeof(why)) == 0 && ms == 1);
+	EXPECT_EQ(parse_duration("-1e-400", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+}
+
 /* getopt keeps state between calls: optind = 0 makes glibc start over. */
 static enum collect_parse_result parse(struct collect_options *o, int argc,
 				       char **argv)
@@ -840,6 +876,7 @@ int main(void)
 	RUN(buffer_sizes_accepted);
 	RUN(buffer_sizes_refused_with_a_reason);
 	RUN(durations);
+	RUN(durations_refused_with_the_limit_broken);
 	RUN(command_line);
 	RUN(tid_set);
 	RUN(proc_status_parsing);

@@ -51,7 +51,8 @@ else
 		-o "$TMP/t.fxt" -d 1
 fi
 check "bad -b: exit 2 with the accepted range" 2 "power of two from 64K to 256M" -- -b 100K
-check "bad -d: exit 2" 2 "not a duration" -- -d -3
+check "bad -d: exit 2" 2 "more than 0 seconds" -- -d -3
+check "-d over 366 days: exit 2, says the limit" 2 "longer than 366 days" -- -d 31622401
 check "unknown option: exit 2" 2 "Try 'fxt-collect --help'" -- --frobnicate
 check "--help: exit 0 with EXAMPLES" 0 "EXAMPLES:" -- --help
 check "--help documents the exit statuses" 0 "records were dropped" -- --help
