@@ -10,10 +10,11 @@
  * starts a new one (tids are reused). Rows are never removed; the tid index
  * points at the newest incarnation.
  *
- * Incomplete periods: before the trace's first context switch (fxtrace
- * attaches sched_switch last: wakeups are recorded for a moment while
- * switches are not) and, per CPU, between the two records_lost markers of
- * a hole. A latency clock started in one, or still running when a hole
+ * Incomplete periods: before the trace's first context switch (wakeups
+ * recorded while switches are not: other producers, and fxtrace versions
+ * that attached sched_switch last; fxtrace now attaches it first, so its
+ * traces begin with switches and no wakeups instead) and, per CPU, between
+ * the two records_lost markers of a hole. A latency clock started in one, or still running when a hole
  * begins, may have missed its end: the interval is not counted (but
  * counted as such in @skipped_*).
  */

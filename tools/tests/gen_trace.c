@@ -25,7 +25,8 @@
  *             [--spurious]   (also wake threads that are running/runnable)
  *             [--kernel-names] [--losses] [--late-start]
  * --late-start: the first 2 ms have wakeups but no context switches (as
- * when fxtrace attaches sched_switch last).
+ * in traces of other producers, or of fxtrace versions that attached
+ * sched_switch last; fxtrace now attaches it first).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -104,3 +104,8 @@ b=[(e[\"ts\"],e[\"dur\"],e[\"args\"][\"end_state\"]) for e in ev if e[\"name\"]=
 assert b==[(1.0,1.0,\"unknown\")], b
 '"
 t "fxt2json --reorder-window takes units; bad values exit 2" "'$J' --reorder-window 500ms '$F/holes.fxt' >/dev/null && { '$J' --reorder-window 1parsec '$F/holes.fxt' 2>/dev/null; [ \$? -eq 2 ]; }"
+
+# ---- the documentation agrees with the kernel module ----
+R=$(cd "$(dirname "$0")/../.." && pwd)
+first_probe=$(sed -n '/^static struct fxtrace_probe fxtrace_probes\[\] = {/{n;s/.*{ "\([a-z_]*\)".*/\1/p;}' "$R/kmod/fxtrace_probes.c")
+t "fxt-sched(1), analysis.h, gen_trace.c: kmod attaches $first_probe first, and they say so" "[ '$first_probe' = sched_switch ] && grep -q 'sched_switch first' '$R/tools/fxt-sched.1' && ! grep -q 'sched_switch last\\.' '$R/tools/fxt-sched.1' && ! grep -q 'attaches sched_switch last' '$R/tools/analysis.h' '$R/tools/tests/gen_trace.c'"
