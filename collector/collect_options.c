@@ -16,6 +16,11 @@
 
 #define MAX_DURATION_MS	(366ULL * 24 * 3600 * 1000)
 
+/* The release, from the top-level VERSION file (collector/Makefile). */
+#ifndef FXT_RELEASE
+#define FXT_RELEASE	"unknown"
+#endif
+
 void collect_usage(FILE *f)
 {
 	fprintf(f,
@@ -39,7 +44,8 @@ void collect_usage(FILE *f)
 "  -q, --quiet             print only errors and lost-data warnings (no summary)\n"
 "  -D, --device=PATH       device node to open (default: " COLLECT_DEFAULT_DEVICE ")\n"
 "  -h, --help              show this help and exit\n"
-"  -V, --version           show the version and ABI version and exit\n"
+"  -V, --version           show the release and the module ABI version it\n"
+"                          speaks, and exit\n"
 "\n"
 "With COMMAND: a SIGTERM sent to fxt-collect is passed on to COMMAND (Ctrl-C\n"
 "reaches it from the terminal anyway) and tracing goes on until it exits; a\n"
@@ -71,7 +77,8 @@ void collect_usage(FILE *f)
 
 static void print_version(void)
 {
-	printf("fxt-collect (fxtrace ABI version %d)\n", FXTRACE_ABI_VERSION);
+	printf("fxt-collect " FXT_RELEASE " (fxtrace ABI version %d)\n",
+	       FXTRACE_ABI_VERSION);
 }
 
 /* Multiplier for a size suffix, 0 if @s is not one. */

@@ -56,4 +56,7 @@ check "-d over 366 days: exit 2, says the limit" 2 "longer than 366 days" -- -d 
 check "unknown option: exit 2" 2 "Try 'fxt-collect --help'" -- --frobnicate
 check "--help: exit 0 with EXAMPLES" 0 "EXAMPLES:" -- --help
 check "--help documents the exit statuses" 0 "records were dropped" -- --help
-check "--version names the ABI" 0 "ABI version" -- --version
+# The release is the top-level VERSION file's (the Makefile passes it in).
+release=$(cat "$(dirname "$0")/../../VERSION")
+check "--version names the release ($release) and the ABI" 0 \
+	"^fxt-collect $release (fxtrace ABI version [0-9][0-9]*)$" -- --version
