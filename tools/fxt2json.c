@@ -275,8 +275,8 @@ static void usage(FILE *f)
 		"Perfetto). FILE must be a regular file (it is read twice).\n"
 		"\n"
 		"  -o, --output OUT.json     write there instead of standard output\n"
-		"  --reorder-window T        sort records within T (a number with an\n"
-		"                            optional unit ns, us, ms, s; default 2s)\n"
+		"  --reorder-window T        sort records within T (a number with a\n"
+		"                            unit ns, us, ms or s, required; default 2s)\n"
 		"  -h, --help                this text\n"
 		"\n"
 		"See fxt2json(1).\n");
@@ -338,16 +338,18 @@ int main(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
-		case 'w':
-			if (sc_parse_time(optarg, 1000000000ULL,
-					  &opts.reorder_window_ns) ||
-			    !opts.reorder_window_ns) {
-				fprintf(stderr, "fxt2json: invalid --reorder-window '%s'\n",
-					optarg);
+		case 'w': {
+			const char *why = sc_parse_window(optarg,
+							  &opts.reorder_window_ns);
+
+			if (why) {
+				fprintf(stderr, "fxt2json: --reorder-window '%s': %s\n",
+					optarg, why);
 				usage(stderr);
 				return 2;
 			}
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;

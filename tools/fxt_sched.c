@@ -30,7 +30,8 @@ static void usage(FILE *f)
 "         --from T, --to T (time since the first scheduling record;\n"
 "         T is a number with an optional unit ns, us, ms, s; default ns)\n"
 "Output:  --json, --csv (default text)\n"
-"Input:   --reorder-window T (default 2s), -v (throughput and memory to stderr)\n"
+"Input:   --reorder-window T (a unit is required: ns, us, ms, s; default 2s),\n"
+"         -v (throughput and memory to stderr)\n"
 "FILE may be - for stdin. See fxt-sched(1).\n"
 "\nEXAMPLES\n"
 "  %s latency sched.fxt -T --comm 'ping*'\n"
@@ -148,11 +149,17 @@ int main(int argc, char **argv)
 		case OPT_CSV:
 			fmt = OUT_CSV;
 			break;
-		case OPT_WINDOW:
-			if (parse_time(optarg, &sopts.reorder_window_ns) ||
-			    !sopts.reorder_window_ns)
-				goto bad;
+		case OPT_WINDOW: {
+			const char *why = sc_parse_window(optarg,
+							  &sopts.reorder_window_ns);
+
+			if (why) {
+				fprintf(stderr, "%s: --reorder-window '%s': %s\n",
+					prog, optarg, why);
+				goto usage_err;
+			}
 			break;
+		}
 		case OPT_INTERVALS:
 			intervals = true;
 			break;

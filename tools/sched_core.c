@@ -44,6 +44,23 @@ int sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 	return 0;
 }
 
+const char *sc_parse_window(const char *s, uint64_t *out)
+{
+	char *end;
+	uint64_t v;
+
+	errno = 0;
+	(void)strtod(s, &end);
+	if (!errno && end != s && *end == '\0')
+		return "a unit is required: ns, us, ms or s (e.g. 2s)";
+	if (sc_parse_time(s, 1, &v))
+		return "not a duration: a number with a unit ns, us, ms or s (e.g. 2s)";
+	if (!v)
+		return "it must be more than 0";
+	*out = v;
+	return NULL;
+}
+
 struct heap {
 	struct sc_event *v;
 	size_t n, cap;

@@ -119,6 +119,16 @@ int sc_run(const char *path, const struct sc_opts *opts,
  */
 int sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
 
+/*
+ * sc_parse_window() - the value of --reorder-window, shared by fxt-sched
+ * and fxt2json so that it means the same in both: a number with a unit
+ * ns, us, ms or s, required (a bare "2" was 2 ns in one tool and 2 s in
+ * the other); more than 0.
+ * Return: NULL and the window in *@out, or why @s is refused (one phrase,
+ * e.g. "a unit is required: ns, us, ms or s (e.g. 2s)").
+ */
+const char *sc_parse_window(const char *s, uint64_t *out);
+
 /* Convert ticks at @tps per second to nanoseconds. */
 uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps);
 

@@ -104,6 +104,15 @@ b=[(e[\"ts\"],e[\"dur\"],e[\"args\"][\"end_state\"]) for e in ev if e[\"name\"]=
 assert b==[(1.0,1.0,\"unknown\")], b
 '"
 t "fxt2json --reorder-window takes units; bad values exit 2" "'$J' --reorder-window 500ms '$F/holes.fxt' >/dev/null && { '$J' --reorder-window 1parsec '$F/holes.fxt' 2>/dev/null; [ \$? -eq 2 ]; }"
+for P in "$S summary" "$J"; do
+	p=${P##*/}
+	t "$p --reorder-window 2 (no unit): refused, exit 2, the message asks for a unit" "$P '$tmp/t.fxt' --reorder-window 2 >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^${p%% *}: --reorder-window .2.: a unit is required' '$tmp/e.txt'"
+	t "$p --reorder-window 0s: refused, exit 2, the option named" "$P '$tmp/t.fxt' --reorder-window 0s >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^${p%% *}: --reorder-window .0s.: it must be more than 0' '$tmp/e.txt'"
+done
+# The same window skips the same records in both tools (a window small
+# enough that gen_trace's drain-by-drain disorder exceeds it).
+late() { sed -n 's/.* \([0-9][0-9]*\) scheduling records.*/\1/p' "$1"; }
+t "fxt-sched and fxt2json: --reorder-window 10ms means the same (same records skipped)" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e1.txt' && '$J' '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e2.txt' && a=\$(late '$tmp/e1.txt') && [ -n \"\$a\" ] && [ \"\$a\" -gt 0 ] && [ \"\$a\" = \"\$(late '$tmp/e2.txt')\" ]"
 
 # ---- the documentation agrees with the kernel module ----
 R=$(cd "$(dirname "$0")/../.." && pwd)
