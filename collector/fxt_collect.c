@@ -101,7 +101,12 @@ struct session {
 	 * rate, strings) ends: a file cut back to before it holds no trace.
 	 */
 	uint64_t preamble_end;
-	struct timespec started, stopped;
+	/*
+	 * START asked for (the first probe attaches, and records start,
+	 * before START returns), START returned (-d counts from here),
+	 * STOP returned.
+	 */
+	struct timespec attaching, started, stopped;
 	uint64_t threads_gone;		/* seen, but exited before naming */
 	sigset_t saved_mask;
 
@@ -491,6 +496,7 @@ static int write_preamble(struct session *s)
 
 static int start_tracing(struct session *s)
 {
+	clock_gettime(CLOCK_MONOTONIC, &s->attaching);
 	if (ioctl(s->fd, FXTRACE_IOC_START) < 0)
 		return step_failed(s, "FXTRACE_IOC_START", errno,
 				   errno == EBUSY ? "tracing is already running in another session" :
@@ -1063,8 +1069,9 @@ static void print_summary(struct session *s)
 	if (!s->opts.quiet && s->traced) {
 		human_bytes(s->out.offset - s->out.start, size, sizeof(size));
 		record_kinds(s, kinds, sizeof(kinds));
-		msg("traced %u CPUs for %.3f s: %s, %s written to %s",
+		msg("traced %u CPUs for %.3f s, plus %.3f s attaching the probes: %s, %s written to %s",
 		    s->nrings, seconds_between(&s->started, &s->stopped),
+		    seconds_between(&s->attaching, &s->started),
 		    kinds, size, s->out.path);
 	}
 	total = per_cpu_list(s, list, sizeof(list), get_dropped);

@@ -17,6 +17,9 @@
  *   FAKE_FXTRACE_RATE=N         records per CPU per millisecond (default 2)
  *   FAKE_FXTRACE_ABI=N          abi_version to report (default the real one)
  *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
+ *   FAKE_FXTRACE_START_DELAY_MS=N  START returns N ms after the producer
+ *                               started writing records, as the module's
+ *                               START returns once the last probe is attached
  *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
  *   FAKE_FXTRACE_CORRUPT=1      once, publish a record with size 0
  *   FAKE_FXTRACE_BAD_PRODUCER=1 once, publish an impossible producer_pos
@@ -468,6 +471,9 @@ EXPORT int ioctl(int fd, unsigned long req, ...)
 		errno = -ret;
 		return -1;
 	}
+	/* Unlocked: the producer goes on writing meanwhile. */
+	if (req == FXTRACE_IOC_START)
+		usleep((useconds_t)env_long("FAKE_FXTRACE_START_DELAY_MS", 0) * 1000);
 	return ret;
 }
 

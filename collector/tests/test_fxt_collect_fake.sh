@@ -77,6 +77,13 @@ else
 	fail "the absent CPU (ENXIO) is skipped, not fatal" "$TMP/err"
 fi
 
+# Attaching the probes takes time, with records written meanwhile: the
+# summary says so, and -d counts from when START returned.
+FAKE_FXTRACE_START_DELAY_MS=300 collect -o "$TMP/a.fxt" -d 0.2
+expect "slow START: the summary gives -d's time and, apart, the time attaching the probes" 0 \
+	"traced 3 CPUs for 0\.[2-9][0-9]* s, plus \(0\.[3-9]\|[1-9]\)[0-9.]* s attaching the probes: " \
+	"$TMP/a.fxt"
+
 # Kernel names out of order across rings (rename before fork in the file):
 # each fake thread must end with its newest name, written again last.
 FAKE_FXTRACE_NAMES=40 collect -o "$TMP/n.fxt" -d 0.5
