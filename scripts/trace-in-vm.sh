@@ -25,24 +25,52 @@ then copies the trace to FILE on this machine and summarizes it.
   --kernel FLAVOUR 6.1 (default), 6.12 or 6.12-rt
   --no-deps        skip scripts/install-deps.sh
 
+The arguments are checked first: a bad one exits with status 2 and says
+which, before anything is installed, built or booted.
+
 EXAMPLES
   $prog                       # ./sched.fxt, 5 s on Debian's 6.1 kernel
   $prog -d 2 -o rt.fxt --kernel 6.12-rt
 EOF
 }
 
+# bad_usage MESSAGE: say what is wrong with the command line; exit 2.
+bad_usage() {
+	echo "$prog: $*" >&2
+	echo "Try '$prog --help' for the options." >&2
+	exit 2
+}
+
+# The kernels scripts/fetch-kernel.sh (and so vm-test.sh) knows; checked
+# here so that a wrong one fails before any install, build or VM.
+kernels='6.1, 6.12 or 6.12-rt'
 out=$PWD/sched.fxt duration=5 flavour=6.1 deps=1
 while [[ $# -gt 0 ]]; do
 	case $1 in
-	-o) out=$(realpath -m "${2:?-o needs a file}"); shift 2 ;;
-	-d) duration=${2:?-d needs seconds}; shift 2 ;;
-	--kernel) flavour=${2:?--kernel needs 6.1, 6.12 or 6.12-rt}; shift 2 ;;
+	-o)
+		[[ $# -ge 2 && -n $2 ]] || bad_usage "-o needs a file name, e.g. -o sched.fxt"
+		out=$(realpath -m "$2"); shift 2 ;;
+	-d)
+		[[ $# -ge 2 ]] || bad_usage "-d needs a number of seconds, e.g. -d 5"
+		duration=$2; shift 2 ;;
+	--kernel)
+		[[ $# -ge 2 ]] || bad_usage "--kernel needs a kernel: $kernels"
+		flavour=$2; shift 2 ;;
 	--no-deps) deps=0; shift ;;
 	-h | --help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
+	-*)
+		echo "$prog: unknown option '$1'" >&2
+		usage >&2
+		exit 2 ;;
+	*) bad_usage "unexpected argument '$1' (this script takes options only)" ;;
 	esac
 done
-[[ $duration =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "$prog: -d takes seconds, got '$duration'" >&2; exit 2; }
+[[ $duration =~ ^[0-9]+(\.[0-9]+)?$ && $duration =~ [1-9] ]] ||
+	bad_usage "-d takes seconds > 0, e.g. 5 or 0.5, got '$duration'"
+case $flavour in
+6.1 | 6.12 | 6.12-rt) ;;
+*) bad_usage "unknown kernel '$flavour': give $kernels (the Debian kernels scripts/fetch-kernel.sh fetches)" ;;
+esac
 
 [[ $deps -eq 0 ]] || "$REPO/scripts/install-deps.sh"
 make -s -C "$REPO/collector" >/dev/null

@@ -47,6 +47,8 @@ all)
 	suite "" sh "$T/test_valgrind.sh" "$BUILD/fxt-dump" "$BUILD/obj/tests/corpus" \
 		"$BUILD/fxt-collect" "$BUILD/obj/tests/fake_fxtrace.so"
 	suite "" clang_build
+	# A script of the tree, not of a build: its arguments, without a VM.
+	suite "" bash "$SRCDIR/../scripts/test-trace-in-vm-args.sh"
 	;;
 asan)
 	unit_suites "asan+ubsan: " "$ASAN_BUILD"

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test-trace-in-vm-args.sh -- scripts/trace-in-vm.sh refuses a bad command
+# line at once: exit 2, a message naming what was wrong, and nothing
+# started. No VM is needed, and none can start: the script runs from a
+# copy of the tree whose install-deps.sh and vm-test.sh, and the make on
+# PATH, are stubs that only note that they ran.
+#
+# Prints unnumbered TAP lines ("ok - ..."); collector/tests/run_tests.sh
+# runs it in `make -C collector check` and numbers them. Exit status 1 if a
+# test failed.
+set -u
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d /tmp/fxt-trace-args.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+mkdir -p "$TMP/repo/scripts" "$TMP/bin"
+cp "$REPO/scripts/trace-in-vm.sh" "$TMP/repo/scripts/"
+for stub in "$TMP/repo/scripts/install-deps.sh" "$TMP/repo/scripts/vm-test.sh" \
+	    "$TMP/bin/make"; do
+	printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "${stub##*/}" "$TMP/started" >"$stub"
+	chmod +x "$stub"
+done
+
+failed=0
+# run ARGS...: the copied script; status in $rc, stderr in $TMP/err.
+run() {
+	rm -f "$TMP/started"
+	(cd "$TMP" && PATH="$TMP/bin:$PATH" bash "$TMP/repo/scripts/trace-in-vm.sh" "$@" \
+		>"$TMP/out" 2>"$TMP/err")
+	rc=$?
+}
+# refused NAME MESSAGE ARGS...: exit 2, MESSAGE (fixed string) on stderr,
+# no bash error ("line N:"), and nothing started.
+refused() {
+	local name=$1 want=$2
+	shift 2
+	run "$@"
+	if [[ $rc -eq 2 ]] && grep -qF -- "$want" "$TMP/err" &&
+	   ! grep -q "line [0-9]*:" "$TMP/err" && [[ ! -e $TMP/started ]]; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		echo "#   exit $rc (wanted 2), wanted on stderr: $want"
+		sed 's/^/#   stderr: /' "$TMP/err"
+		[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
+		failed=1
+	fi
+}
+
+refused "--kernel 5.10: exit 2 before anything starts, naming the kernels there are" \
+	"trace-in-vm.sh: unknown kernel '5.10': give 6.1, 6.12 or 6.12-rt (the Debian kernels scripts/fetch-kernel.sh fetches)" \
+	--kernel 5.10 -d 1
+refused "--kernel with no value: exit 2, says what it needs" \
+	"trace-in-vm.sh: --kernel needs a kernel: 6.1, 6.12 or 6.12-rt" --kernel
+refused "-d with no value: exit 2, a message, not a bash error" \
+	"trace-in-vm.sh: -d needs a number of seconds, e.g. -d 5" -d
+refused "-o with no value: exit 2, a message, not a bash error" \
+	"trace-in-vm.sh: -o needs a file name, e.g. -o sched.fxt" -o
+refused "-d abc: exit 2" "trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got 'abc'" -d abc
+refused "-d 0: exit 2 (fxt-collect in the VM would refuse it)" \
+	"trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got '0'" -d 0
+refused "--bogus: exit 2, names the option" "trace-in-vm.sh: unknown option '--bogus'" --bogus
+refused "--bogus: the usage follows" "Usage: trace-in-vm.sh" --bogus
+refused "a stray argument: exit 2, names it" "trace-in-vm.sh: unexpected argument 'extra'" extra
+
+# The checks pass good arguments: the run goes on to the (stub) steps.
+run -d 0.5 -o "$TMP/t.fxt" --kernel 6.12-rt
+if [[ -e $TMP/started ]] && ! grep -q "unknown\|needs\|takes" "$TMP/err"; then
+	echo "ok - good arguments (-d 0.5 -o FILE --kernel 6.12-rt) pass the checks"
+else
+	echo "not ok - good arguments (-d 0.5 -o FILE --kernel 6.12-rt) pass the checks"
+	sed 's/^/#   stderr: /' "$TMP/err"
+	failed=1
+fi
+exit "$failed"
