@@ -99,11 +99,14 @@ static void usage(FILE *f)
 "\n"
 "Each printed line is: byte offset, record kind, decoded fields, then the\n"
 "arguments as name:type=value with string refs resolved. Without --check,\n"
-"undefined refs print as <undefined #N> instead of failing.\n"
+"undefined refs print as <undefined #N> instead of failing. In every mode\n"
+"the input must start with the magic record: an empty file, or one that is\n"
+"not FXT, is malformed (exit 1).\n"
 "\n"
-"Exit status: 0 well formed; 1 malformed (the message names the offset and\n"
-"what is wrong; records before it were printed); 2 bad usage, unreadable\n"
-"input, or writing the output failed (even for a malformed file).\n"
+"Exit status: 0 well formed; 1 malformed, empty or not FXT (the message\n"
+"names the offset and what is wrong; records before it were printed);\n"
+"2 bad usage, unreadable input, or writing the output failed (even for a\n"
+"malformed file).\n"
 "\n"
 "EXAMPLES:\n"
 "    fxt-dump sched.fxt | less              # every record\n"
@@ -804,7 +807,10 @@ static int run(const struct dump_options *opts, const struct input *in,
 	const struct fxt_error *e;
 	int ret;
 
-	r = fxt_reader_new(in->data, in->len, opts->check ? FXT_READ_STRICT : 0);
+	/* Every mode: data without the magic record is not a trace (an empty
+	 * file, a text file, a collector that wrote nothing). */
+	r = fxt_reader_new(in->data, in->len,
+			   opts->check ? FXT_READ_STRICT : FXT_READ_MAGIC);
 	if (!r) {
 		fprintf(stderr, "fxt-dump: out of memory\n");
 		return EXIT_USAGE;
@@ -851,7 +857,8 @@ int main(int argc, char **argv)
 	tid_set_init(&st.seen_tids);
 	tid_set_init(&st.named_tids);
 	status = run(&opts, &in, &st);
-	if (opts.summary)
+	/* Not a trace at all: no summary of "0 records" under the error. */
+	if (opts.summary && (status == 0 || st.records))
 		print_summary(&st, opts.path, in.len);
 	if (opts.check && status == 0) {
 		printf("%s: OK: %" PRIu64 " records (", opts.path, st.records);

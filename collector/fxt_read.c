@@ -683,20 +683,22 @@ static unsigned int record_kind(unsigned int type, uint64_t h)
 	}
 }
 
-/* Checks on the very first word that only strict mode makes. */
+/* The check on the very first word (FXT_READ_MAGIC, FXT_READ_STRICT). */
 static bool check_magic_first(struct fxt_reader *r)
 {
 	uint64_t first;
 
+	if (r->len == 0)
+		return fail_at(r, 0, "empty: not an FXT trace (no magic record)");
 	if (r->len < 8)
-		return fail_at(r, 0, "missing magic record: the data is only %zu bytes long",
+		return fail_at(r, 0, "not an FXT trace (no magic record): the data is only %zu bytes long",
 			       r->len);
 	first = load_word(r->buf);
 	if (first == FXT_MAGIC_RECORD)
 		return true;
 	if (first == __builtin_bswap64(FXT_MAGIC_RECORD))
 		return fail_at(r, 0, "big-endian trace (byte-swapped magic record): not supported");
-	return fail_at(r, 0, "missing magic record: the first word is 0x%016llx, expected 0x%016llx",
+	return fail_at(r, 0, "not an FXT trace (no magic record): the first word is 0x%016llx, expected 0x%016llx",
 		       (unsigned long long)first,
 		       (unsigned long long)FXT_MAGIC_RECORD);
 }
@@ -709,7 +711,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 
 	if (r->state != 1)
 		return r->state;
-	if (r->pos == 0 && (r->flags & FXT_READ_STRICT) && !check_magic_first(r))
+	if (r->pos == 0 && (r->flags & (FXT_READ_STRICT | FXT_READ_MAGIC)) &&
+	    !check_magic_first(r))
 		return -1;
 	if (left == 0) {
 		r->state = 0;

@@ -61,6 +61,17 @@
  */
 #define FXT_READ_STRICT		(1u << 0)
 
+/*
+ * FXT_READ_MAGIC requires only the first of those: the data starts with the
+ * magic number record. Empty data, and data that is not FXT at all (a text
+ * file, the wrong file), then fail at offset 0 ("empty: not an FXT trace
+ * (no magic record)", "not an FXT trace (no magic record): ...") instead of
+ * reading as an empty trace or as a record of garbage. Otherwise lenient.
+ * Every tool that reads a trace (fxt-dump, fxt-sched, fxt2json) uses it.
+ * FXT_READ_STRICT implies it.
+ */
+#define FXT_READ_MAGIC		(1u << 1)
+
 /**
  * struct fxt_error - why the reader stopped
  * @offset:  byte offset in the buffer of the malformed record (or of the
@@ -143,7 +154,7 @@ struct fxt_reader;
 
 /**
  * fxt_reader_new() - start reading @len bytes at @buf
- * @flags: 0 (lenient) or FXT_READ_STRICT
+ * @flags: 0 (lenient), FXT_READ_MAGIC or FXT_READ_STRICT
  *
  * Return: a reader, or NULL when out of memory.
  */

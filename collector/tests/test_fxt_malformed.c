@@ -177,7 +177,7 @@ TEST(empty_file)
 
 	fxt_writer_init(&t.w, t.words, MAX_WORDS);
 	t.extra = 0;
-	expect_refused("empty", &t, 0, "missing magic record");
+	expect_refused("empty", &t, 0, "not an FXT trace (no magic record)");
 }
 
 TEST(missing_magic)
@@ -187,7 +187,7 @@ TEST(missing_magic)
 	fxt_writer_init(&t.w, t.words, MAX_WORDS);
 	t.extra = 0;
 	fxt_write_initialization(&t.w, 1000);
-	expect_refused("missing_magic", &t, 0, "missing magic record");
+	expect_refused("missing_magic", &t, 0, "not an FXT trace (no magic record)");
 }
 
 TEST(big_endian_magic)
@@ -430,7 +430,82 @@ TEST(corrupted_magic_word)
 
 	start(&t);
 	t.words[0] |= 1ULL << 58;	/* still metadata/trace info type 0 */
-	expect_refused("bad_magic", &t, 0, "missing magic record");
+	expect_refused("bad_magic", &t, 0, "not an FXT trace (no magic record)");
+}
+
+/*
+ * Data that is not FXT at all, or nothing, is not a trace in any mode:
+ * FXT_READ_MAGIC refuses it at offset 0 (the lenient reader returns an
+ * empty trace or frames garbage), and fxt-dump, fxt-dump --summary and
+ * --check all exit 1 naming the file, with no summary of "0 records".
+ */
+TEST(not_fxt_is_refused_in_every_mode)
+{
+	static const struct { const char *name, *data, *reason; } cases[] = {
+		{ "empty", "", "empty: not an FXT trace (no magic record)" },
+		{ "short", "abc", "not an FXT trace (no magic record): the data is only 3 bytes" },
+		{ "text", "hello, this is a text file\n",
+		  "not an FXT trace (no magic record): the first word is" },
+	};
+	static const char *const opts[] = { NULL, "--summary", "--check" };
+	static struct trace t;
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	char path[4200], outpath[4200], err[2048], out[256];
+	unsigned int i, j;
+	int ret, n, status, fd;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = strlen(cases[i].data);
+
+		r = fxt_reader_new(cases[i].data, len, FXT_READ_MAGIC);
+		ASSERT(r);
+		ret = fxt_reader_next(r, &rec);
+		EXPECT_EQ(ret, (uint64_t)-1);
+		if (ret < 0) {
+			EXPECT_EQ(fxt_reader_error(r)->offset, 0);
+			EXPECT_CONTAINS(fxt_reader_error(r)->message, cases[i].reason);
+		}
+		fxt_reader_free(r);
+		if (!fxt_dump)
+			continue;
+		snprintf(path, sizeof(path), "%s/not-fxt-%s.fxt", corpus_dir, cases[i].name);
+		snprintf(outpath, sizeof(outpath), "%s/not-fxt.out", corpus_dir);
+		EXPECT(write_file(path, cases[i].data, len) == 0);
+		for (j = 0; j < sizeof(opts) / sizeof(opts[0]); j++) {
+			EXPECT(write_file(outpath, "", 0) == 0);
+			status = run_dump_to(opts[j], path, outpath, err, sizeof(err));
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
+				printf("#   fxt-dump %s %s: status 0x%x\n",
+				       opts[j] ? opts[j] : "", cases[i].name, status);
+			EXPECT(WIFEXITED(status));
+			EXPECT_EQ(WEXITSTATUS(status), 1);
+			EXPECT_CONTAINS(err, "fxt-dump: ");
+			EXPECT_CONTAINS(err, path);
+			EXPECT_CONTAINS(err, cases[i].reason);
+			n = 0;
+			fd = open(outpath, O_RDONLY);
+			if (fd >= 0) {
+				n = (int)read(fd, out, sizeof(out) - 1);
+				close(fd);
+			}
+			out[n > 0 ? n : 0] = '\0';
+			EXPECT_STREQ(out, "");
+		}
+		unlink(path);
+		unlink(outpath);
+	}
+	/* A trace, even one with nothing but the magic record, is one. */
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	r = fxt_reader_new(t.words, here(&t), FXT_READ_MAGIC);
+	ASSERT(r);
+	n = 0;
+	while ((ret = fxt_reader_next(r, &rec)) > 0)
+		n++;
+	EXPECT_EQ(ret, 0);
+	EXPECT_EQ(n, 1);
+	fxt_reader_free(r);
 }
 
 /* One record of every kind, all refs defined: --check must say OK. */
@@ -715,6 +790,7 @@ int main(int argc, char **argv)
 	RUN(section_for_unannounced_provider);
 	RUN(zero_tick_rate);
 	RUN(corrupted_magic_word);
+	RUN(not_fxt_is_refused_in_every_mode);
 	RUN(valid_trace_with_every_kind_passes);
 	RUN(unwritable_output_is_an_error);
 	RUN(summary_time_span_in_the_trace_s_ticks);
