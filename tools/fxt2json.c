@@ -279,6 +279,9 @@ static void usage(FILE *f)
 		"                            unit ns, us, ms or s, required; default 2s)\n"
 		"  -h, --help                this text\n"
 		"\n"
+		"Exit status: 0 success; 1 the input is not a whole trace (unreadable,\n"
+		"empty, not FXT, or malformed: the records before it are converted),\n"
+		"a write error or out of memory; 2 usage.\n"
 		"See fxt2json(1).\n");
 }
 
@@ -326,7 +329,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_opts opts = { 0 };
+	struct sc_opts opts = { .read_flags = FXT_READ_MAGIC };
 	struct sc_stats st;
 	struct stat in_sb, out_sb;
 	struct conv cv;
@@ -393,6 +396,12 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (st.malformed && !st.records) {
+		/* empty, or not FXT at all: no output file */
+		fprintf(stderr, "fxt2json: %s: %s\n", path, st.error.message);
+		ret = 1;
+		goto out;
+	}
 	seed_names(&cv);
 	cv.out = outpath ? fopen(outpath, "w") : stdout;
 	if (!cv.out) {
@@ -412,9 +421,11 @@ int main(int argc, char **argv)
 	}
 	write_names(&cv);
 	fputs("\n]}\n", cv.out);
-	if (st.malformed)
-		fprintf(stderr, "fxt2json: warning: %s: offset %zu: %s; converted the records before it\n",
+	if (st.malformed) {
+		fprintf(stderr, "fxt2json: %s: offset %zu: %s; converted only the records before it\n",
 			path, st.error.offset, st.error.message);
+		ret = 1;
+	}
 	if (st.late)
 		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window skipped (first at offset %zu); try a larger --reorder-window\n",
 			path, st.late, st.first_late_offset);

@@ -33,6 +33,9 @@ static void usage(FILE *f)
 "Input:   --reorder-window T (a unit is required: ns, us, ms, s; default 2s),\n"
 "         -v (throughput and memory to stderr)\n"
 "FILE may be - for stdin. See fxt-sched(1).\n"
+"Exit status: 0 success; 1 the input is not a whole trace (unreadable, empty,\n"
+"not FXT, or malformed: the results cover the records before it), out of\n"
+"memory, or a failed temporary file; 2 usage.\n"
 "\nEXAMPLES\n"
 "  %s latency sched.fxt -T --comm 'ping*'\n"
 "  %s latency sched.fxt --intervals --pid 1234 --from 1s --to 2s\n"
@@ -206,8 +209,15 @@ int main(int argc, char **argv)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t_start);
+	sopts.read_flags = FXT_READ_MAGIC;
 	if (analysis_run(&an, path, &sopts)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	if (an.io.malformed && !an.io.records) {
+		/* empty, or not FXT at all: there is nothing to report */
+		fprintf(stderr, "%s: %s: %s\n", prog, path, an.io.error.message);
 		ret = 1;
 		goto out;
 	}
@@ -239,7 +249,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: writing the output: %s\n", prog, strerror(errno));
 		ret = 1;
 	}
-	if (an.oom || an.spool_error)
+	if (an.oom || an.spool_error || an.io.malformed)
 		ret = 1;
 out:
 	free(an.f.pids);

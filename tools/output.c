@@ -688,7 +688,7 @@ void print_input_warnings(const struct analysis *an, const char *path,
 			  FILE *err)
 {
 	if (an->io.malformed)
-		fprintf(err, "warning: %s: offset %zu: %s; the results cover the records before it\n",
+		fprintf(err, "fxt-sched: %s: offset %zu: %s; the results cover only the records before it\n",
 			path, an->io.error.offset, an->io.error.message);
 	if (an->io.late)
 		fprintf(err, "warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were skipped; try a larger --reorder-window\n",

@@ -479,7 +479,7 @@ int sc_run(const char *path, const struct sc_opts *opts,
 		return -1;
 	st->bytes = in.len;
 	rec = malloc(sizeof(*rec));
-	rd = fxt_reader_new(in.buf, in.len, 0);
+	rd = fxt_reader_new(in.buf, in.len, opts ? opts->read_flags : 0);
 	if (!rd || !rec) {
 		free(rec);
 		fxt_reader_free(rd);

@@ -101,14 +101,19 @@ struct sc_stats {
 
 struct sc_opts {
 	uint64_t reorder_window_ns;	/* 0: SC_DEFAULT_WINDOW_NS */
+	unsigned int read_flags;	/* fxt_reader_new()'s: fxt-sched and
+					 * fxt2json pass FXT_READ_MAGIC, so an
+					 * empty or non-FXT input is malformed
+					 * at offset 0 with no records read */
 };
 
 #define SC_DEFAULT_WINDOW_NS	2000000000ULL
 
 /*
  * sc_run() - read @path ("-" = stdin) and feed @h.
- * Return: 0 (also when the file ends in a malformed or truncated record:
- * see @st->malformed), or -1 with errno set when the file cannot be read.
+ * Return: 0 (also when the file ends in a malformed or truncated record,
+ * or, with FXT_READ_MAGIC, is empty or not FXT: see @st->malformed), or -1
+ * with errno set when the file cannot be read.
  */
 int sc_run(const char *path, const struct sc_opts *opts,
 	   const struct sc_handler *h, struct sc_stats *st);

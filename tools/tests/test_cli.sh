@@ -40,7 +40,17 @@ t "usage errors exit 2" "{ '$S' 2>/dev/null; [ \$? -eq 2 ]; } && { '$S' bogus x 
 t "missing file exits 1 with a message" "'$S' summary '$tmp/none.fxt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q 'No such file' '$tmp/e.txt'"
 t "stdin input" "'$S' summary - <'$tmp/t.fxt' | grep -q 'records:'"
 head -c 20000 "$tmp/t.fxt" >"$tmp/cut.fxt"
-t "truncated file: warning with offset, results, exit 0" "'$S' summary '$tmp/cut.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q 'offset [0-9]*: truncated' '$tmp/e.txt' && grep -q 'records:' '$tmp/o.txt'"
+t "truncated file: message with offset, results, exit 1" "'$S' summary '$tmp/cut.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^fxt-sched: .*cut.fxt: offset [0-9]*: truncated' '$tmp/e.txt' && grep -q 'records:' '$tmp/o.txt'"
+: >"$tmp/empty.fxt"
+printf 'this is a text file, not a trace\n' >"$tmp/text.fxt"
+for f in empty text; do
+	why="not an FXT trace (no magic record)"
+	for cmd in latency top summary "latency --intervals"; do
+		t "$cmd on a $f file: exit 1, '$why', no report" "'$S' $cmd '$tmp/$f.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qF 'fxt-sched: $tmp/$f.fxt: ' '$tmp/e.txt' && grep -qF '$why' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
+	done
+	t "fxt-sched summary - on a $f stdin: exit 1" "'$S' summary - <'$tmp/$f.fxt' >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qF '$why' '$tmp/e.txt'"
+	t "fxt2json on a $f file: exit 1, '$why', no output file" "rm -f '$tmp/o.json'; '$J' -o '$tmp/o.json' '$tmp/$f.fxt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qF 'fxt2json: $tmp/$f.fxt: ' '$tmp/e.txt' && grep -qF '$why' '$tmp/e.txt' && [ ! -e '$tmp/o.json' ]"
+done
 t "fxt2json output is valid JSON with sched, wakeup, names, counters" "'$J' '$tmp/t.fxt' -o '$tmp/t.json' && python3 -c '
 import json,sys
 d=json.load(open(sys.argv[1]))
@@ -54,7 +64,7 @@ assert any(e[\"name\"]==\"records_dropped\" for e in ph(\"C\"))
 t "fxt2json refuses a pipe (/dev/stdin), exit 2, no events lost silently" "cat '$tmp/t.fxt' | '$J' /dev/stdin >'$tmp/p.json' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt2json: /dev/stdin: not a regular file' '$tmp/e.txt' && [ ! -s '$tmp/p.json' ]"
 cp "$tmp/t.fxt" "$tmp/same.fxt" && ln "$tmp/same.fxt" "$tmp/link.fxt"
 t "fxt2json -o naming the input (same path, or a hard link): refused, exit 2, the trace intact" "'$J' -o '$tmp/same.fxt' '$tmp/same.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q 'is the input file' '$tmp/e.txt' && '$J' -o '$tmp/link.fxt' '$tmp/same.fxt' 2>/dev/null; [ \$? -eq 2 ] && cmp -s '$tmp/t.fxt' '$tmp/same.fxt'"
-t "fxt2json on a truncated file still writes valid JSON" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>/dev/null && json_ok '$tmp/c.json'"
+t "fxt2json on a truncated file still writes valid JSON, says where, exit 1" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^fxt2json: .*cut.fxt: offset [0-9]*: truncated' '$tmp/e.txt' && json_ok '$tmp/c.json' && grep -q '\"running\"' '$tmp/c.json'"
 
 # ---- the hand-made traces of fixtures.h (answers worked out there) ----
 F=$tmp/fx

@@ -39,7 +39,7 @@ static const char *tb_file(struct tb *t)
 
 static int run(struct analysis *an, struct tb *t, uint64_t window)
 {
-	struct sc_opts o = { window };
+	struct sc_opts o = { window, FXT_READ_MAGIC };	/* as the tools read */
 	int ret = analysis_run(an, tb_file(t), &o);
 
 	fxt_writer_free(&t->w);
