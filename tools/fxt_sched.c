@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 	struct sc_opts sopts = { 0 };
 	enum out_format fmt = OUT_TEXT;
 	enum lat_group group = GROUP_NONE;
-	const char *cmd, *path = NULL;
+	const char *cmd, *path = NULL, *from_arg = NULL, *to_arg = NULL;
 	unsigned long n = 0;
 	bool verbose = false, intervals = false, n_given = false;
 	struct timespec t_start, t_end;
@@ -140,11 +140,13 @@ int main(int argc, char **argv)
 			if (parse_time(optarg, &an.f.from))
 				goto bad;
 			an.f.has_from = true;
+			from_arg = optarg;
 			break;
 		case OPT_TO:
 			if (parse_time(optarg, &an.f.to))
 				goto bad;
 			an.f.has_to = true;
+			to_arg = optarg;
 			break;
 		case OPT_JSON:
 			fmt = OUT_JSON;
@@ -192,6 +194,11 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		goto usage_err;
 	path = argv[optind];
+	if (an.f.has_from && an.f.has_to && an.f.from >= an.f.to) {
+		fprintf(stderr, "%s: --from %s is not before --to %s: the window [from, to) is empty\n",
+			prog, from_arg, to_arg);
+		goto usage_err;
+	}
 	if (!strcmp(cmd, "top"))
 		an.top_n = n_given ? (unsigned int)n : 10;
 	if (intervals) {
@@ -233,6 +240,9 @@ int main(int argc, char **argv)
 		print_summary(&an, stdout, fmt, n_given ? (unsigned int)n : 0);
 	}
 	print_input_warnings(&an, path, stderr);
+	if (an.f.has_from && an.started && an.f.from > an.t_end - an.t0)
+		fprintf(stderr, "%s: warning: %s: --from %s is after the end of the trace (its scheduling records span %.9f s): nothing is in the window\n",
+			prog, path, from_arg, (double)(an.t_end - an.t0) / 1e9);
 	if (verbose) {
 		double secs = (double)(t_end.tv_sec - t_start.tv_sec) +
 			      (double)(t_end.tv_nsec - t_start.tv_nsec) / 1e9;

@@ -128,3 +128,11 @@ t "fxt-sched and fxt2json: --reorder-window 10ms means the same (same records sk
 R=$(cd "$(dirname "$0")/../.." && pwd)
 first_probe=$(sed -n '/^static struct fxtrace_probe fxtrace_probes\[\] = {/{n;s/.*{ "\([a-z_]*\)".*/\1/p;}' "$R/kmod/fxtrace_probes.c")
 t "fxt-sched(1), analysis.h, gen_trace.c: kmod attaches $first_probe first, and they say so" "[ '$first_probe' = sched_switch ] && grep -q 'sched_switch first' '$R/tools/fxt-sched.1' && ! grep -q 'sched_switch last\\.' '$R/tools/fxt-sched.1' && ! grep -q 'attaches sched_switch last' '$R/tools/analysis.h' '$R/tools/tests/gen_trace.c'"
+
+# ---- time windows ----
+t "--from not before --to: usage error naming both, exit 2" "'$S' latency '$tmp/t.fxt' --from 3s --to 1s >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt-sched: --from 3s is not before --to 1s' '$tmp/e.txt' && { '$S' summary '$tmp/t.fxt' --from 1s --to 1000ms >/dev/null 2>&1; [ \$? -eq 2 ]; }"
+t "--from after the trace's end: a warning, and the time span is not backwards" "'$S' summary '$tmp/t.fxt' --from 100000s >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*--from 100000s is after the end of the trace' '$tmp/e.txt' && awk '/^time span:/ { exit !(\$3 + 0 <= \$5 + 0 && \$7 == \"(0.000000000\") }' '$tmp/o.txt' && '$S' summary '$tmp/t.fxt' --from 100000s --json 2>/dev/null | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+assert d[\"start_ns\"]<=d[\"end_ns\"] and d[\"span_ns\"]==0, d'"
+t "a window inside the trace: no warning" "'$S' summary '$tmp/t.fxt' --from 1ms --to 2ms >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ]"
