@@ -31,7 +31,8 @@ static void usage(FILE *f)
 "         T is a number with an optional unit ns, us, ms, s; default ns)\n"
 "Output:  --json, --csv (default text)\n"
 "Input:   --reorder-window T (a unit is required: ns, us, ms, s; default 2s),\n"
-"         -v (throughput and memory to stderr)\n"
+"         -v, --verbose (throughput and memory to stderr)\n"
+"         -h, --help (this text)\n"
 "FILE may be - for stdin. See fxt-sched(1).\n"
 "Exit status: 0 success; 1 the input is not a whole trace (unreadable, empty,\n"
 "not FXT, or malformed: the results cover the records before it), out of\n"
@@ -99,6 +100,8 @@ int main(int argc, char **argv)
 	enum out_format fmt = OUT_TEXT;
 	enum lat_group group = GROUP_NONE;
 	const char *cmd, *path = NULL, *from_arg = NULL, *to_arg = NULL;
+	const char *bad_what = "", *fmt_opt = NULL;
+	int fmt_c = 0;
 	unsigned long n = 0;
 	bool verbose = false, intervals = false, n_given = false;
 	struct timespec t_start, t_end;
@@ -121,15 +124,19 @@ int main(int argc, char **argv)
 	analysis_init(&an);
 	argv++;
 	argc--;
+	/* getopt's messages start with argv[0]: "fxt-sched:", not "top:" */
+	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, "PTn:vh", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
 		case OPT_PID:
+			bad_what = "--pid: a comma-separated list of process ids";
 			if (parse_list(optarg, &an.f.pids, &an.f.npids))
 				goto bad;
 			break;
 		case OPT_TID:
+			bad_what = "--tid: a comma-separated list of thread ids";
 			if (parse_list(optarg, &an.f.tids, &an.f.ntids))
 				goto bad;
 			break;
@@ -137,22 +144,29 @@ int main(int argc, char **argv)
 			an.f.comm = optarg;
 			break;
 		case OPT_FROM:
+			bad_what = "--from: a time, a number with an optional unit ns, us, ms or s";
 			if (parse_time(optarg, &an.f.from))
 				goto bad;
 			an.f.has_from = true;
 			from_arg = optarg;
 			break;
 		case OPT_TO:
+			bad_what = "--to: a time, a number with an optional unit ns, us, ms or s";
 			if (parse_time(optarg, &an.f.to))
 				goto bad;
 			an.f.has_to = true;
 			to_arg = optarg;
 			break;
 		case OPT_JSON:
-			fmt = OUT_JSON;
-			break;
 		case OPT_CSV:
-			fmt = OUT_CSV;
+			if (fmt_opt && c != fmt_c) {
+				fprintf(stderr, "%s: --json and --csv together: choose one output format\n",
+					prog);
+				goto usage_err;
+			}
+			fmt_c = c;
+			fmt_opt = c == OPT_JSON ? "--json" : "--csv";
+			fmt = c == OPT_JSON ? OUT_JSON : OUT_CSV;
 			break;
 		case OPT_WINDOW: {
 			const char *why = sc_parse_window(optarg,
@@ -169,12 +183,16 @@ int main(int argc, char **argv)
 			intervals = true;
 			break;
 		case 'P':
-			group = GROUP_PROCESS;
-			break;
 		case 'T':
-			group = GROUP_THREAD;
+			if (group != GROUP_NONE && group != (c == 'P' ? GROUP_PROCESS : GROUP_THREAD)) {
+				fprintf(stderr, "%s: -P and -T together: choose per process or per thread\n",
+					prog);
+				goto usage_err;
+			}
+			group = c == 'P' ? GROUP_PROCESS : GROUP_THREAD;
 			break;
 		case 'n':
+			bad_what = "-n: a whole number from 1 to 100000";
 			errno = 0;
 			n = strtoul(optarg, &end, 10);
 			if (errno || *end || !n || n > 100000)
@@ -201,6 +219,21 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "top"))
 		an.top_n = n_given ? (unsigned int)n : 10;
+	if (n_given && !strcmp(cmd, "latency")) {
+		fprintf(stderr, "%s: -n goes with top and summary, not latency\n",
+			prog);
+		goto usage_err;
+	}
+	if (group != GROUP_NONE && strcmp(cmd, "latency")) {
+		fprintf(stderr, "%s: %s goes with latency, not %s\n", prog,
+			group == GROUP_PROCESS ? "-P" : "-T", cmd);
+		goto usage_err;
+	}
+	if (intervals && group != GROUP_NONE) {
+		fprintf(stderr, "%s: --intervals lists every interval: it does not go with %s\n",
+			prog, group == GROUP_PROCESS ? "-P" : "-T");
+		goto usage_err;
+	}
 	if (intervals) {
 		if (strcmp(cmd, "latency")) {
 			fprintf(stderr, "%s: --intervals goes with latency, not %s\n",
@@ -267,7 +300,7 @@ out:
 	analysis_free(&an);
 	return ret;
 bad:
-	fprintf(stderr, "%s: invalid value for option: '%s'\n", prog, optarg);
+	fprintf(stderr, "%s: invalid value '%s' for %s\n", prog, optarg, bad_what);
 usage_err:
 	usage(stderr);
 	free(an.f.pids);

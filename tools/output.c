@@ -695,13 +695,13 @@ void print_input_warnings(const struct analysis *an, const char *path,
 		fprintf(err, "fxt-sched: %s: offset %zu: %s; the results cover only the records before it\n",
 			path, an->io.error.offset, an->io.error.message);
 	if (an->io.late)
-		fprintf(err, "warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were skipped; try a larger --reorder-window\n",
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were skipped; try a larger --reorder-window\n",
 			path, an->io.late, an->io.first_late_offset,
 			an->io.max_late_ns);
 	if (an->oom)
-		fprintf(err, "warning: out of memory: some statistics are incomplete\n");
+		fprintf(err, "fxt-sched: warning: out of memory: some statistics are incomplete\n");
 	if (an->spool_error)
-		fprintf(err, "warning: the temporary file holding the intervals could not be written or read back (is $TMPDIR full?): the list is incomplete\n");
+		fprintf(err, "fxt-sched: warning: the temporary file holding the intervals could not be written or read back (is $TMPDIR full?): the list is incomplete\n");
 }
 
 /* ---- intervals ---- */

@@ -136,3 +136,22 @@ import json,sys
 d=json.load(sys.stdin)
 assert d[\"start_ns\"]<=d[\"end_ns\"] and d[\"span_ns\"]==0, d'"
 t "a window inside the trace: no warning" "'$S' summary '$tmp/t.fxt' --from 1ms --to 2ms >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ]"
+
+# ---- fxt-sched's messages: its own name first, the option named ----
+usage2() { # NAME ARGS... : exit 2, and stderr's first line is the message
+	name=$1; shift
+	printf '%s\n' "$name" >"$tmp/want.txt"
+	t "usage error, exit 2, says: $name" "'$S' $* 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qFf '$tmp/want.txt'"
+}
+usage2 "fxt-sched: invalid value '0' for -n" top "$tmp/t.fxt" -n 0
+usage2 "fxt-sched: invalid value 'x' for --pid" latency "$tmp/t.fxt" --pid x
+usage2 "fxt-sched: invalid value '1parsec' for --from" latency "$tmp/t.fxt" --from 1parsec
+usage2 "fxt-sched: unrecognized option '--bogus'" top "$tmp/t.fxt" --bogus
+usage2 "fxt-sched: invalid option -- 'x'" latency "$tmp/t.fxt" -x
+usage2 "fxt-sched: -n goes with top and summary, not latency" latency "$tmp/t.fxt" -n 3
+usage2 "fxt-sched: -P goes with latency, not top" top "$tmp/t.fxt" -P
+usage2 "fxt-sched: -T goes with latency, not summary" summary "$tmp/t.fxt" -T
+usage2 "fxt-sched: --json and --csv together" latency "$tmp/t.fxt" --json --csv
+usage2 "fxt-sched: -P and -T together" latency "$tmp/t.fxt" -P -T
+usage2 "fxt-sched: --intervals lists every interval: it does not go with -P" latency "$tmp/t.fxt" --intervals -P
+t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt' && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
