@@ -208,6 +208,9 @@ static struct proc_group *group_processes(struct thread **v, size_t n,
 	for (i = 0; i < n; i++) {
 		uint64_t pid = v[i]->pid_known ? v[i]->pid : 0;
 
+		/* a process is listed for its intervals, in every format */
+		if (!v[i]->lat[0].count && !v[i]->lat[1].count)
+			continue;
 		for (j = 0; j < *ng && g[j].pid != pid; j++)
 			;
 		if (j == *ng) {
@@ -253,8 +256,11 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 		for (i = 0; i < n; i++)
 			qd_merge(&all[k], &v[i]->lat[k]);
 	}
-	if (group == GROUP_PROCESS)
+	if (group == GROUP_PROCESS) {
 		g = group_processes(v, n, &ng);
+		if (!g)
+			an->oom = true;
+	}
 
 	if (fmt == OUT_JSON) {
 		fputs("{", out);

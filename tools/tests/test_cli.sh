@@ -155,3 +155,20 @@ usage2 "fxt-sched: --json and --csv together" latency "$tmp/t.fxt" --json --csv
 usage2 "fxt-sched: -P and -T together" latency "$tmp/t.fxt" -P -T
 usage2 "fxt-sched: --intervals lists every interval: it does not go with -P" latency "$tmp/t.fxt" --intervals -P
 t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt' && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
+
+# ---- latency -P: every format lists the same processes (those with intervals) ----
+for f in "$F/filtered.fxt" "$F/holes.fxt" "$F/reuse.fxt" "$F/start.fxt" "$tmp/t.fxt"; do
+	t "latency -P on ${f##*/}: text, --csv and --json list the same processes, none empty" "'$S' latency '$f' -P >'$tmp/p.txt' && '$S' latency '$f' -P --csv >'$tmp/p.csv' && '$S' latency '$f' -P --json >'$tmp/p.json' && python3 -c '
+import csv,json,re,sys
+txt={int(m.group(1)) for m in re.finditer(r\"^pid = (\\d+) \",open(sys.argv[1]).read(),re.M)}
+rows=[r for r in csv.DictReader(open(sys.argv[2])) if r[\"scope\"]==\"process\"]
+cs={int(r[\"id\"]) for r in rows}
+procs=json.load(open(sys.argv[3]))[\"processes\"]
+js={p[\"pid\"] for p in procs}
+assert txt==cs==js, (txt,cs,js)
+assert all(p[\"wakeup_latency_ns\"][\"count\"]+p[\"preempt_latency_ns\"][\"count\"]>0 for p in procs), procs
+c={}
+for r in rows: c[int(r[\"id\"])]=c.get(int(r[\"id\"]),0)+int(r[\"count\"])
+assert all(v>0 for v in c.values()), c
+' '$tmp/p.txt' '$tmp/p.csv' '$tmp/p.json'"
+done
