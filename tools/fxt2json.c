@@ -362,6 +362,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || !strcmp(argv[optind], "-")) {
+		fprintf(stderr, "fxt2json: %s\n",
+			optind == argc ? "missing FILE.fxt" :
+			optind < argc - 1 ? "only one FILE.fxt, please" :
+			"FILE.fxt cannot be - (standard input): it is read twice; save the trace to a file first");
 		usage(stderr);
 		return 2;
 	}

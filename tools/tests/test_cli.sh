@@ -172,3 +172,8 @@ for r in rows: c[int(r[\"id\"])]=c.get(int(r[\"id\"]),0)+int(r[\"count\"])
 assert all(v>0 for v in c.values()), c
 ' '$tmp/p.txt' '$tmp/p.csv' '$tmp/p.json'"
 done
+
+# ---- fxt2json's usage errors say what is wrong ----
+t "fxt2json with no FILE: 'missing FILE.fxt', exit 2" "'$J' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: missing FILE.fxt'"
+t "fxt2json with two FILEs: 'only one FILE.fxt', exit 2" "'$J' '$tmp/t.fxt' '$tmp/t.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: only one FILE.fxt, please'"
+t "fxt2json -: says it cannot read stdin and why, exit 2" "'$J' - <'$tmp/t.fxt' 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -q '^fxt2json: FILE.fxt cannot be - (standard input): it is read twice'"
