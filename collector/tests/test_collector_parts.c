@@ -89,33 +89,31 @@ TEST(durations)
 /* Each refusal names the constraint that was broken. */
 TEST(durations_refused_with_the_limit_broken)
 {
+	static const struct {
+		const char *arg;
+		const char *why;	/* part of the message */
+	} refused[] = {
+		{ "31622401", "'31622401' seconds is longer than 366 days (31622400 s), the most -d accepts" },
+		{ "1e30", "366 days" },
+		{ "inf", "366 days" },
+		{ "0", "'0': the duration must be more than 0 seconds" },
+		{ "-1", "more than 0 seconds" },
+		{ "5s", "'5s' is not a number of seconds" },
+		{ "nan", "is not a number of seconds" },
+	};
+	unsigned int i;
 	char why[256];
 	uint64_t ms = 7;
 
 	EXPECT_EQ(parse_duration("31622400", &ms, why, sizeof(why)), 0);
 	EXPECT_EQ(ms, 31622400ULL * 1000);	/* 366 days: the longest */
 	ms = 7;
-	why[0] = '\0';
-	EXPECT_EQ(parse_duration("31622401", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
-	EXPECT_CONTAINS(why, "'31622401' seconds is longer than 366 days (31622400 s), the most -d accepts");
-	why[0] = '\0';
-	EXPECT_EQ(parse_duration("1e30", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
-	EXPECT_CONTAINS(why, "366 days");
-	why[0] = '\0';
-	EXPECT_EQ(parse_duration("inf", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
-	EXPECT_CONTAINS(why, "366 days");
-	why[0] = '\0';
-	EXPECT_EQ(parse_duration("0", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
-	EXPECT_CONTAINS(why, "'0': the duration must be more than 0 seconds");
-	why[0] = '\0';
-	EXPECT_EQ(parse_duration("-1", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
-	EXPECT_CONTAINS(why, "more than 0 seconds");
-	why[0] = '\0';
-	EXPECT_EQ(parse_duration("5s", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
-	EXPECT_CONTAINS(why, "'5s' is not a number of seconds");
-	why[0] = '\0';
-	EXPECT_EQ(parse_duration("nan", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
-	EXPECT_CONTAINS(why, "is not a number of seconds");
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		why[0] = '\0';
+		EXPECT_EQ(parse_duration(refused[i].arg, &ms, why, sizeof(why)),
+			  (uint64_t)-EINVAL);
+		EXPECT_CONTAINS(why, refused[i].why);
+	}
 	EXPECT_EQ(ms, 7);
 	/* Below what a double holds: tiny, not 0 (as 0.0001 is 1 ms). */
 	EXPECT(parse_duration("1e-400", &ms, why, sizeof(why)) == 0 && ms == 1);
