@@ -100,8 +100,7 @@ int main(int argc, char **argv)
 	enum out_format fmt = OUT_TEXT;
 	enum lat_group group = GROUP_NONE;
 	const char *cmd, *path = NULL, *from_arg = NULL, *to_arg = NULL;
-	const char *bad_what = "", *fmt_opt = NULL;
-	int fmt_c = 0;
+	const char *bad_what = "";
 	unsigned long n = 0;
 	bool verbose = false, intervals = false, n_given = false;
 	struct timespec t_start, t_end;
@@ -158,16 +157,17 @@ int main(int argc, char **argv)
 			to_arg = optarg;
 			break;
 		case OPT_JSON:
-		case OPT_CSV:
-			if (fmt_opt && c != fmt_c) {
+		case OPT_CSV: {
+			enum out_format f = c == OPT_JSON ? OUT_JSON : OUT_CSV;
+
+			if (fmt != OUT_TEXT && fmt != f) {
 				fprintf(stderr, "%s: --json and --csv together: choose one output format\n",
 					prog);
 				goto usage_err;
 			}
-			fmt_c = c;
-			fmt_opt = c == OPT_JSON ? "--json" : "--csv";
-			fmt = c == OPT_JSON ? OUT_JSON : OUT_CSV;
+			fmt = f;
 			break;
+		}
 		case OPT_WINDOW: {
 			const char *why = sc_parse_window(optarg,
 							  &sopts.reorder_window_ns);
@@ -183,14 +183,17 @@ int main(int argc, char **argv)
 			intervals = true;
 			break;
 		case 'P':
-		case 'T':
-			if (group != GROUP_NONE && group != (c == 'P' ? GROUP_PROCESS : GROUP_THREAD)) {
+		case 'T': {
+			enum lat_group g = c == 'P' ? GROUP_PROCESS : GROUP_THREAD;
+
+			if (group != GROUP_NONE && group != g) {
 				fprintf(stderr, "%s: -P and -T together: choose per process or per thread\n",
 					prog);
 				goto usage_err;
 			}
-			group = c == 'P' ? GROUP_PROCESS : GROUP_THREAD;
+			group = g;
 			break;
+		}
 		case 'n':
 			bad_what = "-n: a whole number from 1 to 100000";
 			errno = 0;

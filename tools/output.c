@@ -528,15 +528,14 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 {
 	uint64_t start = an->t0 > an->win_from ? an->t0 : an->win_from;
 	uint64_t end = an->t_end < an->win_to ? an->t_end : an->win_to;
-	uint64_t span;
+	uint64_t span, dropped = 0;
+	size_t n, i, shown = 0;
 	struct thread **v;
+	uint32_t c;
 
 	if (start > end)	/* a window after the trace: empty, at its end */
 		start = end;
 	span = an->started ? end - start : 0;
-	uint64_t dropped = 0;
-	size_t n, i, shown = 0;
-	uint32_t c;
 
 	v = selected(an, &n);
 	if (!v) {
