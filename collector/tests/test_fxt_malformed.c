@@ -132,6 +132,19 @@ static int run_dump(const char *opt, const char *path, char *err, size_t size)
 	return run_dump_to(opt, path, "/dev/null", err, size);
 }
 
+/* The start of the file at @path, NUL-terminated ("" if unreadable). */
+static void read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0) {
+		n = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+}
+
 /*
  * The trace in @t must be refused at @offset with a message containing
  * @reason: by the strict reader in-process, and by fxt-dump --check.
@@ -453,7 +466,7 @@ TEST(not_fxt_is_refused_in_every_mode)
 	struct fxt_record rec;
 	char path[4200], outpath[4200], err[2048], out[256];
 	unsigned int i, j;
-	int ret, n, status, fd;
+	int ret, n, status;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t len = strlen(cases[i].data);
@@ -483,13 +496,7 @@ TEST(not_fxt_is_refused_in_every_mode)
 			EXPECT_CONTAINS(err, "fxt-dump: ");
 			EXPECT_CONTAINS(err, path);
 			EXPECT_CONTAINS(err, cases[i].reason);
-			n = 0;
-			fd = open(outpath, O_RDONLY);
-			if (fd >= 0) {
-				n = (int)read(fd, out, sizeof(out) - 1);
-				close(fd);
-			}
-			out[n > 0 ? n : 0] = '\0';
+			read_text(outpath, out, sizeof(out));
 			EXPECT_STREQ(out, "");
 		}
 		unlink(path);
@@ -632,8 +639,7 @@ static void dump_stdout(const char *opt, const struct trace *t, const char *name
 			char *out, size_t size)
 {
 	char path[4200], outpath[4200], err[2048];
-	ssize_t n = 0;
-	int fd, status;
+	int status;
 
 	out[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%s.fxt", corpus_dir, name);
@@ -642,12 +648,7 @@ static void dump_stdout(const char *opt, const struct trace *t, const char *name
 	EXPECT(write_file(outpath, "", 0) == 0);
 	status = run_dump_to(opt, path, outpath, err, sizeof(err));
 	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	fd = open(outpath, O_RDONLY);
-	if (fd >= 0) {
-		n = read(fd, out, size - 1);
-		close(fd);
-	}
-	out[n > 0 ? n : 0] = '\0';
+	read_text(outpath, out, size);
 	unlink(path);
 	unlink(outpath);
 }
