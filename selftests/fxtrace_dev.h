@@ -86,6 +86,30 @@ static inline const unsigned char *map_data(int fd,
 	return p;
 }
 
+/* Whether @cpu is in /sys/devices/system/cpu/possible ("0-3,5"). */
+static inline int cpu_possible(unsigned long cpu)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	unsigned long a, b;
+	int found = 0, c;
+
+	ASSERT_TRUE(f != NULL);
+	while (!found && fscanf(f, "%lu", &a) == 1) {
+		b = a;
+		c = fgetc(f);
+		if (c == '-') {
+			if (fscanf(f, "%lu", &b) != 1)
+				break;
+			c = fgetc(f);
+		}
+		found = cpu >= a && cpu <= b;
+		if (c != ',')
+			break;
+	}
+	fclose(f);
+	return found;
+}
+
 /*
  * The module's count of its allocations not yet freed (debugfs), or -1 if
  * this module does not provide it (or debugfs is not mounted). It must be 0

@@ -252,32 +252,6 @@ static void fill_random(struct arg *a, size_t size)
 		((unsigned char *)a->p)[i] = (unsigned char)rnd();
 }
 
-/* ---- possible CPUs ------------------------------------------------------- */
-
-/* Whether @cpu is in /sys/devices/system/cpu/possible ("0-3,5"). */
-static int cpu_possible(unsigned long cpu)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
-	unsigned long a, b;
-	int found = 0, c;
-
-	ASSERT_TRUE(f != NULL);
-	while (!found && fscanf(f, "%lu", &a) == 1) {
-		b = a;
-		c = fgetc(f);
-		if (c == '-') {
-			if (fscanf(f, "%lu", &b) != 1)
-				break;
-			c = fgetc(f);
-		}
-		found = cpu >= a && cpu <= b;
-		if (c != ',')
-			break;
-	}
-	fclose(f);
-	return found;
-}
-
 /* ---- the session model --------------------------------------------------- */
 
 struct mapping {

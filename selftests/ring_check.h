@@ -82,9 +82,13 @@ static inline void rings_map(int fd, const struct fxtrace_info *info,
 	for (cpu = 0; cpu < (int)info->nr_cpu_ids; cpu++) {
 		void *ctrl = mmap(NULL, info->ctrl_size, PROT_READ | PROT_WRITE,
 				  MAP_SHARED, fd, (off_t)ctrl_offset(info, cpu));
+		int err = ctrl == MAP_FAILED ? errno : 0;
 
-		if (ctrl == MAP_FAILED && errno == ENXIO)
-			continue;	/* not a possible CPU */
+		/* ENXIO for exactly the CPUs that are not possible. */
+		if (!cpu_possible((unsigned long)cpu)) {
+			ASSERT_EQ(ENXIO, err);
+			continue;
+		}
 		ASSERT_TRUE(ctrl != MAP_FAILED);
 		rs->r[rs->n].cpu = cpu;
 		rs->r[rs->n].ctrl = ctrl;
