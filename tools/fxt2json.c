@@ -336,6 +336,8 @@ int main(int argc, char **argv)
 	const char *path, *outpath = NULL;
 	int ret = 0, c;
 
+	/* getopt's messages start with argv[0]: "fxt2json:", as fxt-sched's */
+	argv[0] = (char *)"fxt2json";
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':

@@ -177,3 +177,24 @@ done
 t "fxt2json with no FILE: 'missing FILE.fxt', exit 2" "'$J' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: missing FILE.fxt'"
 t "fxt2json with two FILEs: 'only one FILE.fxt', exit 2" "'$J' '$tmp/t.fxt' '$tmp/t.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: only one FILE.fxt, please'"
 t "fxt2json -: says it cannot read stdin and why, exit 2" "'$J' - <'$tmp/t.fxt' 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -q '^fxt2json: FILE.fxt cannot be - (standard input): it is read twice'"
+
+# ---- fxt2json's getopt errors: "fxt2json:", not argv[0], then the usage ----
+"$J" --help >"$tmp/help.txt"
+getopt2() { # MESSAGE ARGS... : exit 2, stderr is exactly MESSAGE and the usage
+	msg=$1; shift
+	printf '%s\n' "$msg" | cat - "$tmp/help.txt" >"$tmp/want.txt"
+	LC_ALL=C "$J" "$@" 2>"$tmp/e.txt" >/dev/null
+	rc=$?
+	name="fxt2json $(printf '%s\n' "$*" | sed "s|$tmp/t.fxt|FILE|"): exit 2, stderr is the usage after: $msg"
+	if [ $rc -eq 2 ] && diff "$tmp/want.txt" "$tmp/e.txt" >"$tmp/d.txt"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		echo "#   exit status $rc; diff expected actual:"
+		sed 's/^/#   /' "$tmp/d.txt"
+	fi
+}
+getopt2 "fxt2json: unrecognized option '--bogus'" --bogus "$tmp/t.fxt"
+getopt2 "fxt2json: invalid option -- 'x'" -x "$tmp/t.fxt"
+getopt2 "fxt2json: option requires an argument -- 'o'" "$tmp/t.fxt" -o
+getopt2 "fxt2json: option '--reorder-window' requires an argument" "$tmp/t.fxt" --reorder-window
