@@ -142,7 +142,7 @@ grep -q "^\.TH .* \"fxtrace $version\" " "$stage/usr/share/man/man1/fxt-collect.
 ok $? "installed man pages carry the version $version"
 
 # Each page against the installed program it documents; the tools' pages
-# (older than this test) get only the option checks.
+# (older than this test) get only the groff warnings and the option checks.
 check_page() {
 	local page=$stage/usr/share/man/man1/$1 bin=$stage/usr/bin/$2 args rc
 	shift 2

@@ -198,3 +198,18 @@ getopt2 "fxt2json: unrecognized option '--bogus'" --bogus "$tmp/t.fxt"
 getopt2 "fxt2json: invalid option -- 'x'" -x "$tmp/t.fxt"
 getopt2 "fxt2json: option requires an argument -- 'o'" "$tmp/t.fxt" -o
 getopt2 "fxt2json: option '--reorder-window' requires an argument" "$tmp/t.fxt" --reorder-window
+
+# ---- fxt-sched(1)'s CSV section shows the headers fxt-sched prints ----
+if command -v groff >/dev/null 2>&1; then
+	groff -man -Tascii -P-c -P-b -P-o -P-u "$R/tools/fxt-sched.1" 2>/dev/null |
+		awk '/^[^ ]/ { on = ($0 == "CSV"); next }
+		     on { sub(/^ +/, ""); line = line $0; if ($0 !~ /,$/) { print line; line = "" } }' \
+		>"$tmp/page-csv.txt"
+	for args in latency "latency --intervals" top summary; do
+		# shellcheck disable=SC2086
+		h=$("$S" $args "$tmp/t.fxt" --csv 2>/dev/null | head -n 1)
+		t "fxt-sched(1) shows the CSV header of $args" "[ -n '$h' ] && grep -qxF '$h' '$tmp/page-csv.txt'"
+	done
+else
+	echo "ok - fxt-sched(1)'s CSV headers # SKIP groff is not installed"
+fi
