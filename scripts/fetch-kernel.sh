@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # fetch-kernel.sh FLAVOUR -- download and unpack a Debian kernel for VM tests.
+# fetch-kernel.sh --known | --check FLAVOUR -- the supported flavours, offline.
 #
 # Finds the newest Debian 12 kernel of FLAVOUR that apt can download,
 # fetches the image, its headers, the common headers and the kbuild tools
@@ -13,16 +14,57 @@ prog=${0##*/}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${FXTRACE_CACHE:-$REPO/.cache}
 
+# The supported kernels, the one list of them: every other script asks
+# this one (--known, --check). One line per FLAVOUR: its name, the regex
+# of its Debian release (uname -r), and what --help says about it.
+KERNELS=(
+	'6.1|6\.1\.0-[0-9]+-amd64|newest linux-image-6.1.0-N-amd64             (bookworm)'
+	'6.12|6\.12\.[0-9]+\+deb12-amd64|newest linux-image-6.12.N+deb12-amd64        (bookworm-backports/security)'
+	'6.12-rt|6\.12\.[0-9]+\+deb12-rt-amd64|newest linux-image-6.12.N+deb12-rt-amd64     (PREEMPT_RT)'
+)
+
+# known_flavours: the flavours, one per line.
+known_flavours() {
+	local k
+	for k in "${KERNELS[@]}"; do echo "${k%%|*}"; done
+}
+
+# expected_flavours: the flavours for a message, e.g. "6.1, 6.12 or 6.12-rt".
+expected_flavours() {
+	local list
+	list=$(known_flavours)
+	list=${list//$'\n'/, }
+	[[ $list == *', '* ]] && list="${list%, *} or ${list##*, }"
+	echo "$list"
+}
+
+# flavour_re FLAVOUR: the release regex of FLAVOUR; false if it is unknown.
+flavour_re() {
+	local k rest
+	for k in "${KERNELS[@]}"; do
+		[[ ${k%%|*} == "$1" ]] || continue
+		rest=${k#*|}
+		echo "${rest%%|*}"
+		return 0
+	done
+	return 1
+}
+
 usage() {
 	cat <<EOF
 Usage: $prog [-h|--help] FLAVOUR
+       $prog --known
+       $prog --check FLAVOUR
 
 Download (once) and unpack a Debian kernel image + headers for VM tests.
 
 FLAVOUR:
-  6.1       newest linux-image-6.1.0-N-amd64             (bookworm)
-  6.12      newest linux-image-6.12.N+deb12-amd64        (bookworm-backports/security)
-  6.12-rt   newest linux-image-6.12.N+deb12-rt-amd64     (PREEMPT_RT)
+$(for k in "${KERNELS[@]}"; do printf '  %-9s %s\n' "${k%%|*}" "${k##*|}"; done)
+
+  --known           print the supported FLAVOURs, one per line, and exit 0
+  --check FLAVOUR   exit 0 if FLAVOUR is supported; else say so on stderr,
+                    naming the supported ones, and exit 2
+These two modes work offline: they download, install and create nothing.
 
 Prints on stdout (shell-quoted, safe for eval):
   RELEASE=<uname -r of the kernel>
@@ -38,25 +80,38 @@ Environment:
   FXTRACE_KERNEL_RELEASE   use this exact release (e.g. 6.1.0-56-amd64)
                            instead of the newest one
   FXTRACE_OFFLINE=1        do not touch apt; use the newest cached release
+
+Exit status: 0 done, 1 a download or unpack failed, 2 usage error (also an
+unknown FLAVOUR).
 EOF
 }
 
 die() { echo "$prog: error: $*" >&2; exit 1; }
 log() { echo "$prog: $*" >&2; }
 
+# check_flavour FLAVOUR: set release_re, or say FLAVOUR is unknown; exit 2.
+check_flavour() {
+	release_re=$(flavour_re "$1") && return 0
+	echo "$prog: error: unknown FLAVOUR '$1' (expected $(expected_flavours); see --help)" >&2
+	exit 2
+}
+
 case ${1:-} in
 -h | --help) usage; exit 0 ;;
+--known)
+	[[ $# -eq 1 ]] || { usage >&2; exit 2; }
+	known_flavours
+	exit 0 ;;
+--check)
+	[[ $# -eq 2 ]] || { usage >&2; exit 2; }
+	check_flavour "$2"
+	exit 0 ;;
+-*) echo "$prog: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
 '') usage >&2; exit 2 ;;
 esac
 [[ $# -eq 1 ]] || { usage >&2; exit 2; }
 FLAVOUR=$1
-
-case $FLAVOUR in
-6.1) release_re='6\.1\.0-[0-9]+-amd64' ;;
-6.12) release_re='6\.12\.[0-9]+\+deb12-amd64' ;;
-6.12-rt) release_re='6\.12\.[0-9]+\+deb12-rt-amd64' ;;
-*) die "unknown FLAVOUR '$FLAVOUR' (expected 6.1, 6.12 or 6.12-rt; see --help)" ;;
-esac
+check_flavour "$FLAVOUR"
 
 if [[ -n ${FXTRACE_KERNEL_RELEASE:-} ]]; then
 	[[ $FXTRACE_KERNEL_RELEASE =~ ^${release_re}$ ]] ||

@@ -18,22 +18,30 @@ prog=${0##*/}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 
+# Every supported kernel, from the one list of them (fetch-kernel.sh).
+if ! all_kernels=$(scripts/fetch-kernel.sh --known | tr '\n' ' ') || [[ -z $all_kernels ]]; then
+	echo "$prog: 'scripts/fetch-kernel.sh --known' failed" >&2
+	exit 1
+fi
+all_kernels=${all_kernels% }
+
 usage() {
 	cat <<EOF
-Usage: $prog [--host-only | --vm-only] [--kernels "6.1 6.12 6.12-rt"] [--no-deps]
+Usage: $prog [--host-only | --vm-only] [--kernels "$all_kernels"] [--no-deps]
 
 Runs every fxtrace test and prints a TAP summary ending in "N passed, N failed".
   --host-only     only the host-side tests (no kernel download, no VM)
   --vm-only       only the kernel build, VM selftests and Perfetto checks
   --kernels LIST  Debian kernel flavours to test (default: \$FXTRACE_KERNELS or
-                  "6.1 6.12 6.12-rt", every supported kernel)
+                  "$all_kernels", every supported kernel:
+                  scripts/fetch-kernel.sh --known)
   --no-deps       do not run scripts/install-deps.sh first
 Artifacts: build/vm-out/<flavour>/ (console.log, dmesg.txt, out/sched.fxt ...)
 EOF
 }
 
 host=1 vm=1 deps=1
-kernels=${FXTRACE_KERNELS:-6.1 6.12 6.12-rt}
+kernels=${FXTRACE_KERNELS:-$all_kernels}
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--host-only) vm=0; shift ;;
@@ -44,6 +52,12 @@ while [[ $# -gt 0 ]]; do
 	*) usage >&2; exit 2 ;;
 	esac
 done
+# A kernel fetch-kernel.sh does not know is refused before any test runs.
+if [[ $vm -eq 1 ]]; then
+	for k in $kernels; do
+		scripts/fetch-kernel.sh --check "$k" || exit 2
+	done
+fi
 
 n=0 passed=0 failed=0
 mkdir -p build

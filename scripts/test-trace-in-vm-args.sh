@@ -4,8 +4,10 @@
 # test-trace-in-vm-args.sh -- scripts/trace-in-vm.sh refuses a bad command
 # line at once: exit 2, a message naming what was wrong, and nothing
 # started. No VM is needed, and none can start: the script runs from a
-# copy of the tree whose install-deps.sh and vm-test.sh, and the make on
-# PATH, are stubs that only note that they ran.
+# copy of the tree whose install-deps.sh and vm-test.sh, and the make,
+# apt-get, apt-cache and dpkg on PATH, are stubs that only note that they
+# ran. Its fetch-kernel.sh is the real one: the kernels trace-in-vm.sh
+# accepts and names are the ones `fetch-kernel.sh --known` prints.
 #
 # Prints unnumbered TAP lines ("ok - ..."); collector/tests/run_tests.sh
 # runs it in `make -C collector check` and numbers them. Exit status 1 if a
@@ -17,9 +19,9 @@ TMP=$(mktemp -d /tmp/fxt-trace-args.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/repo/scripts" "$TMP/bin"
-cp "$REPO/scripts/trace-in-vm.sh" "$TMP/repo/scripts/"
+cp "$REPO/scripts/trace-in-vm.sh" "$REPO/scripts/fetch-kernel.sh" "$TMP/repo/scripts/"
 for stub in "$TMP/repo/scripts/install-deps.sh" "$TMP/repo/scripts/vm-test.sh" \
-	    "$TMP/bin/make"; do
+	    "$TMP/bin/make" "$TMP/bin/apt-get" "$TMP/bin/apt-cache" "$TMP/bin/dpkg"; do
 	printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "${stub##*/}" "$TMP/started" >"$stub"
 	chmod +x "$stub"
 done
@@ -50,11 +52,17 @@ refused() {
 	fi
 }
 
+# The kernels as the messages name them, e.g. "6.1, 6.12 or 6.12-rt".
+mapfile -t known < <(bash "$REPO/scripts/fetch-kernel.sh" --known)
+kernels=$(printf '%s, ' "${known[@]}")
+kernels=${kernels%, }
+[[ ${#known[@]} -gt 1 ]] && kernels="${kernels%, *} or ${known[-1]}"
+
 refused "--kernel 5.10: exit 2 before anything starts, naming the kernels there are" \
-	"trace-in-vm.sh: unknown kernel '5.10': give 6.1, 6.12 or 6.12-rt (the Debian kernels scripts/fetch-kernel.sh fetches)" \
+	"trace-in-vm.sh: unknown kernel '5.10': give $kernels (the Debian kernels scripts/fetch-kernel.sh fetches)" \
 	--kernel 5.10 -d 1
 refused "--kernel with no value: exit 2, says what it needs" \
-	"trace-in-vm.sh: --kernel needs a kernel: 6.1, 6.12 or 6.12-rt" --kernel
+	"trace-in-vm.sh: --kernel needs a kernel: $kernels" --kernel
 refused "-d with no value: exit 2, a message, not a bash error" \
 	"trace-in-vm.sh: -d needs a number of seconds, e.g. -d 5" -d
 refused "-o with no value: exit 2, a message, not a bash error" \
@@ -66,13 +74,21 @@ refused "--bogus: exit 2, names the option" "trace-in-vm.sh: unknown option '--b
 refused "--bogus: the usage follows" "Usage: trace-in-vm.sh" --bogus
 refused "a stray argument: exit 2, names it" "trace-in-vm.sh: unexpected argument 'extra'" extra
 
-# The checks pass good arguments: the run goes on to the (stub) steps.
-run -d 0.5 -o "$TMP/t.fxt" --kernel 6.12-rt
-if [[ -e $TMP/started ]] && ! grep -q "unknown\|needs\|takes" "$TMP/err"; then
-	echo "ok - good arguments (-d 0.5 -o FILE --kernel 6.12-rt) pass the checks"
-else
-	echo "not ok - good arguments (-d 0.5 -o FILE --kernel 6.12-rt) pass the checks"
-	sed 's/^/#   stderr: /' "$TMP/err"
-	failed=1
-fi
+# The checks pass good arguments, with every kernel fetch-kernel.sh knows:
+# the run goes on to the (stub) steps, and fetch-kernel.sh --check used
+# neither apt nor dpkg, nor made its cache.
+for k in "${known[@]}"; do
+	name="good arguments (-d 0.5 -o FILE --kernel $k) pass the checks"
+	run -d 0.5 -o "$TMP/t.fxt" --kernel "$k"
+	if grep -q "^install-deps.sh" "$TMP/started" 2>/dev/null &&
+	   ! grep -q "^apt\|^dpkg" "$TMP/started" && [[ ! -e $TMP/repo/.cache ]] &&
+	   ! grep -q "unknown\|needs\|takes" "$TMP/err"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		sed 's/^/#   stderr: /' "$TMP/err"
+		[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
+		failed=1
+	fi
+done
 exit "$failed"

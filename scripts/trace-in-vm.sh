@@ -6,6 +6,22 @@ set -euo pipefail
 
 prog=${0##*/}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FETCH_KERNEL=$REPO/scripts/fetch-kernel.sh
+
+# The kernels scripts/fetch-kernel.sh (and so vm-test.sh) knows, from the
+# one list of them there, e.g. "6.1, 6.12 or 6.12-rt". Offline, and it
+# installs nothing: a wrong --kernel fails before any install, build or VM.
+known_kernels() {
+	local list
+	if ! list=$("$FETCH_KERNEL" --known) || [[ -z $list ]]; then
+		echo "$prog: error: '$FETCH_KERNEL --known' failed" >&2
+		exit 1
+	fi
+	list=${list//$'\n'/, }
+	[[ $list == *', '* ]] && list="${list%, *} or ${list##*, }"
+	echo "$list"
+}
+kernels=$(known_kernels)
 
 usage() {
 	cat <<EOF
@@ -22,7 +38,7 @@ then copies the trace to FILE on this machine and summarizes it.
 
   -o FILE          where to put the trace (default: ./sched.fxt)
   -d SECONDS       how long to trace (default: 5)
-  --kernel FLAVOUR 6.1 (default), 6.12 or 6.12-rt
+  --kernel FLAVOUR $kernels (default 6.1)
   --no-deps        skip scripts/install-deps.sh
 
 The arguments are checked first: a bad one exits with status 2 and says
@@ -41,9 +57,6 @@ bad_usage() {
 	exit 2
 }
 
-# The kernels scripts/fetch-kernel.sh (and so vm-test.sh) knows; checked
-# here so that a wrong one fails before any install, build or VM.
-kernels='6.1, 6.12 or 6.12-rt'
 out=$PWD/sched.fxt duration=5 flavour=6.1 deps=1
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -67,9 +80,12 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $duration =~ ^[0-9]+(\.[0-9]+)?$ && $duration =~ [1-9] ]] ||
 	bad_usage "-d takes seconds > 0, e.g. 5 or 0.5, got '$duration'"
-case $flavour in
-6.1 | 6.12 | 6.12-rt) ;;
-*) bad_usage "unknown kernel '$flavour': give $kernels (the Debian kernels scripts/fetch-kernel.sh fetches)" ;;
+rc=0
+"$FETCH_KERNEL" --check "$flavour" 2>/dev/null || rc=$?
+case $rc in
+0) ;;
+2) bad_usage "unknown kernel '$flavour': give $kernels (the Debian kernels scripts/fetch-kernel.sh fetches)" ;;
+*) echo "$prog: error: '$FETCH_KERNEL --check $flavour' failed (exit $rc)" >&2; exit 1 ;;
 esac
 
 [[ $deps -eq 0 ]] || "$REPO/scripts/install-deps.sh"

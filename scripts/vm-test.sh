@@ -6,12 +6,26 @@ set -euo pipefail
 
 prog=${0##*/}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FETCH_KERNEL=$REPO/scripts/fetch-kernel.sh
+
+# The supported flavours, from the one list of them in fetch-kernel.sh,
+# e.g. "6.1, 6.12 or 6.12-rt".
+known_flavours() {
+	local list
+	if ! list=$("$FETCH_KERNEL" --known) || [[ -z $list ]]; then
+		echo "$prog: error: '$FETCH_KERNEL --known' failed" >&2
+		exit 1
+	fi
+	list=${list//$'\n'/, }
+	[[ $list == *', '* ]] && list="${list%, *} or ${list##*, }"
+	echo "$list"
+}
 
 usage() {
 	cat <<EOF
 Usage: $prog [--smp N] [--mem MB] [--timeout SECONDS] [--command CMD] [--out DIR] FLAVOUR
 
-FLAVOUR: 6.1, 6.12 or 6.12-rt (see scripts/fetch-kernel.sh --help)
+FLAVOUR: $(known_flavours) (see scripts/fetch-kernel.sh --help)
 
 Steps:
   1. scripts/fetch-kernel.sh FLAVOUR            (cached after the first run)
@@ -66,14 +80,18 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ -n $flavour ]] || { usage >&2; exit 2; }
-case $flavour in
-6.1 | 6.12 | 6.12-rt) ;;
-*) echo "$prog: unknown FLAVOUR '$flavour' (expected 6.1, 6.12 or 6.12-rt)" >&2; exit 2 ;;
+# Checked before any build or VM; the message is ours, not fetch-kernel.sh's.
+rc=0
+"$FETCH_KERNEL" --check "$flavour" 2>/dev/null || rc=$?
+case $rc in
+0) ;;
+2) echo "$prog: unknown FLAVOUR '$flavour' (expected $(known_flavours))" >&2; exit 2 ;;
+*) die "'$FETCH_KERNEL --check $flavour' failed (exit $rc)" ;;
 esac
 MAKE=${MAKE:-make}
 
 # 1. kernel
-kinfo=$("$REPO/scripts/fetch-kernel.sh" "$flavour") ||
+kinfo=$("$FETCH_KERNEL" "$flavour") ||
 	die "scripts/fetch-kernel.sh $flavour failed (see above)"
 RELEASE='' KDIR='' VMLINUZ='' MODULES=''
 eval "$kinfo"
