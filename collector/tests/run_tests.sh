@@ -47,8 +47,9 @@ all)
 	suite "" sh "$T/test_valgrind.sh" "$BUILD/fxt-dump" "$BUILD/obj/tests/corpus" \
 		"$BUILD/fxt-collect" "$BUILD/obj/tests/fake_fxtrace.so"
 	suite "" clang_build
-	# A script of the tree, not of a build: its arguments, without a VM.
+	# Scripts of the tree, not of a build: their arguments, without a VM.
 	suite "" bash "$SRCDIR/../scripts/test-trace-in-vm-args.sh"
+	suite "" bash "$SRCDIR/../scripts/test-fetch-kernel-args.sh"
 	;;
 asan)
 	unit_suites "asan+ubsan: " "$ASAN_BUILD"
