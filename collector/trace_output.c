@@ -157,6 +157,7 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 		       const sigset_t *mask)
 {
 	int keep[3] = { out->fd, rfd, STDERR_FILENO };
+	bool in_preamble;
 	uint64_t end;
 	struct stat st;
 	ssize_t n;
@@ -193,16 +194,39 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 	end = atomic_load_explicit(out->shared_committed, memory_order_acquire);
 	if (fstat(out->fd, &st) < 0 || (uint64_t)st.st_size <= end)
 		_exit(0);
+	/*
+	 * fxt-collect commits first once the whole preamble (the provider
+	 * metadata before any ring data) is written: nothing committed since
+	 * the trace's start means it died writing the preamble, and what the
+	 * cut takes off was the only part of the trace there was.
+	 */
+	in_preamble = end <= out->start;
 	if (ftruncate(out->fd, (off_t)end) < 0) {
-		dprintf(STDERR_FILENO,
-			"fxt-collect-guard: fxt-collect ended in the middle of a write, and cutting %s back to its last whole record (%llu bytes) failed: %s\n"
-			"fxt-collect-guard: readers drop the incomplete last record\n",
-			out->path, (unsigned long long)end, strerror(errno));
+		if (!in_preamble)
+			dprintf(STDERR_FILENO,
+				"fxt-collect-guard: fxt-collect ended in the middle of a write, and cutting %s back to its last whole record (%llu bytes) failed: %s\n"
+				"fxt-collect-guard: readers drop the incomplete last record\n",
+				out->path, (unsigned long long)end, strerror(errno));
+		else
+			dprintf(STDERR_FILENO,
+				"fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble, and cutting %s back to where the trace was to start (%llu bytes) failed: %s\n"
+				"fxt-collect-guard: no trace was written; the bytes after the first %llu are an incomplete preamble: remove them (truncate -s %llu FILE)\n",
+				out->path, (unsigned long long)end, strerror(errno),
+				(unsigned long long)end, (unsigned long long)end);
 		_exit(1);
 	}
-	dprintf(STDERR_FILENO,
-		"fxt-collect-guard: fxt-collect ended in the middle of a write; %s was cut back to its last whole record (%llu bytes)\n",
-		out->path, (unsigned long long)end);
+	if (!in_preamble)
+		dprintf(STDERR_FILENO,
+			"fxt-collect-guard: fxt-collect ended in the middle of a write; %s was cut back to its last whole record (%llu bytes)\n",
+			out->path, (unsigned long long)end);
+	else if (end)	/* -o - >> FILE: FILE's own bytes stay */
+		dprintf(STDERR_FILENO,
+			"fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble; no trace was written: %s was cut back to where the trace was to start (%llu bytes), and holds none of it\n",
+			out->path, (unsigned long long)end);
+	else
+		dprintf(STDERR_FILENO,
+			"fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble; no trace was written: %s was cut back to 0 bytes and is empty\n",
+			out->path);
 	_exit(0);
 }
 

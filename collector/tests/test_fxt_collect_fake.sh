@@ -333,16 +333,19 @@ expect "ring positions crossing 2^64 in a real session" 0 "no records dropped" "
 # fxt-collect, as the kernel does when SIGKILL lands in a multi-page write.
 # The guard process must cut the file back to the last whole record.
 # Without the guard the file ends at exactly that odd offset.
+# The guard cuts the file just after the collector's death, not before
+# wait() returns; it reports once done. wait_guard gives it up to 5 s (a
+# loaded ASan run measured the file before the cut).
+wait_guard() {
+	n=0
+	while ! grep -q "fxt-collect-guard: " "$TMP/err" && [ "$n" -lt 100 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+}
 KILL_AT=300001
 FAKE_FXTRACE_KILL_AT=$KILL_AT FAKE_FXTRACE_RATE=20 collect -o "$TMP/k.fxt" -d 10
-# The guard cuts the file just after the collector's death, not before
-# wait() returns; it reports once done. Give it up to 5 s (a loaded ASan run
-# measured the file before the cut).
-n=0
-while ! grep -q "fxt-collect-guard: " "$TMP/err" && [ "$n" -lt 100 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
+wait_guard
 size=$(wc -c <"$TMP/k.fxt")
 if [ "$rc" -eq 137 ] && [ "$size" -gt 0 ] && [ "$size" -lt "$KILL_AT" ] &&
    [ $((size % 8)) -eq 0 ] && grep -q "fxt-collect-guard: .*cut back to its last whole record ($size bytes)" "$TMP/err" &&
@@ -350,6 +353,33 @@ if [ "$rc" -eq 137 ] && [ "$size" -gt 0 ] && [ "$size" -lt "$KILL_AT" ] &&
 	ok "SIGKILL after a write cut at byte $KILL_AT: the guard cut the file back to $size bytes, a valid trace"
 else
 	fail "SIGKILL after a write cut at byte $KILL_AT: exit $rc, $size bytes" "$TMP/err" "$TMP/check"
+fi
+
+# SIGKILL while the preamble (magic, provider, strings, the tasks in /proc)
+# is being written, before any whole record was committed: the guard cuts
+# the file back to where the trace was to start, and must say that no trace
+# was written, not that a "last whole record" of 0 bytes is left.
+FAKE_FXTRACE_KILL_AT=101 collect -o "$TMP/kp.fxt" -d 10
+wait_guard
+if [ "$rc" -eq 137 ] && [ -f "$TMP/kp.fxt" ] && [ ! -s "$TMP/kp.fxt" ] &&
+   grep -qxF "fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble; no trace was written: $TMP/kp.fxt was cut back to 0 bytes and is empty" "$TMP/err" &&
+   ! grep -q "last whole record" "$TMP/err"; then
+	ok "SIGKILL inside the preamble: the guard empties the file and says no trace was written"
+else
+	fail "SIGKILL inside the preamble: exit $rc, $(wc -c <"$TMP/kp.fxt") bytes" "$TMP/err"
+fi
+head -c 1000 /dev/urandom >"$TMP/old"
+cp "$TMP/old" "$TMP/kp.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_KILL_AT=101 \
+	"$COLLECT" -D "$DEV" -o - -d 10 >>"$TMP/kp.fxt" 2>"$TMP/err"
+rc=$?
+wait_guard
+if [ "$rc" -eq 137 ] && cmp -s "$TMP/old" "$TMP/kp.fxt" &&
+   grep -qxF "fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble; no trace was written: stdout was cut back to where the trace was to start (1000 bytes), and holds none of it" "$TMP/err" &&
+   ! grep -q "last whole record" "$TMP/err"; then
+	ok "SIGKILL inside the preamble on -o - >> FILE: FILE as it was, the guard says no trace was written"
+else
+	fail "SIGKILL inside the preamble on -o - >> FILE: exit $rc, $(wc -c <"$TMP/kp.fxt") bytes of 1000" "$TMP/err"
 fi
 
 # The children of PID (the guard, here), from /proc.
