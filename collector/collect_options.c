@@ -189,6 +189,8 @@ enum collect_parse_result collect_parse_args(int argc, char **argv,
 	memset(opts, 0, sizeof(*opts));
 	opts->output = COLLECT_DEFAULT_OUTPUT;
 	opts->device = COLLECT_DEFAULT_DEVICE;
+	/* getopt's messages start with argv[0]: "fxt-collect:", not a path */
+	argv[0] = (char *)"fxt-collect";
 	/* '+': stop at COMMAND, so its own options are left alone. */
 	while ((c = getopt_long(argc, argv, "+o:d:b:qD:hV", longopts, NULL)) != -1) {
 		switch (c) {

@@ -46,7 +46,10 @@ enum collect_parse_result {
 	COLLECT_PARSE_USAGE,	/* an error was printed; exit EXIT_USAGE */
 };
 
-/* Parse argv (getopt_long: messages go to stderr). */
+/*
+ * Parse argv (getopt_long: messages go to stderr, starting with
+ * "fxt-collect:", which becomes argv[0]).
+ */
 enum collect_parse_result collect_parse_args(int argc, char **argv,
 					     struct collect_options *opts);
 

@@ -153,6 +153,8 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
+	/* getopt's messages start with argv[0]: "fxt-dump:", not a path */
+	argv[0] = (char *)"fxt-dump";
 	while ((c = getopt_long(argc, argv, "csh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

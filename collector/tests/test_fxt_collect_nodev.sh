@@ -54,6 +54,26 @@ check "bad -b: exit 2 with the accepted range" 2 "power of two from 64K to 256M"
 check "bad -d: exit 2" 2 "more than 0 seconds" -- -d -3
 check "-d over 366 days: exit 2, says the limit" 2 "longer than 366 days" -- -d 31622401
 check "unknown option: exit 2" 2 "Try 'fxt-collect --help'" -- --frobnicate
+# getopt's own errors: "fxt-collect:" first, as every other message, not
+# the path it was run by; then where to look.
+getopt_error() { # MESSAGE ARGS...: exit 2, stderr exactly MESSAGE and the hint
+	msg=$1
+	shift
+	printf '%s\n' "$msg" "Try 'fxt-collect --help' for more information." >"$TMP/want"
+	LC_ALL=C "$COLLECT" "$@" >/dev/null 2>"$TMP/err"
+	got=$?
+	if [ "$got" -eq 2 ] && diff "$TMP/want" "$TMP/err" >"$TMP/diff"; then
+		echo "ok - fxt-collect $*: exit 2, says: $msg"
+	else
+		echo "not ok - fxt-collect $*: exit 2, says: $msg"
+		echo "#   exit $got; diff expected actual:"
+		sed 's/^/#     /' "$TMP/diff"
+	fi
+}
+getopt_error "fxt-collect: unrecognized option '--frobnicate'" --frobnicate
+getopt_error "fxt-collect: invalid option -- 'Z'" -Z
+getopt_error "fxt-collect: option requires an argument -- 'o'" -o
+getopt_error "fxt-collect: option '--duration' requires an argument" --duration
 check "--help: exit 0 with EXAMPLES" 0 "EXAMPLES:" -- --help
 check "--help documents the exit statuses" 0 "records were dropped" -- --help
 # The release is the top-level VERSION file's (the Makefile passes it in).

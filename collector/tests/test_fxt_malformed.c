@@ -634,6 +634,40 @@ TEST(unwritable_output_is_an_error)
 	unlink(bad);
 }
 
+/*
+ * getopt's own errors start with "fxt-dump:", as every other message, not
+ * with the path fxt-dump was run by (a full path, here).
+ */
+TEST(getopt_errors_start_with_fxt_dump)
+{
+	static const char *const cases[][2] = {
+		{ "--bogus", "fxt-dump: unrecognized option '--bogus'\n" },
+		{ "-Z", "fxt-dump: invalid option -- 'Z'\n" },
+	};
+	char valid[4200], err[2048], want[256];
+	static struct trace t;
+	unsigned int i;
+	int status;
+
+	if (!fxt_dump) {
+		tap_skip("getopt_errors_start_with_fxt_dump", "no FXT_DUMP argument");
+		return;
+	}
+	build_valid(&t);
+	snprintf(valid, sizeof(valid), "%s/valid-for-getopt.fxt", corpus_dir);
+	ASSERT(write_file(valid, t.words, here(&t)) == 0);
+	ASSERT(setenv("LC_ALL", "C", 1) == 0);	/* getopt's words, untranslated */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(want, sizeof(want), "%sTry 'fxt-dump --help' for more information.\n",
+			 cases[i][1]);
+		status = run_dump(cases[i][0], valid, err, sizeof(err));
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+		EXPECT_STREQ(err, want);
+	}
+	unsetenv("LC_ALL");
+	unlink(valid);
+}
+
 /* Run fxt-dump @opt on @t; its stdout in @out (NUL-terminated). */
 static void dump_stdout(const char *opt, const struct trace *t, const char *name,
 			char *out, size_t size)
@@ -794,6 +828,7 @@ int main(int argc, char **argv)
 	RUN(not_fxt_is_refused_in_every_mode);
 	RUN(valid_trace_with_every_kind_passes);
 	RUN(unwritable_output_is_an_error);
+	RUN(getopt_errors_start_with_fxt_dump);
 	RUN(summary_time_span_in_the_trace_s_ticks);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
