@@ -8,10 +8,12 @@
 # and artifacts go to /out, which the harness copies back to the host.
 #
 # Output is TAP 13: one top-level test per step; a test program's own TAP is
-# nested with a "# " prefix. After every step the new dmesg lines are scanned
+# nested with a "# " prefix. After every step its kernel messages (the
+# /dev/kmsg records numbered after the step began, kmsg_scan.sh) are scanned
 # and a kernel WARNING, BUG, Oops, lockdep report or RCU stall fails that step
-# even when the program itself passed, and so does a module allocation
-# left over once the step's sessions are closed (no_live_allocations).
+# even when the program itself passed, and so do messages lost before they
+# were scanned, and a module allocation left over once the step's sessions
+# are closed (no_live_allocations).
 # The load-and-fault steps are in fault_steps.sh. The plan line comes last.
 # Exit status: 0 all passed, 1 something failed.
 
@@ -21,6 +23,8 @@ OUT=${OUT:-/out}
 mkdir -p "$OUT"
 # shellcheck source=selftests/fault_steps.sh
 . selftests/fault_steps.sh
+# shellcheck source=selftests/kmsg_scan.sh
+. selftests/kmsg_scan.sh
 
 KERNEL_BAD='WARNING:|BUG:|Oops|general protection|lockdep|possible circular|possible recursive|INFO: rcu|rcu_.* stall|soft lockup|hard LOCKUP|Call Trace'
 
@@ -28,22 +32,6 @@ n=0
 passed=0
 failed=0
 skipped=0
-dmesg_mark=0
-
-dmesg_begin() {
-	dmesg_mark=$(dmesg | wc -l)
-}
-
-# Print new kernel messages that show a kernel bug; true if there were any.
-dmesg_has_bugs() {
-	dmesg | tail -n +"$((dmesg_mark + 1))" > "$OUT/dmesg.step"
-	if grep -Eq "$KERNEL_BAD" "$OUT/dmesg.step"; then
-		echo "# dmesg after this step:"
-		sed 's/^/#   /' "$OUT/dmesg.step" | head -60
-		return 0
-	fi
-	return 1
-}
 
 # step NAME COMMAND...: run one top-level test, nest its output.
 step() {
