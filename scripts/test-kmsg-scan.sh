@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test-kmsg-scan.sh -- the VM selftests' kernel-log scan (selftests/
+# kmsg_scan.sh, run after every step by run_vm_tests.sh) on canned
+# /dev/kmsg logs, on the host: a step's messages are found by sequence
+# number also when the log buffer is full and old lines drop out; records
+# lost before the scan read them fail the step, never pass it; a reader
+# that fails does too. Run with busybox's sh, awk, grep and sed (what the
+# VM has) when busybox is installed, and with the host's sh and tools.
+# Then fxt-kmsg (selftests/fxt_kmsg.c) reads this host's /dev/kmsg, if it
+# may, and returns at its end instead of waiting.
+#
+# Prints unnumbered TAP lines ("ok - ..."); collector/tests/run_tests.sh
+# runs it in `make -C collector check` and numbers them. Exit status 1 if a
+# test failed.
+set -u
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d /tmp/fxt-kmsg-scan.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/out"
+
+# The runner's own regex, not a copy.
+KERNEL_BAD=$(sed -n "s/^KERNEL_BAD='\(.*\)'\$/\1/p" "$REPO/selftests/run_vm_tests.sh")
+failed=0
+[[ -n $KERNEL_BAD ]] || { echo "not ok - KERNEL_BAD found in selftests/run_vm_tests.sh"; failed=1; }
+
+# rec SEQ USEC MESSAGE: one record as /dev/kmsg gives it.
+rec() { printf '6,%s,%s,-;%s\n' "$1" "$2" "$3"; }
+# recs FROM TO: benign records FROM..TO.
+recs() {
+	local s
+	for ((s = $1; s <= $2; s++)); do rec "$s" $((s * 1000)) "ordinary message $s"; done
+}
+
+# scan SHELL BEFORE AFTER [BEFORE_READER [AFTER_READER]]: dmesg_begin with
+# the log BEFORE, then dmesg_has_bugs with the log AFTER, in SHELL ("sh", or
+# "busybox" for busybox sh with busybox's tools first on PATH). The
+# printed lines go to $TMP/scan, the verdict to $scan_rc (0 = the step
+# fails).
+scan() {
+	local sh=$1 path=$PATH
+	cp "$2" "$TMP/before"
+	cp "$3" "$TMP/after"
+	if [[ $sh == busybox ]]; then
+		path=$TMP/bb:$PATH
+		sh="busybox sh"
+	fi
+	# shellcheck disable=SC2016 # expanded by $sh
+	PATH=$path OUT=$TMP/out KERNEL_BAD=$KERNEL_BAD SCAN=$REPO/selftests/kmsg_scan.sh \
+		READ1=${4:-cat $TMP/log} READ2=${5:-cat $TMP/log} LOG=$TMP/log \
+		BEFORE=$TMP/before AFTER=$TMP/after $sh -c '
+		. "$SCAN"
+		KMSG_READ=$READ1
+		cp "$BEFORE" "$LOG"
+		dmesg_begin
+		KMSG_READ=$READ2
+		cp "$AFTER" "$LOG"
+		dmesg_has_bugs' >"$TMP/scan" 2>&1
+	scan_rc=$?
+}
+
+# result STATUS NAME: ok if STATUS (of the checks just made) is 0.
+result() {
+	if [[ $1 -eq 0 ]]; then
+		echo "ok - $2"
+	else
+		echo "not ok - $2"
+		echo "#   dmesg_has_bugs: $scan_rc (0 = the step fails)"
+		sed 's/^/#   printed: /' "$TMP/scan" | head -20
+		failed=1
+	fi
+}
+# clean: the step passes, silently.
+clean() { [[ $scan_rc -ne 0 && ! -s $TMP/scan ]]; }
+# fails LINE...: the step fails, the header first, and each LINE (fixed
+# string) is printed, in that order.
+fails() {
+	local line n=1 at
+	[[ $scan_rc -eq 0 && $(head -n 1 "$TMP/scan") == '# dmesg after this step:' ]] || return 1
+	for line in "$@"; do
+		at=$(tail -n +"$n" "$TMP/scan" | grep -nxF -- "$line" | head -n 1 | cut -d: -f1)
+		[[ -n $at ]] || return 1
+		n=$((n + at))
+	done
+}
+
+shells=(sh)
+if command -v busybox >/dev/null; then
+	mkdir -p "$TMP/bb"
+	for a in sh awk grep sed cat head tail cp; do ln -s "$(command -v busybox)" "$TMP/bb/$a"; done
+	shells+=(busybox)
+else
+	echo "# busybox is not installed: the scan runs under the host's sh only"
+fi
+
+L=$TMP/logs
+mkdir -p "$L"
+recs 1 5 >"$L/1-5"
+{ recs 1 5; rec 6 6000 'fxtrace: ready'; rec 7 7123456 'WARNING: CPU: 1 PID: 42 at kmod/fxtrace_main.c:10 x+0x1/0x2'; recs 8 8; } >"$L/warn"
+{ recs 1 8; } >"$L/1-8"
+# A full buffer: as many lines before the step as after, the oldest gone.
+recs 100 199 >"$L/full-before"
+{ recs 150 248; rec 249 249000 'BUG: kernel NULL pointer dereference, address: 0000000000000000'; } >"$L/full-after"
+recs 150 249 >"$L/full-clean"
+# Records 200..204, the step's first, overwritten before the scan.
+recs 205 300 >"$L/lost-first"
+{ recs 190 201; recs 210 220; } >"$L/lost-middle"
+# Dictionary lines and a message with the separators in it.
+{ recs 1 5; rec 6 6000 'virtio_blk virtio1: [vda] 8388608 512-byte logical blocks (4.29 GB/4.00 GiB); a,b;c'
+  echo ' SUBSYSTEM=virtio'; echo ' DEVICE=+virtio:virtio1 WARNING: not a message'; } >"$L/dict"
+: >"$L/empty"
+
+for sh in "${shells[@]}"; do
+	scan "$sh" "$L/1-5" "$L/1-5"
+	clean
+	result $? "$sh: no new record: the step is clean"
+	scan "$sh" "$L/1-5" "$L/1-8"
+	clean
+	result $? "$sh: new ordinary records: the step is clean"
+	scan "$sh" "$L/1-5" "$L/warn"
+	fails "#   [    0.006000] fxtrace: ready" \
+		"#   [    7.123456] WARNING: CPU: 1 PID: 42 at kmod/fxtrace_main.c:10 x+0x1/0x2" \
+		"#   [    0.008000] ordinary message 8"
+	result $? "$sh: a WARNING after the mark fails the step; its records printed as dmesg does"
+	scan "$sh" "$L/warn" "$L/warn"
+	clean
+	result $? "$sh: a WARNING before the mark is not this step's"
+	scan "$sh" "$L/full-before" "$L/full-after"
+	fails "#   [    0.200000] ordinary message 200" \
+		"#   [    0.249000] BUG: kernel NULL pointer dereference, address: 0000000000000000"
+	result $? "$sh: full log buffer (same line count before and after): the step's BUG is found"
+	scan "$sh" "$L/full-before" "$L/full-clean"
+	clean
+	result $? "$sh: full log buffer, old lines dropped out: the step is clean"
+	scan "$sh" "$L/full-before" "$L/lost-first"
+	fails "#   kmsg: records 200 to 204 (5) were lost before this scan read them: overwritten in the full log buffer; messages of this step were not checked" \
+		"#   [    0.205000] ordinary message 205"
+	result $? "$sh: the step's first records overwritten before the scan: the scan fails, says which"
+	scan "$sh" "$L/full-before" "$L/lost-middle"
+	fails "#   kmsg: records 202 to 209 (8) were lost before this scan read them: overwritten in the full log buffer; messages of this step were not checked" \
+		"#   [    0.200000] ordinary message 200"
+	result $? "$sh: a jump in the numbers after the mark (EPIPE while reading): the scan fails"
+	scan "$sh" "$L/1-5" "$L/dict"
+	clean
+	result $? "$sh: dictionary lines are not messages (their WARNING: does not count)"
+	KERNEL_BAD='a,b;c' scan "$sh" "$L/1-5" "$L/dict"
+	fails "#   [    0.006000] virtio_blk virtio1: [vda] 8388608 512-byte logical blocks (4.29 GB/4.00 GiB); a,b;c"
+	result $? "$sh: a message keeps its ';' and ','"
+	scan "$sh" "$L/1-5" "$L/1-8" "" "false"
+	fails "#   kmsg: reading /dev/kmsg after this step failed: false: "
+	result $? "$sh: the reader fails after the step: the scan fails"
+	scan "$sh" "$L/1-5" "$L/1-8" "false"
+	fails "#   kmsg: no mark from before this step (false failed: ): its messages were not checked"
+	result $? "$sh: the reader fails before the step: the scan fails"
+	scan "$sh" "$L/empty" "$L/1-8"
+	fails "#   kmsg: no mark from before this step (no record in /dev/kmsg): its messages were not checked"
+	result $? "$sh: no record before the step: the scan fails"
+done
+
+# fxt-kmsg on this host's log: it returns at the end, and what it prints
+# is records numbered one after another (nobody writes that fast here).
+if [[ ! -r /dev/kmsg ]]; then
+	echo "ok - fxt-kmsg reads this host's /dev/kmsg # SKIP /dev/kmsg is not readable here"
+elif ! ${MAKE:-make} -s -C "$REPO/selftests" BUILDDIR="$TMP" "$TMP/fxt-kmsg" >"$TMP/make.log" 2>&1; then
+	echo "not ok - fxt-kmsg builds"
+	sed 's/^/#   /' "$TMP/make.log"
+	failed=1
+else
+	rc=0
+	timeout 20 "$TMP/fxt-kmsg" >"$TMP/kmsg" 2>"$TMP/kmsg.err" || rc=$?
+	if [[ $rc -ne 0 ]] && grep -q 'Operation not permitted' "$TMP/kmsg.err"; then
+		echo "ok - fxt-kmsg reads this host's /dev/kmsg # SKIP $(cat "$TMP/kmsg.err")"
+	else
+		scan_rc=x
+		[[ $rc -eq 0 ]] &&
+			awk -F, '/^[0-9]+,[0-9]+,[0-9]+,/ { if (n++ && $2 != last + 1) bad = 1; last = $2; next }
+				/^ / { next } { bad = 1 } END { exit bad || !n }' "$TMP/kmsg"
+		ok=$?
+		cp "$TMP/kmsg.err" "$TMP/scan"
+		result $ok "fxt-kmsg reads this host's /dev/kmsg to its end and returns (exit $rc, $(grep -c '^[0-9]' "$TMP/kmsg") records, numbered in a row)"
+	fi
+fi
+exit "$failed"
