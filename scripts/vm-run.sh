@@ -32,7 +32,9 @@ Options:
   --timeout SECONDS    wall-clock limit for the whole VM run (default 600)
   --module NAME        also load module NAME (+ deps) from --modules-dir
                        before the command; repeatable
-  --append ARGS        extra kernel command line arguments
+  --append ARGS        extra kernel command line arguments (after the
+                       defaults: console=ttyS0,115200 loglevel=N panic=-1
+                       oops=panic log_buf_len=1M)
   --icount             guest time counts executed instructions (QEMU -icount
                        shift=0,align=off,sleep=off: 1 instruction = 1 ns,
                        repeat runs agree to ~0.1%); TCG only, needs --smp 1
@@ -436,7 +438,12 @@ else
 	accel="tcg,thread=$tcg_thread"
 fi
 
-cmdline="console=ttyS0,115200 loglevel=$loglevel panic=-1 oops=panic $append"
+# log_buf_len=1M (the kernel's default is 128 KiB; this costs ~5 MiB of
+# guest RAM with the record descriptors): room for a whole selftest run's
+# messages (about 30 KiB) many times over, so that no step's are
+# overwritten before run_vm_tests.sh scans them (it would notice, and fail
+# the step).
+cmdline="console=ttyS0,115200 loglevel=$loglevel panic=-1 oops=panic log_buf_len=1M $append"
 qemu_args=(
 	-accel "$accel" -M q35 -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nodefaults -no-user-config -display none -no-reboot
