@@ -40,17 +40,20 @@
 
 # The 1-based rank k of the lower end of a 95% interval for the median of
 # n values: the largest k with P(Binomial(n, 1/2) <= k - 1) <= 0.025.
-# 0 when n is too small for one.
-function ci_rank(n,    i, p, cdf, k) {
-	p = exp(-n * log(2))	# P(X = 0); fine for n up to ~1000
+# 0 when n is too small for one. The probabilities are carried as
+# logarithms: 2^-n itself underflows to 0 above n = 1074, and the sum
+# would then never pass 0.025. Terms too small for a double add 0, and
+# do not matter next to 0.025.
+function ci_rank(n,    i, lp, cdf, k) {
+	lp = -n * log(2)	# log P(X = 0)
 	cdf = 0
 	k = 0
 	for (i = 0; i < n; i++) {
-		cdf += p
+		cdf += exp(lp)
 		if (cdf > 0.025)
 			break
 		k = i + 1
-		p = p * (n - i) / (i + 1)
+		lp += log((n - i) / (i + 1))
 	}
 	return k
 }

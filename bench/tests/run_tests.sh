@@ -287,6 +287,17 @@ done
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 | 0.105 \[-\] | 0.105 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th value"
+# 2000 rounds whose ratios are 0.001 .. 2.000: the interval is the 956th
+# to the 1045th value (exact binomial sums). 2^-2000 underflows a double,
+# so the probabilities must not be computed from it directly.
+for i in $(seq 1 2000); do
+	echo "BENCH view=wall round=$i wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=100000"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=101000"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$((100000 + i))"
+done >"$tmp/pool-big.txt"
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-big.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | 1 | 2000 | [0-9.]* | [0-9.]* \[0.956, 1.045\] | 0 |' "$tmp/last"
+result $? "pool.awk: the median's 95% interval of 2000 rounds is their 956th to 1045th value"
 # One boot: the same ratios as report.awk calibrate=1 on that boot (above:
 # 0.200 against ftrace, 0.080 against perf), the one ftrace round too few
 # for a per-round interval.
