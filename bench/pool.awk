@@ -27,15 +27,21 @@
 #   rounds   the ratio of the two costs per event in each round: its
 #            median, and a 95% confidence interval of that median from
 #            the order statistics (no assumption about the distribution;
-#            none for fewer than 6 rounds); rounds where @other cost <= 0
-#            (noise larger than the cost) have no ratio and are counted
-#            apart
+#            none for fewer than 6 rounds)
 #   boots    each boot's own ratio (report.awk's figure for that boot),
 #            their median and its interval, computed as for the rounds,
-#            and how many are at most @target. Rounds of one boot share
-#            that boot's host and state, so they are not independent
-#            draws: where the two intervals differ, the boots' is the one
-#            to believe.
+#            and how many are at most @target (report.awk's "met": both
+#            costs > 0). Rounds of one boot share that boot's host and
+#            state, so they are not independent draws: where the two
+#            intervals differ, the boots' is the one to believe.
+# A cost <= 0 is noise larger than the cost. Both sides are treated
+# alike: a round (or boot) where fxtrace's cost came out <= 0 and the
+# other's > 0 has ratio 0, one where the other's came out <= 0 and
+# fxtrace's > 0 has ratio inf; both <= 0 has none. The medians and
+# intervals are order statistics, so such a round moves them by one rank
+# to its side, and the median against @other stays the reciprocal of
+# the median of @other against fxtrace. The counts of the three kinds
+# are printed ("fxtrace / other / both").
 # Runs that failed (rc != 0) are left out, as in report.awk.
 
 # The 1-based rank k of the lower end of a 95% interval for the median of
@@ -156,6 +162,26 @@ function median_list(l,    i, a) {
 	return median(a, l[0])
 }
 
+# A ratio that stands for inf (see rank_ratio()), and the least value
+# printed as inf (the mean of it and a finite value, in an even median).
+function INF() { return 1e300 }
+function is_inf(v) { return v >= 1e299 }
+
+# The ratio of costs @a / @b for the order statistics: 0 when only @a is
+# <= 0, INF() when only @b is, "" when both are.
+function rank_ratio(a, b) {
+	if (a <= 0 && b <= 0)
+		return ""
+	if (a <= 0)
+		return 0
+	if (b <= 0)
+		return INF()
+	return a / b
+}
+
+# One value of a median or interval: three places, or inf.
+function fmt3(v) { return is_inf(v) ? "inf" : sprintf("%.3f", v) }
+
 # @a / @b to three places; "n/a" when either cost is <= 0 (noise larger
 # than the cost), "-" when either is missing.
 function fmt_ratio(a, b) {
@@ -175,12 +201,13 @@ END {
 	}
 	printf("Pooled: %d boot(s) of the %s view, runs timed as %s; fxtrace against %s%s.\n\n",
 	       nfile, view, units, other, target != "" ? ", target <= " target : "")
-	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds without a ratio | per-boot ratio: median [95%% CI] | per boot (in argument order) |%s\n",
-	       other, target != "" ? " boots <= target |" : "")
+	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds with a cost <= 0: fxtrace / %s / both | per-boot ratio: median [95%% CI] | per boot (in argument order) |%s\n",
+	       other, other, target != "" ? " boots <= target |" : "")
 	printf("|---|---|---|---|---|---|---|---|%s\n", target != "" ? "---|" : "")
 	for (w = 1; w <= nwl; w++) {
 		wl = wls[w]
-		nr = 0; nnoise = 0; nboot = 0; nunder = 0
+		nr = 0; nround = 0; nboot = 0; nunder = 0
+		delete noise
 		delete fd; delete fe; delete od; delete oe; delete ratios; delete bratios
 		nbr = 0
 		fd[0] = fe[0] = od[0] = oe[0] = 0
@@ -195,9 +222,9 @@ END {
 			pa = per_event(bfd, bfe)
 			pb = per_event(bod, boe)
 			boots = boots (boots == "" ? "" : ", ") fmt_ratio(pa, pb)
-			if (pa != "" && pb != "" && pa > 0 && pb > 0) {
-				bratios[++nbr] = pa / pb
-				if (target != "" && pa / pb <= target + 0)
+			if (pa != "" && pb != "" && (x = rank_ratio(pa, pb)) != "") {
+				bratios[++nbr] = x
+				if (target != "" && pa > 0 && pb > 0 && x <= target + 0)
 					nunder++
 			}
 			for (k in rounds) {
@@ -208,15 +235,15 @@ END {
 				b = cost(f, wl, parts[3], other)
 				if (a == "" || b == "")
 					continue
-				if (b <= 0)
-					nnoise++
-				else
-					ratios[++nr] = a / b
+				nround++
+				noise[(a <= 0) + 2 * (b <= 0)]++
+				if ((x = rank_ratio(a, b)) != "")
+					ratios[++nr] = x
 			}
 		}
 		pooled = fmt_ratio(per_event(fd, fe), per_event(od, oe))
-		printf("| %s | %d | %d | %s | %s | %d | %s | %s |%s\n", wl, nboot, nr + nnoise,
-		       pooled, median_ci(ratios, nr), nnoise, median_ci(bratios, nbr),
+		printf("| %s | %d | %d | %s | %s | %d / %d / %d | %s | %s |%s\n", wl, nboot, nround,
+		       pooled, median_ci(ratios, nr), noise[1], noise[2], noise[3], median_ci(bratios, nbr),
 		       boots == "" ? "-" : boots,
 		       target != "" ? sprintf(" %d of %d |", nunder, nboot) : "")
 	}
@@ -229,8 +256,7 @@ function median_ci(v, n,    k) {
 		return "-"
 	sort(v, n)
 	k = ci_rank(n)
-	return sprintf("%.3f", median(v, n)) \
-	       (k > 0 ? sprintf(" [%.3f, %.3f]", v[k], v[n - k + 1]) : " [-]")
+	return fmt3(median(v, n)) (k > 0 ? " [" fmt3(v[k]) ", " fmt3(v[n - k + 1]) "]" : " [-]")
 }
 
 # Append list @src to list @dst (lengths in element 0).

@@ -257,12 +257,12 @@ result $? "report.awk calibrate=1 with pieces: each piece is scaled by the calib
 # events over 1100 operations = 4 per op, so a round's cost per event is
 # d = (time - none) / 4, and a median of d is the median difference / 4:
 #   boot A  r1 fxtrace 2.5, ftrace 7.5: 0.333   r2 3, 6: 0.5
-#           r3 1, -0.5: ftrace cost <= 0, no ratio
+#           r3 1, -0.5: ftrace cost <= 0, ratio inf
 #   boot B  r1 4, 10: 0.4   r2 fxtrace failed (no ratio, not a round)
 #           and ftrace 15   r3 7.5, 12.5: 0.6
 # pooled: median d(fxtrace) of 2.5 3 1 4 7.5 = 3 over median d(ftrace) of
 # 7.5 6 -0.5 10 15 12.5 = 8.75 -> 0.343; per-round ratios 0.333 0.4 0.5
-# 0.6 -> median 0.450, too few rounds (4) for an interval; per boot A
+# 0.6 inf -> median 0.500, too few rounds (5) for an interval; per boot A
 # 2.5 / 6 = 0.417, B 5.75 / 12.5 = 0.460 (median 0.438, too few boots
 # for an interval), so 1 of 2 at most 0.45.
 pool_run() { # pool_run BOOT ROUND CFG NORM [RC]
@@ -276,16 +276,39 @@ pool_run b 1 none 200; pool_run b 1 fxtrace 216; pool_run b 1 ftrace 240
 pool_run b 2 none 200; pool_run b 2 fxtrace '' 124; pool_run b 2 ftrace 260
 pool_run b 3 none 200; pool_run b 3 fxtrace 230; pool_run b 3 ftrace 250
 awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b.txt" >"$tmp/last" 2>&1
-grep -qx '| pp1 | 2 | 5 | 0.343 | 0.450 \[-\] | 1 | 0.438 \[-\] | 0.417, 0.460 | 1 of 2 |' "$tmp/last" &&
+grep -qx '| pp1 | 2 | 5 | 0.343 | 0.500 \[-\] | 0 / 1 / 0 | 0.438 \[-\] | 0.417, 0.460 | 1 of 2 |' "$tmp/last" &&
 	grep -q '^Pooled: 2 boot(s) of the wall view, runs timed as norm_per_op; fxtrace against ftrace, target <= 0.45\.$' "$tmp/last"
 result $? "pool.awk: pooled and per-boot ratios, noise rounds and failed runs of a hand-worked fixture"
+# A cost <= 0 on either side counts alike: fxtrace's as ratio 0, ftrace's
+# as inf, both as no ratio. Costs per event (fxtrace, ftrace): r1 -0.25,
+# 5: 0; r2 0.5, 2.5: 0.2; r3 0.75, 2.5: 0.3; r4 1.25, 2.5: 0.5; r5 1,
+# -0.25: inf; r6 -0.5, -0.75: none. Median of 0 0.2 0.3 0.5 inf = 0.300.
+# With the two configurations' names swapped every ratio is inverted,
+# and so is the median: 0 2 3.333 5 inf -> 3.333. Pooled: median
+# difference 2.5 (-2 -1 2 3 4 5) over 10 (-3 -1 10 10 10 20) -> 0.250.
+while read -r r fx ft; do
+	pool_run d "$r" none 100; pool_run d "$r" fxtrace "$fx"; pool_run d "$r" ftrace "$ft"
+done <<'EOF'
+1 99 120
+2 102 110
+3 103 110
+4 105 110
+5 104 99
+6 98 97
+EOF
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-d.txt" >"$tmp/last" 2>&1
+sed 's/cfg=fxtrace/cfg=X/; s/cfg=ftrace/cfg=fxtrace/; s/cfg=X/cfg=ftrace/' "$tmp/pool-d.txt" >"$tmp/pool-swapped.txt"
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-swapped.txt" >>"$tmp/last" 2>&1
+grep -qx '| pp1 | 1 | 6 | 0.250 | 0.300 \[-\] | 1 / 1 / 1 | 0.250 \[-\] | 0.250 |' "$tmp/last" &&
+	grep -qx '| pp1 | 1 | 6 | 4.000 | 3.333 \[-\] | 1 / 1 / 1 | 4.000 \[-\] | 4.000 |' "$tmp/last"
+result $? "pool.awk: a cost <= 0 counts alike on either side (ratio 0 or inf), so swapping the two inverts the median"
 # 20 rounds whose ratios are 0.01 .. 0.20: the 95% interval of the median
 # of 20 values is the 6th to the 15th (binomial table), 0.06 to 0.15.
 for i in $(seq 1 20); do
 	pool_run c "$i" none 100; pool_run c "$i" ftrace 200; pool_run c "$i" fxtrace "$((100 + i))"
 done
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
-grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 | 0.105 \[-\] | 0.105 |' "$tmp/last"
+grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 / 0 / 0 | 0.105 \[-\] | 0.105 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th value"
 # 2000 rounds whose ratios are 0.001 .. 2.000: the interval is the 956th
 # to the 1045th value (exact binomial sums). 2^-2000 underflows a double,
@@ -296,15 +319,15 @@ for i in $(seq 1 2000); do
 	echo "BENCH view=wall round=$i wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$((100000 + i))"
 done >"$tmp/pool-big.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-big.txt" >"$tmp/last" 2>&1
-grep -q '^| pp1 | 1 | 2000 | [0-9.]* | [0-9.]* \[0.956, 1.045\] | 0 |' "$tmp/last"
+grep -q '^| pp1 | 1 | 2000 | [0-9.]* | [0-9.]* \[0.956, 1.045\] | 0 / 0 / 0 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 2000 rounds is their 956th to 1045th value"
 # One boot: the same ratios as report.awk calibrate=1 on that boot (above:
 # 0.200 against ftrace, 0.080 against perf), the one ftrace round too few
 # for a per-round interval.
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$T/fixture.txt" >"$tmp/last" 2>&1 &&
 	awk -v other=perf -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$T/fixture.txt" >>"$tmp/last" 2>&1
-grep -qx '| pp1 | 1 | 1 | 0.200 | 0.200 \[-\] | 0 | 0.200 \[-\] | 0.200 |' "$tmp/last" &&
-	grep -qx '| pp1 | 1 | 2 | 0.080 | 0.080 \[-\] | 0 | 0.080 \[-\] | 0.080 |' "$tmp/last"
+grep -qx '| pp1 | 1 | 1 | 0.200 | 0.200 \[-\] | 0 / 0 / 0 | 0.200 \[-\] | 0.200 |' "$tmp/last" &&
+	grep -qx '| pp1 | 1 | 2 | 0.080 | 0.080 \[-\] | 0 / 0 / 0 | 0.080 \[-\] | 0.080 |' "$tmp/last"
 result $? "pool.awk on one boot: report.awk's ratios of that boot"
 sed 's/view=wall/view=icount/' "$tmp/pool-a.txt" >"$tmp/pool-icount.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-b.txt" "$tmp/pool-icount.txt" >"$tmp/last" 2>&1
