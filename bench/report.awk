@@ -41,12 +41,15 @@ function spread(arr, n,    i, lo, hi, m) {
 	return m > 0 ? sprintf("%.1f%%", 100 * (hi - lo) / m) : "-"
 }
 
-# The time per operation of run @key as the table uses it.
+# The time per operation of run @key as the table uses it; "" for a run
+# without the calibration the view needs (missing data, not noise).
 function value(key) {
 	if (!calibrate)
 		return raw[key]
 	if (pieces)
 		return norm[key] * cal_med
+	if (cal[key] == "" || cal[key] <= 0)
+		return ""
 	return raw[key] / cal[key] * cal_med
 }
 
@@ -63,7 +66,15 @@ function ratio(wl, a, b) {
 function target(wl, other, limit,    f, o) {
 	f = per_event[wl, "fxtrace"]
 	o = per_event[wl, other]
-	if (o == "" || o <= 0 || f <= 0) {
+	if (!(other in seen_cfg)) {
+		printf("- %s: fxtrace / %s per event: %s not run\n", wl, other, other)
+		return
+	}
+	if (o == "" || f == "") {
+		printf("- %s: fxtrace / %s per event: no figure (missing data: see the runs left out below)\n", wl, other)
+		return
+	}
+	if (o <= 0 || f <= 0) {
 		printf("- %s: fxtrace / %s per event: inconclusive (no positive overhead to compare: noise)\n", wl, other)
 		return
 	}
@@ -176,13 +187,14 @@ END {
 				if (!(key in ok))
 					continue
 				x = value(key)
-				val[key] = x
-				xs[++n] = x
 				rs[++nr] = raw[key]
-				base = wl SUBSEP "none" SUBSEP r
-				if (cfg != "none" && (base in ok)) {
-					xb = value(base)
-					ds[++nd] = x - xb
+				if (x == "") {
+					nocal[++nnocal] = sprintf("round %d %s %s", r, wl, cfg)
+				} else {
+					xs[++n] = x
+					base = wl SUBSEP "none" SUBSEP r
+					if (cfg != "none" && (base in ok) && (xb = value(base)) != "")
+						ds[++nd] = x - xb
 				}
 				if (key in per_op) {
 					es[++ne] = per_op[key]
@@ -196,7 +208,7 @@ END {
 				if (key in csw)
 					sws[++ns] = csw[key]
 			}
-			if (n == 0)
+			if (nr == 0)
 				continue
 			m = median(xs, n)
 			d = median(ds, nd)
@@ -208,8 +220,8 @@ END {
 			lost_all[wl, cfg] = lsum
 			cpu_med[wl, cfg] = median(cs, nc)
 			bpe_med[wl, cfg] = median(bs, nb)
-			printf("| %s | %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", \
-			       wl, cfg, n, m, spread(xs, n), fmt(median(sws, ns), "%.2f"), fmt(d, "%.0f"), \
+			printf("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", \
+			       wl, cfg, n, fmt(m, "%.0f"), spread(xs, n), fmt(median(sws, ns), "%.2f"), fmt(d, "%.0f"), \
 			       (d != "" && none_med[wl] > 0) ? sprintf("%.1f%%", 100 * d / none_med[wl]) : "-", \
 			       fmt(e, "%.2f"), fmt(pe, "%.0f"), fmt(median(recs, ne), "%.0f"), \
 			       ne ? lsum : "-", fmt(median(bs, nb), "%.1f"), \
@@ -241,8 +253,7 @@ END {
 	printf("\nTargets (issue 4), this view:\n\n")
 	for (w = 1; w <= nwl; w++) {
 		wl = wls[w]
-		f = per_event[wl, "fxtrace"]
-		if (f == "")
+		if (!((wl, "fxtrace") in per_event))
 			continue
 		if (calibrate) {
 			target(wl, "ftrace", 0.5)
@@ -270,5 +281,10 @@ END {
 		printf("\nRuns left out (failed):\n")
 		for (i = 1; i <= nfail; i++)
 			printf("- %s\n", failed[i])
+	}
+	if (nnocal) {
+		printf("\nRuns left out of the calibrated figures (no calibration: missing data, not noise):\n")
+		for (i = 1; i <= nnocal; i++)
+			printf("- %s\n", nocal[i])
 	}
 }
