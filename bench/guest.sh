@@ -7,7 +7,7 @@
 # Payload layout (bench/run.sh builds it): ./fxtrace.ko; ./bin/ with the
 # static fxt-collect, fxt-dump, fxt-bench and fxt-probe-only, Debian's perf and
 # trace-cmd; ./lib/ with the shared libraries those two need and the
-# dynamic loader; ./bench/guest.sh (this file).
+# dynamic loader; ./bench/guest.sh (this file) and ./bench/tracer_counts.sh.
 #
 # For each round, for each workload, the configurations run back to back
 # (none fxtrace ftrace perf none fxtrace ...), so slow drifts of the host hit
@@ -166,48 +166,23 @@ calib() {
 		field ns_per_op "$SCRATCH/calib.out"
 }
 
-# Each tracer's own account of what it recorded and lost, from its output.
-# Sets events, lost, out_bytes.
-count_fxtrace() {
-	events=$(sed -n 's/^fxt-collect: traced .* records (\([0-9]*\) context switches, \([0-9]*\) wakeups.*/\1 + \2/p' "$1" | head -n 1)
-	[ -n "$events" ] && events=$((events))
-	lost=$(sed -n 's/^fxt-collect: records dropped: .*(\([0-9]*\) in total).*/\1/p' "$1" | head -n 1)
-	[ -n "$lost" ] || { grep -q '^fxt-collect: no records dropped' "$1" && lost=0; }
-	out_bytes=$(wc -c <"$SCRATCH/t.fxt")
-}
+# Each tracer's own account of what it recorded and lost, from its output
+# (the parsers, tested on the host, are in tracer_counts.sh). Each sets
+# events, lost, out_bytes; the tracers' report output is appended to the
+# run's log after it was read.
+. "$ROOT/bench/tracer_counts.sh"
 
-count_probe() {
-	events=$(sed -n 's/^fxt-probe-only: records_written=\([0-9]*\) .*/\1/p' "$1")
-	lost=$(sed -n 's/^fxt-probe-only: .* records_dropped=\([0-9]*\) .*/\1/p' "$1")
-}
-
-count_ftrace() {
-	# trace-cmd stores each CPU's ring buffer counters, taken when tracing
-	# stopped, in the file: "read events" had gone to its reader,
-	# "entries" were still in the buffer (read after that), "overrun"
-	# were overwritten before it got to them, "dropped events" found the
-	# buffer full. (It resets the live counters in tracefs on exit.)
+count_ftrace_run() {
 	trace-cmd report --stat -i "$SCRATCH/t.dat" >"$SCRATCH/stat.txt" 2>&1
-	cat "$SCRATCH/stat.txt" >>"$1"
-	events=$(awk '/^entries:/ { s += $2 } /^read events:/ { s += $3 } END { print s + 0 }' "$SCRATCH/stat.txt")
-	lost=$(awk '/^overrun:/ || /^commit overrun:/ { s += $NF } /^dropped events:/ { s += $3 } END { print s + 0 }' "$SCRATCH/stat.txt")
-	# The event pages trace-cmd wrote, per CPU: "N bytes in size", or
-	# "C bytes in size (N uncompressed)" when it compressed them.
-	out_bytes=$(awk '/bytes in size/ { v = $1; if ($6 == "uncompressed)") v = substr($5, 2); s += v } END { print s + 0 }' "$1")
+	count_ftrace "$1" "$SCRATCH/stat.txt"
+	{ echo "# trace-cmd report --stat"; cat "$SCRATCH/stat.txt"; } >>"$1"
 }
 
-count_perf() {
-	events=$(sed -n 's/.*perf record: Captured and wrote .*(\([0-9]*\) samples).*/\1/p' "$1" | head -n 1)
-	# perf record says "Processed N samples and lost P%!" when it lost any.
-	total=$(sed -n 's/.*Processed \([0-9]*\) samples and lost.*/\1/p' "$1" | head -n 1)
-	if [ -n "$total" ] && [ -n "$events" ]; then
-		lost=$((total - events))
-	else
-		lost=0
-	fi
-	# The data section (header and feature sections left out).
-	out_bytes=$(perf report --header-only -i "$SCRATCH/p.data" 2>/dev/null |
-		sed -n 's/^# data size *: *\([0-9]*\).*/\1/p')
+count_perf_run() {
+	perf report --stats -i "$SCRATCH/p.data" >"$SCRATCH/stats.txt" 2>&1
+	perf report --header-only -i "$SCRATCH/p.data" >"$SCRATCH/header.txt" 2>/dev/null
+	count_perf "$1" "$SCRATCH/stats.txt" "$SCRATCH/header.txt"
+	{ echo "# perf report --stats"; cat "$SCRATCH/stats.txt"; } >>"$1"
 }
 
 # unsteady BEFORE AFTER: true if the calibrations differ by more than
@@ -268,9 +243,9 @@ run_once() {
 	esac
 	case $cfg in
 	probe) [ $rc -eq 0 ] || [ $rc -eq 3 ] && count_probe "$log" ;;
-	fxtrace) [ $rc -eq 0 ] || [ $rc -eq 3 ] && count_fxtrace "$log" ;;
-	ftrace) [ $rc -eq 0 ] && count_ftrace "$log" ;;
-	perf) [ $rc -eq 0 ] && count_perf "$log" ;;
+	fxtrace) [ $rc -eq 0 ] || [ $rc -eq 3 ] && count_fxtrace "$log" "$SCRATCH/t.fxt" ;;
+	ftrace) [ $rc -eq 0 ] && count_ftrace_run "$log" ;;
+	perf) [ $rc -eq 0 ] && count_perf_run "$log" ;;
 	esac
 	# fxt-collect and fxt-probe-only exit 3 when records were dropped;
 	# that is a result, not a failure (the lost count says so).

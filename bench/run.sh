@@ -267,7 +267,7 @@ main() {
 	mkdir -p "$payload/bin" "$payload/lib" "$payload/bench"
 	cp "$ko" "$payload/"
 	cp "$vmbin/fxt-collect" "$vmbin/fxt-dump" "$vmbin/fxt-bench" "$vmbin/fxt-probe-only" "$payload/bin/"
-	cp "$BENCH/guest.sh" "$payload/bench/"
+	cp "$BENCH/guest.sh" "$BENCH/tracer_counts.sh" "$payload/bench/"
 	# perf and trace-cmd with every library ldd finds, and the loader.
 	for tool in perf trace-cmd; do
 		path=$(command -v "$tool") || die "$tool is not installed; run scripts/install-deps.sh"
