@@ -304,6 +304,25 @@ cp "$tmp/table" "$tmp/last"
 	grep -q '^| pp1 | 0.200 | 0.080 | - | - |$' "$tmp/table" &&
 	grep -q 'fxtrace / ftrace per event = 0.200 (target <= 0.5): met' "$tmp/table"
 result $? "report.awk calibrate=1: each run is scaled by its own calibration"
+# A run without its calibration is missing data: left out of the
+# calibrated figures and listed, not divided by zero into inf or nan and
+# then judged. Round 1's fxtrace run: the boot's median calibration is
+# then 750 (500 500 500 1000 1000 1000), fxtrace keeps round 2's +400 x
+# 750 / 1000 = +600 -> 150 ns/event, ftrace +2000 x 750 / 500 = 3000 ->
+# 750 ns/event, 0.200. Without any calibrated fxtrace run there is no
+# figure to judge.
+sed '/round=1 wl=pp1 cfg=fxtrace/s/calib_before=500 calib_after=500/calib_before=- calib_after=-/' "$T/fixture.txt" >"$tmp/nocal.txt"
+awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/nocal.txt" >"$tmp/table" 2>&1
+sed '/cfg=fxtrace/s/calib_before=[0-9]* calib_after=[0-9]*/calib_before=- calib_after=-/' "$T/fixture.txt" >"$tmp/nocal.txt"
+awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/nocal.txt" >>"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+! grep -qi 'inf\|nan' "$tmp/table" &&
+	grep -q '^| pp1 | fxtrace | 1 | 15750 | - | 2.00 | 600 | 4.0% | 4.00 | 150 |' "$tmp/table" &&
+	grep -q 'fxtrace / ftrace per event = 0.200 (target <= 0.5): met' "$tmp/table" &&
+	grep -q '^- pp1: fxtrace / ftrace per event: no figure (missing data' "$tmp/table" &&
+	(($(grep -c '^Runs left out of the calibrated figures (no calibration: missing data, not noise):$' "$tmp/table") == 2)) &&
+	(($(grep -c '^- round 1 pp1 fxtrace$' "$tmp/table") == 2)) && grep -q '^- round 2 pp1 fxtrace$' "$tmp/table"
+result $? "report.awk calibrate=1: a run without a calibration is missing data, listed, not inf, nan or noise"
 
 # calibrate=1 with pieces: each run's norm_per_op x the boot's median
 # piece calibration, median(500, 500, 600, 600) = 550: none 11000, 11220
