@@ -19,14 +19,17 @@
 #              schedule)
 #   +ns/op     median over rounds of (this config - "none") in the same round
 #   events/op  (recorded + lost) / (ops + warmup): the tracer's own count
-#   ns/event   +ns/op / events/op: what one recorded event cost the workload
+#   ns/event   +ns/op / events/op: what one event cost the workload, the
+#              events the tracer lost counted as if it had recorded them
 #   B/event    output bytes / recorded events (fxtrace: the whole .fxt file;
 #              ftrace: the event pages trace-cmd wrote; perf: perf.data's
 #              data section)
 #   tracer CPU CPU time of the tracer's processes / elapsed time, median
 # Then fxtrace's ns/event as a ratio to ftrace's and to perf's, and the same
 # for "probe" (fxtrace's probes alone, nobody draining: the collector's share
-# is the difference).
+# is the difference). A ratio where either side lost events is marked: that
+# tracer did not do all the work the other did (it recorded fewer events
+# than its events/op counts).
 # Runs that failed (rc != 0) are left out and listed.
 
 function spread(arr, n,    i, lo, hi, m) {
@@ -60,7 +63,19 @@ function ratio(wl, a, b) {
 		return "-"
 	if (per_event[wl, a] <= 0 || per_event[wl, b] <= 0)
 		return "n/a (overhead <= 0: noise)"
-	return sprintf("%.3f", per_event[wl, a] / per_event[wl, b])
+	return sprintf("%.3f", per_event[wl, a] / per_event[wl, b]) lost_mark(wl, a, b)
+}
+
+# " (perf lost 3)" when either of @a and @b lost events in @wl, else "".
+function lost_mark(wl, a, b,    m) {
+	m = ""
+	if (lost_all[wl, a] > 0)
+		m = sprintf("%s lost %d", a, lost_all[wl, a])
+	if (lost_all[wl, b] > 0)
+		m = m (m == "" ? "" : ", ") sprintf("%s lost %d", b, lost_all[wl, b])
+	if (m != "")
+		nlost_marks++
+	return m == "" ? "" : " (" m ")"
 }
 
 function target(wl, other, limit,    f, o) {
@@ -78,8 +93,8 @@ function target(wl, other, limit,    f, o) {
 		printf("- %s: fxtrace / %s per event: inconclusive (no positive overhead to compare: noise)\n", wl, other)
 		return
 	}
-	printf("- %s: fxtrace / %s per event = %.3f (target <= %s): %s\n", wl, other, \
-	       f / o, limit, f / o <= limit ? "met" : "NOT met")
+	printf("- %s: fxtrace / %s per event = %.3f (target <= %s): %s%s\n", wl, other, \
+	       f / o, limit, f / o <= limit ? "met" : "NOT met", lost_mark(wl, "fxtrace", other))
 }
 
 function fmt(v, f) { return v == "" ? "-" : sprintf(f, v) }
@@ -231,13 +246,15 @@ END {
 			printf("\n")
 		}
 	}
-	printf("\nfxtrace's cost per recorded event as a fraction of the others' (same boot; \"probe\" = fxtrace's probes alone, nobody draining):\n\n")
+	printf("\nfxtrace's cost per event (recorded + lost, as each tracer counts them) as a fraction of the others' (same boot; \"probe\" = fxtrace's probes alone, nobody draining):\n\n")
 	printf("| workload | fxtrace / ftrace | fxtrace / perf | probe / ftrace | probe / perf |\n|---|---|---|---|---|\n")
 	for (w = 1; w <= nwl; w++) {
 		wl = wls[w]
 		printf("| %s | %s | %s | %s | %s |\n", wl, ratio(wl, "fxtrace", "ftrace"), \
 		       ratio(wl, "fxtrace", "perf"), ratio(wl, "probe", "ftrace"), ratio(wl, "probe", "perf"))
 	}
+	if (nlost_marks)
+		printf("\n\"X lost N\": X lost N events over these runs. Its cost per event counts them as if recorded, though it did not record them: the two tracers did unlike work, and that one's cost per event can be lower than recording every event would have cost.\n")
 	# What writing each tracer's output costs at the measured price per
 	# byte (fxt-bench writecost): a floor under its reader's share.
 	if (write_ns > 0) {
