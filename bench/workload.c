@@ -25,10 +25,22 @@
  * Each run prints one line of key=value pairs on stdout ("result wl=...").
  * The clock is CLOCK_MONOTONIC: under QEMU -icount it counts instructions.
  * --watch COMM adds tracer_cpu_ns, the CPU time that processes named COMM
- * (the tracer and its helpers) used during the measured interval, read from
- * /proc/PID/task/TID/schedstat. csw is the number of context switches of the
- * workload's own tasks in the interval (from /proc/PID/task/TID/status),
- * which shows whether a tracer changed the schedule itself.
+ * (the tracer and its helpers: every thread of every such process) used
+ * during the measured interval, read from /proc/PID/task/TID/schedstat. csw
+ * is the number of context switches of the workload's own tasks in the
+ * interval (from /proc/PID/task/TID/status), which shows whether a tracer
+ * changed the schedule itself.
+ *
+ * --settle MS: after a pingpong or sleepwake loop, sleep MS milliseconds
+ * with every workload task blocked, so that a tracer's reader drains what
+ * was still pending when the loop ended, and add tracer_cpu_after_ns, the
+ * watched processes' CPU time in that window (settle_ns long). The window is
+ * not workload time. --pending KIND adds the bytes that the tracer had
+ * recorded but its reader not yet taken at the loop's end and after the
+ * window (pending_end_bytes, pending_after_bytes): ftrace from tracefs'
+ * per_cpu/cpuN/stats ("bytes:", and "entries:" as pending_*_records),
+ * fxtrace and perf from the rings the watched processes mapped (fxtrace's
+ * control pages, perf's user pages, read through /proc/PID/mem).
  *
  * --chunks K --chunk-calib N splits a pingpong or sleepwake run into K
  * pieces with N getppid() calls timed before, between and after them, and
@@ -47,6 +59,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +71,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/fxtrace.h>
+#include <linux/perf_event.h>
+
 #define MAX_THREADS	1024
 #define MAX_WATCH	4
+#define MAX_PIDS	64	/* watched processes */
 #define MAX_CHUNKS	1000
 #define TOKEN		't'
 #define STOP		's'
@@ -77,6 +94,14 @@ struct env {
 	int chunks;		/* pieces of a pingpong/sleepwake run */
 	long chunk_calib;	/* getppid() calls around each piece, 0 = none */
 	const char *output;	/* writecost's file */
+	long settle_ms;		/* quiet window after the loop, 0 = none */
+	enum pending_kind {	/* whose unread bytes to report */
+		PENDING_NONE,
+		PENDING_FTRACE,		/* tracefs per_cpu/cpuN/stats */
+		PENDING_FXTRACE,	/* the watched processes' fxtrace rings */
+		PENDING_PERF,		/* the watched processes' perf rings */
+	} pending;
+	const char *tracefs;	/* for PENDING_FTRACE */
 	enum write_pages {	/* writecost: the file's pages before the writes */
 		PAGES_NEW,		/* none: the writes allocate them */
 		PAGES_REUSED,		/* written once already, untimed */
@@ -185,27 +210,26 @@ static uint64_t process_cpu_ns(const char *pid)
 }
 
 /*
- * CPU time of every process whose comm is one of env->watch; @ntasks gets
- * how many there were. Processes that start or exit inside the interval
- * are counted only for the part we see, which is why the tracers are
- * started before the workload and stopped after it.
+ * The processes whose comm is one of env->watch (at most MAX_PIDS), as
+ * /proc directory names. A tracer's helpers are found by the same name:
+ * trace-cmd's per-CPU recorders are forked trace-cmd processes, and threads
+ * are counted with their process.
  */
-static uint64_t watched_cpu_ns(const struct env *env, int *ntasks)
+static int watched_pids(const struct env *env, char pids[][16])
 {
 	char path[300], comm[64];
 	struct dirent *de;
-	uint64_t sum = 0;
+	int i, n = 0;
 	DIR *d;
-	int i;
 
-	*ntasks = 0;
 	if (!env->nwatch)
 		return 0;
 	d = opendir("/proc");
 	if (!d)
 		die("opendir /proc");
-	while ((de = readdir(d))) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+	while ((de = readdir(d)) && n < MAX_PIDS) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+		    strlen(de->d_name) >= 16)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
 		if (!read_line(path, comm, sizeof(comm)))
@@ -213,14 +237,161 @@ static uint64_t watched_cpu_ns(const struct env *env, int *ntasks)
 		comm[strcspn(comm, "\n")] = '\0';
 		for (i = 0; i < env->nwatch; i++) {
 			if (!strcmp(comm, env->watch[i])) {
-				sum += process_cpu_ns(de->d_name);
-				(*ntasks)++;
+				strcpy(pids[n++], de->d_name);
 				break;
 			}
 		}
 	}
 	closedir(d);
+	return n;
+}
+
+/*
+ * CPU time of every watched process; @ntasks gets how many there were.
+ * Processes that start or exit inside the interval are counted only for the
+ * part we see, which is why the tracers are started before the workload and
+ * stopped after it.
+ */
+static uint64_t watched_cpu_ns(const struct env *env, int *ntasks)
+{
+	static char pids[MAX_PIDS][16];
+	uint64_t sum = 0;
+	int i;
+
+	*ntasks = watched_pids(env, pids);
+	for (i = 0; i < *ntasks; i++)
+		sum += process_cpu_ns(pids[i]);
 	return sum;
+}
+
+/* ---- --pending: what the tracer recorded and its reader has not taken --- */
+
+struct pending {
+	int64_t bytes, records;		/* -1 = not known */
+};
+
+/* Sum of "KEY: N" over DIR/per_cpu/cpu * /stats (ftrace's ring buffers). */
+static void ftrace_pending(const struct env *env, struct pending *p)
+{
+	char path[600], line[128];
+	struct dirent *de;
+	bool found = false;
+	FILE *f;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/per_cpu", env->tracefs);
+	d = opendir(path);
+	if (!d)
+		return;
+	p->bytes = p->records = 0;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "cpu", 3))
+			continue;
+		snprintf(path, sizeof(path), "%s/per_cpu/%s/stats", env->tracefs,
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "entries:", 8)) {
+				p->records += strtoll(line + 8, NULL, 10);
+				found = true;
+			} else if (!strncmp(line, "bytes:", 6)) {
+				p->bytes += strtoll(line + 6, NULL, 10);
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	if (!found)
+		p->bytes = p->records = -1;
+}
+
+static bool read_u64_at(int mem, unsigned long addr, uint64_t *v)
+{
+	return pread(mem, v, sizeof(*v), (off_t)addr) == (ssize_t)sizeof(*v);
+}
+
+/*
+ * The rings process @pid mapped: fxtrace's control pages (one page of
+ * /dev/fxtrace) hold producer_pos and consumer_pos, perf's user pages (the
+ * first page of each anon_inode:[perf_event] mapping) data_head and
+ * data_tail; what lies between is unread. Adds it to @bytes; returns how
+ * many rings there were, -1 if one could not be read.
+ */
+static int process_pending(const struct env *env, const char *pid,
+			   int64_t *bytes)
+{
+	unsigned long start, end, page = (unsigned long)sysconf(_SC_PAGESIZE);
+	char path[300], line[512], name[256];
+	uint64_t head, tail;
+	size_t head_off, tail_off;
+	int mem, rings = 0;
+	FILE *maps;
+
+	if (env->pending == PENDING_FXTRACE) {
+		head_off = offsetof(struct fxtrace_ctrl, producer_pos);
+		tail_off = offsetof(struct fxtrace_ctrl, consumer_pos);
+	} else {
+		head_off = offsetof(struct perf_event_mmap_page, data_head);
+		tail_off = offsetof(struct perf_event_mmap_page, data_tail);
+	}
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	maps = fopen(path, "r");
+	if (!maps)
+		return 0;	/* exited meanwhile */
+	snprintf(path, sizeof(path), "/proc/%s/mem", pid);
+	mem = open(path, O_RDONLY);
+	if (mem < 0) {
+		fclose(maps);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), maps)) {
+		name[0] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %255s", &start, &end, name) < 2)
+			continue;
+		if (env->pending == PENDING_FXTRACE ?
+		    strcmp(name, "/dev/" FXTRACE_DEVICE_NAME) || end - start != page :
+		    strcmp(name, "anon_inode:[perf_event]"))
+			continue;
+		if (rings < 0)
+			continue;
+		if (!read_u64_at(mem, start + head_off, &head) ||
+		    !read_u64_at(mem, start + tail_off, &tail)) {
+			rings = -1;
+			continue;
+		}
+		*bytes += (int64_t)(head - tail);
+		rings++;
+	}
+	close(mem);
+	fclose(maps);
+	return rings;
+}
+
+static struct pending pending_now(const struct env *env)
+{
+	static char pids[MAX_PIDS][16];
+	struct pending p = { -1, -1 };
+	int i, n, r, rings = 0;
+
+	if (env->pending == PENDING_NONE)
+		return p;
+	if (env->pending == PENDING_FTRACE) {
+		ftrace_pending(env, &p);
+		return p;
+	}
+	n = watched_pids(env, pids);
+	p.bytes = 0;
+	for (i = 0; i < n; i++) {
+		r = process_pending(env, pids[i], &p.bytes);
+		if (r < 0)
+			return (struct pending){ -1, -1 };
+		rings += r;
+	}
+	if (!rings)
+		p.bytes = -1;	/* nobody had such a ring mapped */
+	return p;
 }
 
 /* Voluntary + involuntary context switches of every live thread of @pid. */
@@ -258,6 +429,10 @@ struct interval {
 	uint64_t cpu0, cpu1;
 	uint64_t csw0, csw1;
 	int tasks;
+	struct pending pend_end;	/* at t1 */
+	/* --settle: the quiet window after t1 */
+	uint64_t settle_ns, cpu2;
+	struct pending pend_after;
 };
 
 /* Ours from getrusage(): it still counts threads that have exited. */
@@ -272,6 +447,8 @@ static uint64_t self_csw(void)
 /* @other: a second workload process (pingpong's pong), or 0 */
 static void interval_begin(const struct env *env, struct interval *iv, pid_t other)
 {
+	iv->settle_ns = 0;
+	iv->pend_after = (struct pending){ -1, -1 };
 	iv->csw0 = self_csw() + (other ? process_csw(other) : 0);
 	iv->cpu0 = watched_cpu_ns(env, &iv->tasks);
 	iv->t0 = now_ns();
@@ -284,8 +461,37 @@ static void interval_end(const struct env *env, struct interval *iv, pid_t other
 	iv->t1 = now_ns();
 	iv->cpu1 = watched_cpu_ns(env, &tasks);
 	iv->csw1 = self_csw() + (other ? process_csw(other) : 0);
+	iv->pend_end = pending_now(env);
 	if (tasks > iv->tasks)
 		iv->tasks = tasks;
+}
+
+/*
+ * --settle: every workload task is blocked now (pong and the ring's threads
+ * wait in read()), so until settle_ms after t1 only the tracer's reader
+ * runs: under QEMU -icount on one vCPU, what it does there is the rest of
+ * its work for the loop's records, the drains it still owed at t1. From
+ * cpu1 on, so that nothing it did after t1 goes uncounted.
+ */
+static void settle(const struct env *env, struct interval *iv)
+{
+	struct timespec until;
+	uint64_t t;
+	int tasks;
+
+	iv->settle_ns = 0;
+	iv->cpu2 = iv->cpu1;
+	iv->pend_after = (struct pending){ -1, -1 };
+	if (!env->settle_ms)
+		return;
+	t = iv->t1 + (uint64_t)env->settle_ms * 1000000ULL;
+	until.tv_sec = (time_t)(t / 1000000000ULL);
+	until.tv_nsec = (long)(t % 1000000000ULL);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+		;
+	iv->cpu2 = watched_cpu_ns(env, &tasks);
+	iv->settle_ns = now_ns() - iv->t1;
+	iv->pend_after = pending_now(env);
 }
 
 /* ---- chunks: a run in pieces, with the CPU's speed measured between ------ */
@@ -360,6 +566,17 @@ static void report_chunks(const struct env *env, const struct chunks *c)
 	       median(norm, c->done), median(cal, c->done + 1));
 }
 
+/* " pending_WHEN_bytes=N [pending_WHEN_records=N]", "-" where not known */
+static void print_pending(const char *when, const struct pending *p)
+{
+	if (p->bytes >= 0)
+		printf(" pending_%s_bytes=%" PRId64, when, p->bytes);
+	else
+		printf(" pending_%s_bytes=-", when);
+	if (p->records >= 0)
+		printf(" pending_%s_records=%" PRId64, when, p->records);
+}
+
 /*
  * @work_ns: the workload's own time (elapsed_ns, ns_per_op); the interval
  * (interval_ns) also holds the calibrations, and is what tracer_cpu_ns
@@ -379,6 +596,17 @@ static void report(const struct env *env, const struct interval *iv,
 		printf(" tracer_cpu_ns=%" PRIu64 " tracer_tasks=%d",
 		       iv->cpu1 > iv->cpu0 ? iv->cpu1 - iv->cpu0 : 0,
 		       iv->tasks);
+	if (iv->settle_ns) {
+		printf(" settle_ns=%" PRIu64, iv->settle_ns);
+		if (env->nwatch)
+			printf(" tracer_cpu_after_ns=%" PRIu64,
+			       iv->cpu2 > iv->cpu1 ? iv->cpu2 - iv->cpu1 : 0);
+	}
+	if (env->pending != PENDING_NONE) {
+		print_pending("end", &iv->pend_end);
+		if (iv->settle_ns)
+			print_pending("after", &iv->pend_after);
+	}
 	printf("\n");
 	fflush(stdout);
 }
@@ -561,6 +789,7 @@ static int run_pingpong(const struct env *env)
 		chunk_calib(env, &c, k + 1);
 	}
 	interval_end(env, &iv, child_pid);
+	settle(env, &iv);
 	close(to_child[1]);	/* EOF: pong exits */
 	if (env->same_process) {
 		pthread_join(thread, NULL);
@@ -673,6 +902,7 @@ static int run_sleepwake(const struct env *env)
 		chunk_calib(env, &c, k + 1);
 	}
 	interval_end(env, &iv, 0);
+	settle(env, &iv);
 	for (i = 0; i < env->threads; i++)
 		xwrite1(fds[i][1], STOP);
 	for (i = 0; i < env->threads; i++)
@@ -716,6 +946,17 @@ static void usage(FILE *f)
 "                       pieces, and report norm_per_op (default 0: none)\n"
 "  -W, --watch=COMM     also report the CPU time used by processes named\n"
 "                       COMM during the run (repeatable, up to %d)\n"
+"  -S, --settle=MS      pingpong/sleepwake: after the loop, sleep MS ms with\n"
+"                       the workload blocked, and report the watched\n"
+"                       processes' CPU time in that window (a tracer's\n"
+"                       reader catching up; default 0: no window)\n"
+"  -P, --pending=KIND   report the bytes the tracer has recorded and its\n"
+"                       reader not yet taken, at the loop's end and after the\n"
+"                       --settle window: ftrace (tracefs per_cpu stats),\n"
+"                       fxtrace or perf (the rings the --watch processes\n"
+"                       mapped)\n"
+"      --tracefs=DIR    where --pending ftrace reads (default\n"
+"                       /sys/kernel/tracing)\n"
 "  -o, --output=FILE    writecost's file, removed afterwards (default\n"
 "                       /tmp/fxt-bench-writecost)\n"
 "  -p, --pages=HOW      writecost: the file's pages before the timed writes:\n"
@@ -727,7 +968,8 @@ static void usage(FILE *f)
 "  -h, --help           this text\n"
 "\n"
 "Output: one line 'result wl=... ops=N elapsed_ns=... ns_per_op=...\n"
-"[tracer_cpu_ns=... tracer_tasks=...]'. Exit 0, 1 on a failed step, 2 on a\n"
+"[tracer_cpu_ns=... tracer_tasks=...] [settle_ns=... tracer_cpu_after_ns=...]\n"
+"[pending_end_bytes=... pending_after_bytes=...]'. Exit 0, 1 on a failed step, 2 on a\n"
 "bad command line, 124 on timeout.\n"
 "\n"
 "EXAMPLES\n"
@@ -736,7 +978,8 @@ static void usage(FILE *f)
 "  fxt-bench sleepwake -n 40000 --chunks 20 --chunk-calib 5000\n"
 "  fxt-bench writecost -n 16 -o /tmp/bench/w\n"
 "  fxt-bench writecost -n 16 --pages fallocated\n"
-"  fxt-collect -o /tmp/t.fxt -- fxt-bench sleepwake -t 64 -W fxt-collect\n",
+"  fxt-collect -o /tmp/t.fxt -- fxt-bench sleepwake -t 64 -W fxt-collect\n"
+"  fxt-collect -o /tmp/t.fxt -- fxt-bench pingpong -W fxt-collect -S 300 -P fxtrace\n",
 		MAX_THREADS, MAX_CHUNKS, MAX_WATCH);
 }
 
@@ -776,6 +1019,18 @@ static enum write_pages parse_pages(const char *s)
 	exit(2);
 }
 
+static enum pending_kind parse_pending(const char *s)
+{
+	if (!strcmp(s, "ftrace"))
+		return PENDING_FTRACE;
+	if (!strcmp(s, "fxtrace"))
+		return PENDING_FXTRACE;
+	if (!strcmp(s, "perf"))
+		return PENDING_PERF;
+	fprintf(stderr, "fxt-bench: --pending wants ftrace, fxtrace or perf, not '%s'\n", s);
+	exit(2);
+}
+
 static void parse_args(struct env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -791,12 +1046,15 @@ static void parse_args(struct env *env, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pages", required_argument, NULL, 'p' },
+		{ "settle", required_argument, NULL, 'S' },
+		{ "pending", required_argument, NULL, 'P' },
+		{ "tracefs", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "n:w:c:st:k:C:N:W:T:o:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:c:st:k:C:N:W:T:o:p:S:P:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': env->ops = parse_long(optarg, "--ops", 1, 1L << 40); break;
 		case 'w': env->warmup = parse_long(optarg, "--warmup", 0, 1L << 40); break;
@@ -808,6 +1066,9 @@ static void parse_args(struct env *env, int argc, char **argv)
 		case 'N': env->chunk_calib = parse_long(optarg, "--chunk-calib", 0, 1L << 30); break;
 		case 'o': env->output = optarg; break;
 		case 'p': env->pages = parse_pages(optarg); break;
+		case 'S': env->settle_ms = parse_long(optarg, "--settle", 0, 600000); break;
+		case 'P': env->pending = parse_pending(optarg); break;
+		case 'F': env->tracefs = optarg; break;
 		case 'T': env->timeout_s = (unsigned int)parse_long(optarg, "--timeout", 1, 86400); break;
 		case 'W':
 			if (env->nwatch == MAX_WATCH) {
@@ -833,6 +1094,7 @@ int main(int argc, char **argv)
 		.ops = -1, .warmup = -1, .cpu_a = 0, .cpu_b = 0,
 		.threads = 32, .tokens = 1, .timeout_s = 600, .chunks = 1,
 		.output = "/tmp/fxt-bench-writecost",
+		.tracefs = "/sys/kernel/tracing",
 	};
 	int (*run)(const struct env *);
 

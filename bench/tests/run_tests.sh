@@ -10,8 +10,10 @@
 #                 between two threads of one process), and the context
 #                 switches it reports are what its design forces (>= 2 per
 #                 one-CPU round trip, >= 1 per sleep/wake hop); --watch sees
-#                 a busy process's CPU time; a stuck run ends with 124 and
-#                 leaves no pong process; bad usage is exit 2
+#                 a busy process's CPU time; --settle measures it in a
+#                 window after the loop that is not workload time; --pending
+#                 ftrace sums tracefs' per-CPU stats; a stuck run ends with
+#                 124 and leaves no pong process; bad usage is exit 2
 #   tracer_counts.sh  each tracer's recorded, lost and output bytes from
 #                 canned output (tests/counts/): trace-cmd's pages counted
 #                 once, perf's lost samples below 5% too
@@ -139,6 +141,38 @@ cpu_ns=$(field tracer_cpu_ns)
 [[ $(field tracer_tasks) == 1 ]] && positive "$cpu_ns"
 result $? "fxt-bench --watch: a busy process's CPU time during the run is seen (${cpu_ns:-none} ns)"
 
+# --settle: after the loop the workload sleeps, and what the watched
+# process did meanwhile is reported apart; the window is not workload time.
+"$tmp/fxt-busy-loop" -c 'while :; do :; done' &
+busy=$!
+sleep 0.1
+"$BUILD/fxt-bench" pingpong -n 2000 -S 300 -W fxt-busy-loop >"$tmp/last" 2>&1
+kill "$busy" 2>/dev/null
+wait "$busy" 2>/dev/null
+busy=''
+after=$(field tracer_cpu_after_ns) settle_ns=$(field settle_ns)
+# A spinning process gets at least a tenth of a CPU in 300 ms, however
+# many CPUs share it.
+[[ -n $after && -n $settle_ns ]] && ((settle_ns >= 300000000 && after >= 30000000)) &&
+	(($(field interval_ns) < 300000000 && $(field elapsed_ns) < 300000000))
+result $? "fxt-bench --settle 300: the watched process's CPU time in the 300 ms after the loop (${after:-none} ns), outside the interval"
+"$BUILD/fxt-bench" sleepwake -n 500 -t 4 -S 50 >"$tmp/last" 2>&1
+[[ $(field settle_ns) -ge 50000000 && -z $(field tracer_cpu_after_ns) ]]
+result $? "fxt-bench --settle without --watch: a window, no tracer CPU field"
+
+# --pending ftrace: the tracefs per-CPU stats, summed over CPUs, at the
+# loop's end and after the window (here a canned tree that does not change).
+mkdir -p "$tmp/tracefs/per_cpu/cpu0" "$tmp/tracefs/per_cpu/cpu1"
+sed -n '/^CPU: 0/,/^read events/p' "$T/counts/ftrace-stat.txt" >"$tmp/tracefs/per_cpu/cpu0/stats"
+sed -n '/^CPU: 1/,/^read events/p' "$T/counts/ftrace-stat.txt" >"$tmp/tracefs/per_cpu/cpu1/stats"
+"$BUILD/fxt-bench" pingpong -n 500 -S 10 -P ftrace --tracefs "$tmp/tracefs" >"$tmp/last" 2>&1
+[[ $(field pending_end_records) == 24052 && $(field pending_end_bytes) == 1422196 &&
+	$(field pending_after_records) == 24052 && $(field pending_after_bytes) == 1422196 ]]
+result $? "fxt-bench --pending ftrace: entries and bytes of every CPU's stats, at the loop's end and after the window"
+"$BUILD/fxt-bench" pingpong -n 500 -P perf -W fxt-no-such-tracer >"$tmp/last" 2>&1
+[[ $(field pending_end_bytes) == - && -z $(field pending_after_bytes) ]]
+result $? "fxt-bench --pending perf without such a ring: '-' (not known), nothing after a window it did not have"
+
 "$BUILD/fxt-bench" pingpong -n 1000000000 -T 1 >"$tmp/last" 2>&1
 rc=$?
 for _ in 1 2 3 4 5 6 7 8 9 10; do # give init time to reap the killed pong
@@ -149,7 +183,8 @@ done
 result $? "fxt-bench: a run that does not finish exits 124 with a message and kills its pong process (exit $rc)"
 
 bad=0
-for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra" "writecost -n 5000" "writecost --pages old"; do
+for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra" "writecost -n 5000" "writecost --pages old" \
+	"pingpong --settle -1" "pingpong --pending lttng"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	"$BUILD/fxt-bench" $args >"$tmp/last" 2>&1
 	[[ $? -eq 2 ]] || { bad=1; echo "# 'fxt-bench $args' did not exit 2"; }
