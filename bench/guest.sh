@@ -10,9 +10,9 @@
 # dynamic loader; ./bench/guest.sh (this file) and ./bench/tracer_counts.sh.
 #
 # For each round, for each workload, the configurations run back to back
-# (none fxtrace ftrace perf none fxtrace ...), so slow drifts of the host hit
-# all of them alike. Around every run, fxt-bench calib measures how fast the
-# emulated CPU is at that moment. Each run prints one line
+# (none probe fxtrace ftrace perf none probe ...), so slow drifts of the host
+# hit all of them alike. Around every run, fxt-bench calib measures how fast
+# the emulated CPU is at that moment. Each run prints one line
 #   BENCH view=V round=R wl=W cfg=C rc=N ops=N warmup=N ns_per_op=X
 #         calib_before=X calib_after=X csw=N events=N lost=N out_bytes=N
 #         file_bytes=N tracer_cpu_ns=N elapsed_ns=N interval_ns=N
@@ -58,8 +58,9 @@ getppid() calls timed around each (fxt-bench's norm_per_op; bench/run.sh
 does this in the wall view).
 --calib-tolerance PCT: repeat a run (up to --retries times) when the
 calibration after it differs from the one before by more than PCT percent:
-the host's speed changed during the run (0 = never; bench/run.sh uses 10
-for the wall view).
+the host's speed changed during the run (0 = never, the default;
+bench/run.sh passes its own --calib-tolerance, also 0 unless given, in the
+wall view, and 0 in the icount view).
 --profile on (the default): after the rounds, perf samples (cpu-clock)
 where fxt-collect's time goes during pp1, into $OUT/profile-collector.txt.
 Configurations: none; probe (fxtrace's probes into 128 MiB rings that

@@ -11,7 +11,7 @@
 #   2. boots the kernel once per view and runs bench/guest.sh there:
 #        icount  1 vCPU, QEMU -icount: guest time = instructions executed
 #        wall    2 vCPUs, wall-clock time normalized by a getppid() loop
-#      (rounds x workloads x [none fxtrace ftrace perf], interleaved);
+#      (rounds x workloads x [none probe fxtrace ftrace perf], interleaved);
 #   3. prints per view the table of bench/report.awk, the record sizes each
 #      tracer wrote (bench/sizes.sh), and the host benchmarks
 #      (bench/host_bench.sh);
