@@ -16,7 +16,9 @@
 #   BENCH view=V round=R wl=W cfg=C rc=N ops=N warmup=N ns_per_op=X
 #         calib_before=X calib_after=X csw=N events=N lost=N out_bytes=N
 #         file_bytes=N tracer_cpu_ns=N elapsed_ns=N interval_ns=N
-#         norm_per_op=X calib_med_ns=X retries=N
+#         norm_per_op=X calib_med_ns=X settle_ns=N tracer_cpu_after_ns=N
+#         pending_end_bytes=N pending_after_bytes=N pending_end_records=N
+#         pending_after_records=N retries=N
 # on stdout (the console, so that a guest that hangs later still leaves its
 # finished runs behind) and in $OUT/results.txt. "-" = not applicable.
 # The first round's trace files are kept in $OUT/keep/ for the host's
@@ -32,7 +34,7 @@ SCRATCH=/tmp/bench	# tmpfs: every tracer writes to memory, none to a disk
 view=wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 pp_ops=20000 sw_ops=20000 sw_threads=32 sw_tokens=1 calib_ops=100000
 timeout=600 wakeup_preemption=off profile=on calib_tolerance=0 retries=3
-chunks=1 chunk_calib=0
+chunks=1 chunk_calib=0 settle=300
 
 usage() {
 	cat <<EOF
@@ -41,7 +43,7 @@ Usage: guest.sh [--view NAME] [--rounds N] [--workloads "pp1 pp2 sw"]
                 [--sw-ops N] [--sw-threads N] [--sw-tokens N]
                 [--calib-ops N] [--timeout SECS] [--wakeup-preemption on|off]
                 [--profile on|off] [--calib-tolerance PCT] [--retries N]
-                [--chunks K] [--chunk-calib N]
+                [--chunks K] [--chunk-calib N] [--settle MS]
 Runs inside the benchmark VM; see bench/README.md.
   pp1  pingpong, both processes on CPU 0 (4 scheduler events per round trip)
   pp1t pp1 between two threads of one process: the same switches without a
@@ -61,6 +63,12 @@ calibration after it differs from the one before by more than PCT percent:
 the host's speed changed during the run (0 = never, the default;
 bench/run.sh passes its own --calib-tolerance, also 0 unless given, in the
 wall view, and 0 in the icount view).
+--settle MS (default 300): after each pp/sw loop the workload sleeps MS ms,
+blocked, and fxt-bench reports the tracer's CPU time in that window
+(tracer_cpu_after_ns): its reader catching up with what was still pending
+when the loop ended (fxt-collect drains at least every 100 ms). Not workload
+time. It also reports the bytes still unread at the loop's end and after the
+window (pending_*).
 --profile on (the default): after the rounds, perf samples (cpu-clock)
 where fxt-collect's time goes during pp1, into $OUT/profile-collector.txt.
 Configurations: none; probe (fxtrace's probes into 128 MiB rings that
@@ -88,6 +96,7 @@ while [ $# -gt 0 ]; do
 	--retries) retries=$2 ;;
 	--chunks) chunks=$2 ;;
 	--chunk-calib) chunk_calib=$2 ;;
+	--settle) settle=$2 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 	shift 2
@@ -154,7 +163,7 @@ wl_args() { # $1 = workload
 	pp2) a="pingpong --cpus 0,1 -n $pp_ops" ;;
 	sw) a="sleepwake -n $sw_ops -t $sw_threads -k $sw_tokens" ;;
 	esac
-	echo "$a --chunks $chunks --chunk-calib $chunk_calib"
+	echo "$a --chunks $chunks --chunk-calib $chunk_calib --settle $settle"
 }
 
 # field KEY FILE: the value of KEY=... in the "result" line of FILE
@@ -226,14 +235,14 @@ run_once() {
 	case $cfg in
 	none) $tmo "$@" >"$log" 2>&1 ;;
 	probe) $tmo fxt-probe-only -b 128 -- "$@" >"$log" 2>&1 ;;
-	fxtrace) $tmo fxt-collect -o "$SCRATCH/t.fxt" -- "$@" -W fxt-collect >"$log" 2>&1 ;;
+	fxtrace) $tmo fxt-collect -o "$SCRATCH/t.fxt" -- "$@" -W fxt-collect -P fxtrace >"$log" 2>&1 ;;
 	ftrace)
 		$tmo trace-cmd record -e sched:sched_switch -e sched:sched_wakeup \
-			-e sched:sched_wakeup_new -o "$SCRATCH/t.dat" "$@" -W trace-cmd >"$log" 2>&1
+			-e sched:sched_wakeup_new -o "$SCRATCH/t.dat" "$@" -W trace-cmd -P ftrace >"$log" 2>&1
 		;;
 	perf)
 		$tmo perf record -e sched:sched_switch -e sched:sched_wakeup \
-			-e sched:sched_wakeup_new -a -o "$SCRATCH/p.data" -- "$@" -W perf >"$log" 2>&1
+			-e sched:sched_wakeup_new -a -o "$SCRATCH/p.data" -- "$@" -W perf -P perf >"$log" 2>&1
 		;;
 	esac
 	rc=$?
@@ -270,6 +279,10 @@ run_once() {
 	line="$line tracer_cpu_ns=$(field tracer_cpu_ns "$log") elapsed_ns=$(field elapsed_ns "$log")"
 	line="$line interval_ns=$(field interval_ns "$log") norm_per_op=$(field norm_per_op "$log")"
 	line="$line calib_med_ns=$(field calib_med_ns "$log")"
+	for k in settle_ns tracer_cpu_after_ns pending_end_bytes pending_after_bytes pending_end_records pending_after_records; do
+		v=$(field $k "$log")
+		line="$line $k=${v:--}"
+	done
 }
 
 for wl in $workloads; do

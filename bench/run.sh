@@ -45,6 +45,10 @@ Options:
                      one wakeup and one blocking switch, so the schedule
                      does not change with the tracer's speed)
   --calib-ops N      getppid() calls per calibration (default 100000)
+  --settle MS        after each run's loop the workload sleeps MS ms while
+                     the tracer's reader catches up; its CPU time there is
+                     reported, and charged in the icount view (default 300;
+                     fxt-collect drains at least every 100 ms)
   --clocksource tsc|kernel
                      the guest's clocksource. tsc (default) boots it with
                      tsc=reliable: QEMU's TCG CPU does not advertise an
@@ -110,7 +114,7 @@ log() { echo "$prog: $*" >&2; }
 main() {
 	args_given="$*"
 	flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
-	pp_ops=20000 sw_ops=40000 sw_threads=32 sw_tokens=1 calib_ops=100000
+	pp_ops=20000 sw_ops=40000 sw_threads=32 sw_tokens=1 calib_ops=100000 settle=300
 	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=single clocksource=tsc run_timeout=600 vm_timeout=7200
 	outdir='' do_host=1 do_vm=1 host_mb=1100
 
@@ -121,7 +125,7 @@ main() {
 		--host-only) do_vm=0; shift; continue ;;
 		-h | --help) usage; exit 0 ;;
 		--kernel | --views | --rounds | --workloads | --configs | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-			--calib-ops | --wakeup-preemption | --profile | --calib-tolerance | --chunks | --chunk-calib | --rev | --src | --tcg-thread | --clocksource | --run-timeout | --vm-timeout | --out | --host-mb)
+			--calib-ops | --settle | --wakeup-preemption | --profile | --calib-tolerance | --chunks | --chunk-calib | --rev | --src | --tcg-thread | --clocksource | --run-timeout | --vm-timeout | --out | --host-mb)
 			[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
 			;;
 		*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -137,6 +141,7 @@ main() {
 		--sw-threads) sw_threads=$2 ;;
 		--sw-tokens) sw_tokens=$2 ;;
 		--calib-ops) calib_ops=$2 ;;
+		--settle) settle=$2 ;;
 		--wakeup-preemption) wakeup_preemption=$2 ;;
 		--profile) profile=$2 ;;
 		--calib-tolerance) calib_tolerance=$2 ;;
@@ -154,6 +159,7 @@ main() {
 		shift 2
 	done
 	[[ $calib_tolerance =~ ^[0-9]+$ ]] || { echo "$prog: --calib-tolerance is a whole percentage" >&2; exit 2; }
+	[[ $settle =~ ^[0-9]+$ ]] && ((settle <= 600000)) || { echo "$prog: --settle is a number of milliseconds (0 to 600000)" >&2; exit 2; }
 	for n in "$chunks" "$chunk_calib" "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
 		[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: '$n' is not a positive number" >&2; exit 2; }
 	done
@@ -280,7 +286,7 @@ main() {
 
 	guest_args=(--rounds "$rounds" --workloads "$workloads" --configs "$configs" --pp-ops "$pp_ops" --sw-ops "$sw_ops"
 		--sw-threads "$sw_threads" --sw-tokens "$sw_tokens" --calib-ops "$calib_ops" --timeout "$run_timeout"
-		--wakeup-preemption "$wakeup_preemption" --profile "$profile")
+		--wakeup-preemption "$wakeup_preemption" --profile "$profile" --settle "$settle")
 	printf -v guest_cmd '%q ' sh bench/guest.sh "${guest_args[@]}"
 
 	failed=0
