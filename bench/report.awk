@@ -31,6 +31,14 @@
 # tracer did not do all the work the other did (it recorded fewer events
 # than its events/op counts).
 # Runs that failed (rc != 0) are left out and listed.
+# In the instruction view (calibrate=0) a run's time also charges what the
+# tracer's processes did in the quiet window after the loop (fxt-bench
+# --settle: tracer_cpu_after_ns / ops): on the one vCPU, a reader draining
+# there what was still pending at the loop's end does work the loop caused.
+# "Reader work after the loop" shows that share apart, the records still
+# unread at the loop's end and after the window, and what draining the
+# latter would cost at the reader's measured cost per byte (an estimate,
+# added only to the ratios printed with it).
 
 function spread(arr, n,    i, lo, hi, m) {
 	if (n < 2)
@@ -48,7 +56,7 @@ function spread(arr, n,    i, lo, hi, m) {
 # without the calibration the view needs (missing data, not noise).
 function value(key) {
 	if (!calibrate)
-		return raw[key]
+		return raw[key] + ((key in after_op) ? after_op[key] : 0)
 	if (pieces)
 		return norm[key] * cal_med
 	if (cal[key] == "" || cal[key] <= 0)
@@ -110,6 +118,112 @@ function write_floor(wl, cfg,    b, pe) {
 	return sprintf("%.0f ns", b * write_ns)
 }
 
+# ---- the reader's work after the loop (fxt-bench --settle) ----------------
+
+# The --settle fields of run @key (in kv[]).
+function after_run(key,    b, o) {
+	if (!num(kv["tracer_cpu_after_ns"]))
+		return
+	after_ns[key] = kv["tracer_cpu_after_ns"] + 0
+	after_op[key] = after_ns[key] / kv["ops"]
+	unread_end[key] = unread("end", key)
+	unread_after[key] = unread("after", key)
+	if (!num(kv["pending_after_bytes"]))
+		return
+	# Draining what is left would cost what the reader's measured work
+	# cost per byte it did drain (all of the output but those bytes).
+	b = kv["pending_after_bytes"]
+	o = num(kv["out_bytes"]) ? kv["out_bytes"] - b : 0
+	if (o > 0 && num(kv["tracer_cpu_ns"]))
+		tail_op[key] = (kv["tracer_cpu_ns"] + after_ns[key]) * b / o / kv["ops"]
+}
+
+# Records unread at the loop's @when ("end" or "after" the window): ftrace
+# counts them, the others' bytes are divided by the run's bytes per event.
+function unread(when, key) {
+	if (num(kv["pending_" when "_records"]))
+		return kv["pending_" when "_records"] + 0
+	if (num(kv["pending_" when "_bytes"]) && (key in bpe) && bpe[key] > 0)
+		return kv["pending_" when "_bytes"] / bpe[key]
+	return ""
+}
+
+# "N (P%)": @v records of the median @rec recorded per run
+function share(v, rec) { return v == "" ? "-" : rec > 0 ? sprintf("%.0f (%.1f%%)", v, 100 * v / rec) : sprintf("%.0f", v) }
+
+# Per tracer, medians over rounds: its CPU time in the window, its cost per
+# event without and with it, the records unread at the loop's end and
+# after the window, and the estimated cost of draining the latter; then
+# fxtrace's ratios with those estimates added to every tracer's cost.
+function after_table(    w, k, wl, cfg, r, key, base, n, na, ne, nt, nu, nv, d, a, es, rec, t, u, v, e, pe_loop, any, xb) {
+	for (key in after_ns)
+		any = 1
+	if (!any)
+		return
+	printf("\nReader work after the loop (fxt-bench --settle: the tracer's CPU time while the workload slept after it; %s):\n\n", \
+	       calibrate ? "not charged in this view, where the readers have a CPU of their own" : \
+	       "charged above, as time per operation")
+	printf("| workload | config | CPU after (ms) | ns/event loop only | + after the loop | unread at loop end | unread after it | est. ns/event to drain those |\n")
+	printf("|---|---|---|---|---|---|---|---|\n")
+	for (w = 1; w <= nwl; w++) {
+		wl = wls[w]
+		for (k = 1; k <= ncfg; k++) {
+			cfg = cfgs[k]
+			n = na = ne = nt = nu = nv = 0
+			delete d; delete a; delete es; delete t; delete u; delete v; delete rec
+			for (r = 1; r <= maxr; r++) {
+				key = wl SUBSEP cfg SUBSEP r
+				base = wl SUBSEP "none" SUBSEP r
+				if (!(key in ok) || !(key in after_ns))
+					continue
+				a[++na] = after_ns[key] / 1e6
+				if ((base in ok) && (xb = loop_value(base)) != "" && loop_value(key) != "")
+					d[++n] = loop_value(key) - xb
+				if (key in per_op) {
+					es[++ne] = per_op[key]
+					rec[ne] = ev[key]
+				}
+				if (key in tail_op)
+					t[++nt] = tail_op[key]
+				if (unread_end[key] != "")
+					u[++nu] = unread_end[key]
+				if (unread_after[key] != "")
+					v[++nv] = unread_after[key]
+			}
+			if (na == 0)
+				continue
+			e = median(es, ne)
+			pe_loop = (n && e > 0) ? median(d, n) / e : ""
+			tail_pe[wl, cfg] = (nt && e > 0) ? median(t, nt) / e : ""
+			printf("| %s | %s | %.2f | %s | %s | %s | %s | %s |\n", wl, cfg, median(a, na), fmt(pe_loop, "%.0f"), \
+			       (pe_loop != "" && per_event[wl, cfg] != "") ? sprintf("%+.0f", per_event[wl, cfg] - pe_loop) : "-", \
+			       share(median(u, nu), median(rec, ne)), share(median(v, nv), median(rec, ne)), fmt(tail_pe[wl, cfg], "%.0f"))
+		}
+	}
+	printf("\nfxtrace's ratios with each tracer's estimated cost of draining what it still held after the window added (a reader that sleeps until its buffer is half full drains that only when it stops, after the workload):\n\n")
+	printf("| workload | fxtrace / ftrace | fxtrace / perf |\n|---|---|---|\n")
+	for (w = 1; w <= nwl; w++) {
+		wl = wls[w]
+		printf("| %s | %s | %s |\n", wl, ratio_tail(wl, "fxtrace", "ftrace"), ratio_tail(wl, "fxtrace", "perf"))
+	}
+}
+
+# A run's time per operation without the reader's work after the loop.
+function loop_value(key) { return calibrate ? value(key) : raw[key] }
+
+# ratio() with each side's estimated tail added
+function ratio_tail(wl, a, b,    x, y) {
+	if (per_event[wl, a] == "" || per_event[wl, b] == "")
+		return "-"
+	if (tail_pe[wl, a] == "" || tail_pe[wl, b] == "")
+		return "- (no estimate)"
+	x = per_event[wl, a] + tail_pe[wl, a]
+	y = per_event[wl, b] + tail_pe[wl, b]
+	if (x <= 0 || y <= 0)
+		return "n/a (overhead <= 0: noise)"
+	return sprintf("%.3f", x / y) lost_mark(wl, a, b)
+}
+
 BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 
 /^BENCHINFO / {
@@ -164,6 +278,7 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	span = num(kv["interval_ns"]) ? kv["interval_ns"] : kv["elapsed_ns"]
 	if (num(kv["tracer_cpu_ns"]) && span > 0)
 		cpu[key] = 100 * kv["tracer_cpu_ns"] / span
+	after_run(key)
 }
 
 END {
@@ -255,6 +370,7 @@ END {
 	}
 	if (nlost_marks)
 		printf("\n\"X lost N\": X lost N events over these runs. Its cost per event counts them as if recorded, though it did not record them: the two tracers did unlike work, and that one's cost per event can be lower than recording every event would have cost.\n")
+	after_table()
 	# What writing each tracer's output costs at the measured price per
 	# byte (fxt-bench writecost): a floor under its reader's share.
 	if (write_ns > 0) {

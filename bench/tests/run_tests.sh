@@ -380,6 +380,37 @@ cp "$tmp/table" "$tmp/last"
 	grep -q 'each piece of a run / the getppid() time around it, x the boot.s median 550.0 ns' "$tmp/table"
 result $? "report.awk calibrate=1 with pieces: each piece is scaled by the calibrations around it"
 
+# The reader's work after the loop (fxt-bench --settle). Both rounds alike,
+# 4400 events over 1100 operations = 4 per op: fxtrace's reader used 0.2
+# ms after the loop, 200 ns per op: charged in the instruction view, +400
+# -> +600 per op, 100 -> 150 ns per event; nothing left (0 of 250000 B).
+# ftrace's drained nothing there (0 ms) and left 60000 of 240000 B, 1100
+# records: at its 300000 ns over the other 180000 B that is 100000 ns, 100
+# ns per op, 25 ns per event. fxtrace / ftrace 150 / 500 = 0.300, with the
+# estimates 150 / 525 = 0.286.
+for r in 1 2; do
+	cat <<EOF
+BENCH view=icount round=$r wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=10000 calib_before=500 calib_after=500 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns=- interval_ns=10000000 settle_ns=300000000 tracer_cpu_after_ns=-
+BENCH view=icount round=$r wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=10400 calib_before=500 calib_after=500 csw=2000 events=4400 lost=0 out_bytes=250000 tracer_cpu_ns=100000 interval_ns=10400000 settle_ns=300000000 tracer_cpu_after_ns=200000 pending_end_bytes=50000 pending_after_bytes=0
+BENCH view=icount round=$r wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=500 calib_after=500 csw=2000 events=4400 lost=0 out_bytes=240000 tracer_cpu_ns=300000 interval_ns=12000000 settle_ns=300000000 tracer_cpu_after_ns=0 pending_end_bytes=60000 pending_end_records=1100 pending_after_bytes=60000 pending_after_records=1100
+EOF
+done >"$tmp/after.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/after.txt" >"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+[[ $(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 10600 | 0.0% | 2.00 | 600 | 6.0% | 4.00 | 150 |"* &&
+	$(row pp1 ftrace) == "| pp1 | ftrace | 2 | 12000 | 0.0% | 2.00 | 2000 | 20.0% | 4.00 | 500 |"* ]] &&
+	grep -q 'charged above, as time per operation' "$tmp/table" &&
+	grep -qx '| pp1 | fxtrace | 0.20 | 100 | +50 | 880 (20.0%) | 0 (0.0%) | 0 |' "$tmp/table" &&
+	grep -qx '| pp1 | ftrace | 0.00 | 500 | +0 | 1100 (25.0%) | 1100 (25.0%) | 25 |' "$tmp/table" &&
+	grep -qx '| pp1 | 0.300 | - | - | - |' "$tmp/table" && grep -qx '| pp1 | 0.286 | - |' "$tmp/table"
+result $? "report.awk calibrate=0: the reader's CPU after the loop is charged, shown apart, with the records left unread and the cost of draining them"
+awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/after.txt" >"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+[[ $(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 10400 | 0.0% | 2.00 | 400 | 4.0% | 4.00 | 100 |"* ]] &&
+	grep -q 'not charged in this view' "$tmp/table" &&
+	grep -qx '| pp1 | fxtrace | 0.20 | 100 | +0 | 880 (20.0%) | 0 (0.0%) | 0 |' "$tmp/table"
+result $? "report.awk calibrate=1: the reader's CPU after the loop is shown, not charged"
+
 # pool.awk: rounds of several boots pooled. Times are norm_per_op, 4400
 # events over 1100 operations = 4 per op, so a round's cost per event is
 # d = (time - none) / 4, and a median of d is the median difference / 4:
