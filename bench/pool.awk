@@ -14,10 +14,20 @@
 #
 # A run's time is taken without the boot's scale, so that boots on a
 # faster or slower host can be pooled: in the instruction view ns_per_op
-# as it is (instructions: the same scale in every boot); otherwise
-# norm_per_op (each piece divided by the getppid() time around it) where
-# the runs have it, else ns_per_op divided by the run's own calibration,
-# else ns_per_op. All files must give the same kind.
+# as it is (instructions: the same scale in every boot); in the wall view
+# ns_per_op (all of the run's pieces) divided by the getppid() calibration
+# of its round's "none" run: calib_med_ns (measured between that run's
+# pieces) where the runs have it, else the mean of its calib_before and
+# calib_after. Every configuration of a round is divided by the same
+# figure, taken with no tracer running, as in report.awk (bench/README.md
+# says why a run's own calibrations are not used). All files must give
+# the same kind. A run whose round has no calibrated "none" run is missing
+# data: left out, and counted.
+#
+# For a transition the wall view also prints the same table by the old
+# estimator: norm_per_op (each piece divided by the calibrations taken
+# around it while the tracer ran), else ns_per_op divided by the run's
+# own calibration.
 #
 # Per workload this prints, for fxtrace against @other:
 #   pooled   report.awk's cost per event, the median over rounds of
@@ -83,32 +93,64 @@ FNR == 1 { files[++nfile] = FILENAME }
 	parse($0)
 	if (kv["rc"] != "0" || !num(kv["ns_per_op"]))
 		next
+	wl = kv["wl"]
+	key = nfile SUBSEP wl SUBSEP kv["round"] SUBSEP kv["cfg"]
+	raw[key] = kv["ns_per_op"] + 0
+	# The run's calibration, and its time by the old estimator.
+	unit = ""
 	if (kv["view"] == "icount") {
 		unit = "ns_per_op"
-		t = kv["ns_per_op"] + 0
-	} else if (num(kv["norm_per_op"])) {
-		unit = "norm_per_op"
-		t = kv["norm_per_op"] + 0
+		cal[key] = 1
+		old[key] = raw[key]
+	} else if (num(kv["norm_per_op"]) && num(kv["calib_med_ns"])) {
+		unit = "calib_med_ns"
+		cal[key] = kv["calib_med_ns"] + 0
+		old[key] = kv["norm_per_op"] + 0
 	} else if (num(kv["calib_before"]) && num(kv["calib_after"])) {
-		unit = "ns_per_op / calibration"
-		t = kv["ns_per_op"] / ((kv["calib_before"] + kv["calib_after"]) / 2)
-	} else {
-		unit = "ns_per_op"
-		t = kv["ns_per_op"] + 0
+		unit = "calib_before+after"
+		cal[key] = (kv["calib_before"] + kv["calib_after"]) / 2
+		if (cal[key] > 0)
+			old[key] = raw[key] / cal[key]
 	}
-	if (units == "")
-		units = unit
-	else if (unit != units)
-		die(FILENAME ": runs timed as " unit ", others as " units "; pool boots of one view only")
 	if (view == "")
 		view = kv["view"]
-	wl = kv["wl"]
+	else if (kv["view"] != view)
+		die(FILENAME ": a boot of the " kv["view"] " view among boots of the " view " view; pool boots of one view only")
+	if (unit != "") {
+		if (units == "")
+			units = unit
+		else if (unit != units)
+			die(FILENAME ": runs calibrated by " unit ", others by " units "; pool boots of one kind only")
+	}
 	if (!(wl in seen_wl)) { seen_wl[wl] = 1; wls[++nwl] = wl }
-	key = nfile SUBSEP wl SUBSEP kv["round"] SUBSEP kv["cfg"]
-	time[key] = t
 	if (num(kv["events"]) && kv["ops"] + kv["warmup"] > 0)
 		per_op[key] = (kv["events"] + (num(kv["lost"]) ? kv["lost"] : 0)) / (kv["ops"] + kv["warmup"])
 	rounds[nfile, wl, kv["round"]] = 1
+}
+
+# time[] by estimator @est: "new" (each run / its round's "none" run's
+# calibration) or "old" (the run's own calibrations). Returns the number
+# of runs left out for want of a calibration.
+function set_times(est,    key, kp, kn, c, nmiss) {
+	delete time
+	nmiss = 0
+	for (key in raw) {
+		if (est == "old") {
+			if (key in old)
+				time[key] = old[key]
+			else
+				nmiss++
+			continue
+		}
+		split(key, kp, SUBSEP)
+		kn = kp[1] SUBSEP kp[2] SUBSEP kp[3] SUBSEP "none"
+		c = (kn in cal) ? cal[kn] : ""
+		if (c != "" && c > 0)
+			time[key] = raw[key] / c
+		else
+			nmiss++
+	}
+	return nmiss
 }
 
 # The time of @cfg in one round minus that of "none" in the same round,
@@ -199,8 +241,27 @@ END {
 		print "pool.awk: no BENCH lines in the input" > "/dev/stderr"
 		exit 1
 	}
+	if (units == "")
+		die("no run has a calibration: nothing to pool")
+	nmiss = set_times("new")
 	printf("Pooled: %d boot(s) of the %s view, runs timed as %s; fxtrace against %s%s.\n\n",
-	       nfile, view, units, other, target != "" ? ", target <= " target : "")
+	       nfile, view, view == "icount" ? "ns_per_op (instructions)" : \
+	       "ns_per_op / the " units " of the round's \"none\" run", other, target != "" ? ", target <= " target : "")
+	table()
+	if (nmiss)
+		printf("\n%d runs left out: their round has no \"none\" run with a calibration (missing data, not noise).\n", nmiss)
+	if (view == "icount")
+		exit 0
+	nmiss = set_times("old")
+	printf("\nThe old estimator, for comparison while the figures are redone (runs timed as %s: calibrated while the tracer ran, whose reader slows the calibration loop too):\n\n", \
+	       units == "calib_med_ns" ? "norm_per_op" : "ns_per_op / the run's own calibration")
+	table()
+	if (nmiss)
+		printf("\n%d runs left out by the old estimator: no calibration of their own.\n", nmiss)
+}
+
+# The table of every workload from time[].
+function table(    w, wl, nr, nround, nboot, nunder, nbr, f, boots, pa, pb, x, k, parts, a, b, pooled) {
 	printf("| workload | boots | rounds | pooled fxtrace / %s | per-round ratio: median [95%% CI] | rounds with a cost <= 0: fxtrace / %s / both | per-boot ratio: median [95%% CI] | per boot (in argument order) |%s\n",
 	       other, other, target != "" ? " boots <= target |" : "")
 	printf("|---|---|---|---|---|---|---|---|%s\n", target != "" ? "---|" : "")

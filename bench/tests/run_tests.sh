@@ -411,7 +411,7 @@ cp "$tmp/table" "$tmp/last"
 	grep -qx '| pp1 | fxtrace | 0.20 | 100 | +0 | 880 (20.0%) | 0 (0.0%) | 0 |' "$tmp/table"
 result $? "report.awk calibrate=1: the reader's CPU after the loop is shown, not charged"
 
-# pool.awk: rounds of several boots pooled. Times are norm_per_op, 4400
+# pool.awk: rounds of several boots pooled. Times are ns_per_op, 4400
 # events over 1100 operations = 4 per op, so a round's cost per event is
 # d = (time - none) / 4, and a median of d is the median difference / 4:
 #   boot A  r1 fxtrace 2.5, ftrace 7.5: 0.333   r2 3, 6: 0.5
@@ -423,8 +423,8 @@ result $? "report.awk calibrate=1: the reader's CPU after the loop is shown, not
 # 0.6 inf -> median 0.500, too few rounds (5) for an interval; per boot A
 # 2.5 / 6 = 0.417, B 5.75 / 12.5 = 0.460 (median 0.438, too few boots
 # for an interval), so 1 of 2 at most 0.45.
-pool_run() { # pool_run BOOT ROUND CFG NORM [RC]
-	echo "BENCH view=wall round=$2 wl=pp1 cfg=$3 rc=${5:-0} ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$4" >>"$tmp/pool-$1.txt"
+pool_run() { # pool_run BOOT ROUND CFG TIME [RC]: calibrations of 1, both estimators give TIME
+	echo "BENCH view=wall round=$2 wl=pp1 cfg=$3 rc=${5:-0} ops=1000 warmup=100 ns_per_op=$4 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$4 calib_med_ns=1" >>"$tmp/pool-$1.txt"
 }
 rm -f "$tmp"/pool-*.txt
 pool_run a 1 none 100; pool_run a 1 fxtrace 110; pool_run a 1 ftrace 130
@@ -435,7 +435,7 @@ pool_run b 2 none 200; pool_run b 2 fxtrace '' 124; pool_run b 2 ftrace 260
 pool_run b 3 none 200; pool_run b 3 fxtrace 230; pool_run b 3 ftrace 250
 awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 2 | 5 | 0.343 | 0.500 \[-\] | 0 / 1 / 0 | 0.438 \[-\] | 0.417, 0.460 | 1 of 2 |' "$tmp/last" &&
-	grep -q '^Pooled: 2 boot(s) of the wall view, runs timed as norm_per_op; fxtrace against ftrace, target <= 0.45\.$' "$tmp/last"
+	grep -q '^Pooled: 2 boot(s) of the wall view, runs timed as ns_per_op / the calib_med_ns of the round.s "none" run; fxtrace against ftrace, target <= 0.45\.$' "$tmp/last"
 result $? "pool.awk: pooled and per-boot ratios, noise rounds and failed runs of a hand-worked fixture"
 # A cost <= 0 on either side counts alike: fxtrace's as ratio 0, ftrace's
 # as inf, both as no ratio. Costs per event (fxtrace, ftrace): r1 -0.25,
@@ -468,13 +468,38 @@ done
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 / 0 / 0 | 0.105 \[-\] | 0.105 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th value"
+# A tracer's reader slows the calibration loop next to it: ftrace's runs
+# calibrate 5% slower than the none run of their round. Each round is
+# divided by its none run's calibration, so ftrace's cost is all of its
+# time: 25 ns/event against fxtrace's 10 -> 0.400 (round 2 on a host
+# twice as slow, the same figures). The old estimator divided ftrace's
+# pieces by its own calibration, 1100 / 1.05 = 1047.6, and gave 0.840.
+# Round 3's none run has no calibration: its three runs are missing data.
+cat >"$tmp/pool-e.txt" <<'EOF'
+BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1000 calib_before=1 calib_after=1 events=- lost=- norm_per_op=1000 calib_med_ns=1.00
+BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1040 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1040 calib_med_ns=1.00
+BENCH view=wall round=1 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1100 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=1.05
+BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=2000 calib_before=2 calib_after=2 events=- lost=- norm_per_op=1000 calib_med_ns=2.00
+BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=2080 calib_before=2 calib_after=2 events=4400 lost=0 norm_per_op=1040 calib_med_ns=2.00
+BENCH view=wall round=2 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=2200 calib_before=2 calib_after=2 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=2.10
+BENCH view=wall round=3 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1000 calib_before=- calib_after=- events=- lost=- norm_per_op=- calib_med_ns=-
+BENCH view=wall round=3 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1040 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1040 calib_med_ns=1.00
+BENCH view=wall round=3 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1100 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=1.05
+EOF
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-e.txt" >"$tmp/last" 2>&1
+sed -n '/^| pp1 /p' "$tmp/last" >"$tmp/rows"
+[[ $(sed -n 1p "$tmp/rows") == '| pp1 | 1 | 2 | 0.400 | 0.400 [-] | 0 / 0 / 0 | 0.400 [-] | 0.400 |' &&
+	$(sed -n 2p "$tmp/rows") == '| pp1 | 1 | 2 | 0.840 | 0.840 [-] | 0 / 0 / 0 | 0.840 [-] | 0.840 |' ]] &&
+	grep -q '^3 runs left out: their round has no "none" run with a calibration (missing data, not noise)\.$' "$tmp/last" &&
+	grep -q '^The old estimator, for comparison' "$tmp/last"
+result $? "pool.awk: each round is divided by its none run's calibration, not by one its tracer's reader slowed; the old estimator printed after it"
 # 2000 rounds whose ratios are 0.001 .. 2.000: the interval is the 956th
 # to the 1045th value (exact binomial sums). 2^-2000 underflows a double,
 # so the probabilities must not be computed from it directly.
 for i in $(seq 1 2000); do
-	echo "BENCH view=wall round=$i wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=100000"
-	echo "BENCH view=wall round=$i wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=101000"
-	echo "BENCH view=wall round=$i wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$((100000 + i))"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=100000 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=100000 calib_med_ns=1"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=101000 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=101000 calib_med_ns=1"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=$((100000 + i)) calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$((100000 + i)) calib_med_ns=1"
 done >"$tmp/pool-big.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-big.txt" >"$tmp/last" 2>&1
 grep -q '^| pp1 | 1 | 2000 | [0-9.]* | [0-9.]* \[0.956, 1.045\] | 0 / 0 / 0 |' "$tmp/last"
@@ -490,7 +515,7 @@ result $? "pool.awk on one boot: report.awk's ratios of that boot"
 sed 's/view=wall/view=icount/' "$tmp/pool-a.txt" >"$tmp/pool-icount.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-b.txt" "$tmp/pool-icount.txt" >"$tmp/last" 2>&1
 rc=$?
-((rc == 1)) && grep -q 'pool.awk: .*pool-icount.txt: runs timed as ns_per_op, others as norm_per_op' "$tmp/last"
+((rc == 1)) && grep -q 'pool.awk: .*pool-icount.txt: a boot of the icount view among boots of the wall view' "$tmp/last"
 result $? "pool.awk: boots of two views are refused (exit 1, names the file)"
 
 # valgrind: no errors, no leaks
