@@ -6,13 +6,24 @@
 #
 # Per workload and configuration, over the rounds whose run succeeded:
 #   ns/op      median time per operation (round trip, hop). calibrate=1
-#              (wall-clock view): each run's time is divided by the
-#              getppid() calibration measured around it and multiplied by
-#              the median calibration of the boot, which cancels the
-#              host's speed changes between runs. When the runs were cut
-#              into pieces (fxt-bench --chunks), each piece is divided by
-#              the calibrations just before and after it (norm_per_op), and
-#              the scale is the boot's median of those calibrations.
+#              (wall-clock view): each run's time (ns_per_op: all of its
+#              pieces) is divided by the getppid() calibration of the same
+#              round's "none" run and multiplied by the boot's median of
+#              those, which puts the rounds on one scale when the host's
+#              speed drifts between them. Every configuration of a round
+#              is divided by the same figure, taken with no tracer
+#              running: a tracer's reader slows the calibration loop next
+#              to it, so a run's own calibrations would take part of the
+#              reader's cost away (bench/README.md, "Calibration"). The
+#              "none" run's calibration is calib_med_ns, measured between
+#              its pieces (fxt-bench --chunks), or else the mean of
+#              calib_before and calib_after.
+#   old ns/event  (calibrate=1, for a transition) ns/event by the
+#              estimator used before: each piece divided by the
+#              calibrations just before and after it, taken under the
+#              tracer, the median over pieces (norm_per_op) x the boot's
+#              median calib_med_ns; without pieces, each run / its own
+#              calibration. Its ratios follow the new ones, labelled.
 #   spread     (max - min) / median of those times
 #   csw/op     context switches of the workload's own tasks per operation
 #              (same in every configuration unless a tracer changed the
@@ -53,25 +64,39 @@ function spread(arr, n,    i, lo, hi, m) {
 }
 
 # The time per operation of run @key as the table uses it; "" for a run
-# without the calibration the view needs (missing data, not noise).
-function value(key) {
+# without the calibration the view needs (missing data, not noise): in
+# the wall view, that of its round's "none" run.
+function value(key,    kp, c) {
 	if (!calibrate)
 		return raw[key] + ((key in after_op) ? after_op[key] : 0)
+	split(key, kp, SUBSEP)
+	c = round_cal[kp[1], kp[3]]
+	if (c == "" || c <= 0)
+		return ""
+	return raw[key] / c * cal_med
+}
+
+# The same by the old estimator (calibrate=1): the run's own
+# calibrations, taken while its tracer ran.
+function old_value(key) {
 	if (pieces)
-		return norm[key] * cal_med
+		return norm[key] * old_cal_med
 	if (cal[key] == "" || cal[key] <= 0)
 		return ""
-	return raw[key] / cal[key] * cal_med
+	return raw[key] / cal[key] * old_cal_med
 }
 
 # A ratio means something only if both tracers measurably slowed the
-# workload; an overhead <= 0 is noise bigger than the cost.
-function ratio(wl, a, b) {
-	if (per_event[wl, a] == "" || per_event[wl, b] == "")
+# workload; an overhead <= 0 is noise bigger than the cost. @old: by the
+# old estimator.
+function ratio(wl, a, b, old,    pa, pb) {
+	pa = old ? per_event_old[wl, a] : per_event[wl, a]
+	pb = old ? per_event_old[wl, b] : per_event[wl, b]
+	if (pa == "" || pb == "")
 		return "-"
-	if (per_event[wl, a] <= 0 || per_event[wl, b] <= 0)
+	if (pa <= 0 || pb <= 0)
 		return "n/a (overhead <= 0: noise)"
-	return sprintf("%.3f", per_event[wl, a] / per_event[wl, b]) lost_mark(wl, a, b)
+	return sprintf("%.3f", pa / pb) lost_mark(wl, a, b)
 }
 
 # " (perf lost 3)" when either of @a and @b lost events in @wl, else "".
@@ -101,8 +126,9 @@ function target(wl, other, limit,    f, o) {
 		printf("- %s: fxtrace / %s per event: inconclusive (no positive overhead to compare: noise)\n", wl, other)
 		return
 	}
-	printf("- %s: fxtrace / %s per event = %.3f (target <= %s): %s%s\n", wl, other, \
-	       f / o, limit, f / o <= limit ? "met" : "NOT met", lost_mark(wl, "fxtrace", other))
+	printf("- %s: fxtrace / %s per event = %.3f (target <= %s): %s%s%s\n", wl, other, \
+	       f / o, limit, f / o <= limit ? "met" : "NOT met", lost_mark(wl, "fxtrace", other), \
+	       calibrate ? "; old estimator: " ratio(wl, "fxtrace", other, 1) : "")
 }
 
 function fmt(v, f) { return v == "" ? "-" : sprintf(f, v) }
@@ -251,6 +277,8 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	ok[key] = 1
 	if (r > maxr) maxr = r
 	raw[key] = kv["ns_per_op"] + 0
+	if (num(kv["calib_med_ns"]) && kv["calib_med_ns"] > 0)
+		cal_in[key] = kv["calib_med_ns"] + 0
 	c = ""
 	if (num(kv["calib_before"]) && num(kv["calib_after"]))
 		c = (kv["calib_before"] + kv["calib_after"]) / 2
@@ -286,45 +314,71 @@ END {
 		print "report.awk: no BENCH lines in the input" > "/dev/stderr"
 		exit 1
 	}
-	cal_med = median(cals, ncal)
+	old_cal_med = median(cals, ncal)
 	pieces = calibrate && nccal > 0 && nonorm == 0
 	if (pieces)
-		cal_med = median(ccals, nccal)
+		old_cal_med = median(ccals, nccal)
+	# Each round's divisor: its "none" run's calibration, the one measured
+	# between the run's pieces when every "none" run has that.
+	in_run = 1
+	for (key in ok) {
+		split(key, kp, SUBSEP)
+		if (kp[2] == "none" && !(key in cal_in))
+			in_run = 0
+	}
+	nrc = 0
+	for (key in ok) {
+		split(key, kp, SUBSEP)
+		if (kp[2] != "none")
+			continue
+		c = in_run ? cal_in[key] : cal[key]
+		if (c != "" && c > 0) {
+			round_cal[kp[1], kp[3]] = c
+			rcs[++nrc] = c
+		}
+	}
+	cal_med = median(rcs, nrc)
 	if (calibrate && cal_med == "") {
-		print "report.awk: calibrate=1 but the runs have no calibration" > "/dev/stderr"
+		print "report.awk: calibrate=1 but no \"none\" run has a calibration (each round is divided by its \"none\" run's)" > "/dev/stderr"
 		exit 1
 	}
 	if (!calibrate)
 		how = " (guest time = instructions executed)"
-	else if (pieces)
-		how = sprintf(" (calibrated: each piece of a run / the getppid() time around it, x the boot's median %.1f ns per getppid())", cal_med)
 	else
-		how = sprintf(" (calibrated: each run / its getppid() time x the boot's median %.1f ns per getppid())", cal_med)
+		how = sprintf(" (calibrated: each run's time / the getppid() time of its round's \"none\" run, %s, x the boot's median %.1f ns per getppid(); every configuration of a round has the same divisor, taken with no tracer running)", \
+		              in_run ? "measured between its pieces" : "measured before and after it", cal_med)
 	printf("View: %s%s\n\n", view, how)
 	for (i = 1; i <= ninfo; i++)
 		printf("    %s\n", info[i])
 	printf("\n| workload | config | runs | ns/op | spread | csw/op | +ns/op | +%% | events/op | ns/event | recorded/run | lost (all runs) | B/event | tracer CPU |%s\n",
-	       calibrate ? " raw ns/op | raw spread |" : "")
-	printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n", calibrate ? "---|---|" : "")
+	       calibrate ? " raw ns/op | raw spread | old ns/event |" : "")
+	printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n", calibrate ? "---|---|---|" : "")
 	for (w = 1; w <= nwl; w++) {
 		wl = wls[w]
 		for (k = 1; k <= ncfg; k++) {
 			cfg = cfgs[k]
-			n = 0; nd = 0; ne = 0; nb = 0; nc = 0; nr = 0; ns = 0; lsum = 0
-			delete xs; delete ds; delete es; delete bs; delete cs; delete rs; delete recs; delete sws
+			n = 0; nd = 0; ne = 0; nb = 0; nc = 0; nr = 0; ns = 0; lsum = 0; nod = 0
+			delete xs; delete ds; delete es; delete bs; delete cs; delete rs; delete recs; delete sws; delete ods
 			for (r = 1; r <= maxr; r++) {
 				key = wl SUBSEP cfg SUBSEP r
 				if (!(key in ok))
 					continue
 				x = value(key)
 				rs[++nr] = raw[key]
+				base = wl SUBSEP "none" SUBSEP r
 				if (x == "") {
 					nocal[++nnocal] = sprintf("round %d %s %s", r, wl, cfg)
 				} else {
 					xs[++n] = x
-					base = wl SUBSEP "none" SUBSEP r
 					if (cfg != "none" && (base in ok) && (xb = value(base)) != "")
 						ds[++nd] = x - xb
+				}
+				if (calibrate) {
+					x = old_value(key)
+					if (x == "")
+						nocal_old[++nnocal_old] = sprintf("round %d %s %s", r, wl, cfg)
+					else if (cfg != "none" && (base in ok) && (xb = old_value(base)) != "")
+						ods[++nod] = x - xb
 				}
 				if (key in per_op) {
 					es[++ne] = per_op[key]
@@ -344,6 +398,8 @@ END {
 			d = median(ds, nd)
 			e = median(es, ne)
 			pe = (d != "" && e != "" && e > 0) ? d / e : ""
+			od = median(ods, nod)
+			per_event_old[wl, cfg] = (od != "" && e != "" && e > 0) ? od / e : ""
 			if (cfg == "none")
 				none_med[wl] = m
 			per_event[wl, cfg] = pe
@@ -357,7 +413,7 @@ END {
 			       ne ? lsum : "-", fmt(median(bs, nb), "%.1f"), \
 			       nc ? sprintf("%.1f%%", median(cs, nc)) : "-")
 			if (calibrate)
-				printf(" %.0f | %s |", median(rs, nr), spread(rs, nr))
+				printf(" %.0f | %s | %s |", median(rs, nr), spread(rs, nr), fmt(per_event_old[wl, cfg], "%.0f"))
 			printf("\n")
 		}
 	}
@@ -367,6 +423,16 @@ END {
 		wl = wls[w]
 		printf("| %s | %s | %s | %s | %s |\n", wl, ratio(wl, "fxtrace", "ftrace"), \
 		       ratio(wl, "fxtrace", "perf"), ratio(wl, "probe", "ftrace"), ratio(wl, "probe", "perf"))
+	}
+	if (calibrate) {
+		printf("\nThe same by the old estimator, for comparison until the figures are redone (%s, measured under the tracer, whose reader slows that loop too: it takes part of the reader's cost away):\n\n", \
+		       pieces ? "each piece of a run / the getppid() time just before and after it" : "each run / its own getppid() time before and after it")
+		printf("| workload | fxtrace / ftrace | fxtrace / perf | probe / ftrace | probe / perf |\n|---|---|---|---|---|\n")
+		for (w = 1; w <= nwl; w++) {
+			wl = wls[w]
+			printf("| %s | %s | %s | %s | %s |\n", wl, ratio(wl, "fxtrace", "ftrace", 1), \
+			       ratio(wl, "fxtrace", "perf", 1), ratio(wl, "probe", "ftrace", 1), ratio(wl, "probe", "perf", 1))
+		}
 	}
 	if (nlost_marks)
 		printf("\n\"X lost N\": X lost N events over these runs. Its cost per event counts them as if recorded, though it did not record them: the two tracers did unlike work, and that one's cost per event can be lower than recording every event would have cost.\n")
@@ -416,8 +482,13 @@ END {
 			printf("- %s\n", failed[i])
 	}
 	if (nnocal) {
-		printf("\nRuns left out of the calibrated figures (no calibration: missing data, not noise):\n")
+		printf("\nRuns left out of the calibrated figures (their round's \"none\" run has no calibration, or did not run: missing data, not noise):\n")
 		for (i = 1; i <= nnocal; i++)
 			printf("- %s\n", nocal[i])
+	}
+	if (nnocal_old) {
+		printf("\nRuns the old estimator left out (no calibration of their own):\n")
+		for (i = 1; i <= nnocal_old; i++)
+			printf("- %s\n", nocal_old[i])
 	}
 }

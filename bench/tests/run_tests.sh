@@ -336,49 +336,60 @@ result $? "report.awk: the fixture's ratios, target verdicts and failed run; a r
 grep -q '^Writing output to tmpfs costs 2.00 ns per byte' "$tmp/table" &&
 	grep -q '^| pp1 | 114 ns (76% of its cost) | 136 ns (27% of its cost) | 227 ns (12% of its cost) |$' "$tmp/table"
 result $? "report.awk: each tracer's output cost per event at the measured price per byte"
+# calibrate=1: each round divided by its none run's calibration (500 and
+# 1000), x their median 750 (figures in fixture.txt).
 awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$T/fixture.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
-[[ $(row pp1 none) == "| pp1 | none | 2 | 10050 | 1.0% |"* &&
-	$(row pp1 perf) == "| pp1 | perf | 2 | 15050 | 0.7% | 2.00 | 5000 | 49.8% | 4.00 | 1250 |"* ]] &&
+[[ $(row pp1 none) == "| pp1 | none | 2 | 15075 | 1.0% |"* &&
+	$(row pp1 perf) == "| pp1 | perf | 2 | 22575 | 0.7% | 2.00 | 7500 | 49.8% | 4.00 | 1874 |"* ]] &&
 	grep -q '^| pp1 | 0.200 | 0.080 (perf lost 3) | - | - |$' "$tmp/table" &&
-	grep -q 'fxtrace / ftrace per event = 0.200 (target <= 0.5): met' "$tmp/table"
-result $? "report.awk calibrate=1: each run is scaled by its own calibration"
-# A run without its calibration is missing data: left out of the
-# calibrated figures and listed, not divided by zero into inf or nan and
-# then judged. Round 1's fxtrace run: the boot's median calibration is
-# then 750 (500 500 500 1000 1000 1000), fxtrace keeps round 2's +400 x
-# 750 / 1000 = +600 -> 150 ns/event, ftrace +2000 x 750 / 500 = 3000 ->
-# 750 ns/event, 0.200. Without any calibrated fxtrace run there is no
-# figure to judge.
-sed '/round=1 wl=pp1 cfg=fxtrace/s/calib_before=500 calib_after=500/calib_before=- calib_after=-/' "$T/fixture.txt" >"$tmp/nocal.txt"
+	grep -q 'fxtrace / ftrace per event = 0.200 (target <= 0.5): met; old estimator: 0.200$' "$tmp/table"
+result $? "report.awk calibrate=1: each round is divided by its none run's calibration"
+# A run without the calibration it needs is missing data: left out of
+# the calibrated figures and listed, not divided by zero into inf or nan
+# and then judged. Round 1's none run without one: round 1 is left out,
+# the boot's scale is round 2's 1000, fxtrace keeps round 2's +800 -> 200
+# ns/event, and ftrace (round 2 failed) has no figure to judge. The old
+# estimator, each run by its own calibration, leaves out round 1's none.
+sed '/round=1 wl=pp1 cfg=none/s/calib_before=500 calib_after=500/calib_before=- calib_after=-/' "$T/fixture.txt" >"$tmp/nocal.txt"
 awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/nocal.txt" >"$tmp/table" 2>&1
-sed '/cfg=fxtrace/s/calib_before=[0-9]* calib_after=[0-9]*/calib_before=- calib_after=-/' "$T/fixture.txt" >"$tmp/nocal.txt"
-awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/nocal.txt" >>"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
 ! grep -qi 'inf\|nan' "$tmp/table" &&
-	grep -q '^| pp1 | fxtrace | 1 | 15750 | - | 2.00 | 600 | 4.0% | 4.00 | 150 |' "$tmp/table" &&
-	grep -q 'fxtrace / ftrace per event = 0.200 (target <= 0.5): met' "$tmp/table" &&
+	grep -q '^| pp1 | fxtrace | 1 | 21000 | - | 2.00 | 800 | 4.0% | 4.00 | 200 |' "$tmp/table" &&
 	grep -q '^- pp1: fxtrace / ftrace per event: no figure (missing data' "$tmp/table" &&
-	(($(grep -c '^Runs left out of the calibrated figures (no calibration: missing data, not noise):$' "$tmp/table") == 2)) &&
-	(($(grep -c '^- round 1 pp1 fxtrace$' "$tmp/table") == 2)) && grep -q '^- round 2 pp1 fxtrace$' "$tmp/table"
+	sed -n '/^Runs left out of the calibrated figures (their round.s "none" run has no calibration, or did not run: missing data, not noise):$/,/^$/p' "$tmp/table" |
+	grep -c '^- round 1 pp1 \(none\|fxtrace\|ftrace\|perf\)$' | grep -qx 4 &&
+	sed -n '/^Runs the old estimator left out (no calibration of their own):$/,$p' "$tmp/table" | grep -qx -- '- round 1 pp1 none'
 result $? "report.awk calibrate=1: a run without a calibration is missing data, listed, not inf, nan or noise"
 
-# calibrate=1 with pieces: each run's norm_per_op x the boot's median
-# piece calibration, median(500, 500, 600, 600) = 550: none 11000, 11220
-# -> 11110; fxtrace 11550, 11660 -> 11605, +550 and +440 -> +495, over
-# 4400 / 1100 = 4 events per op -> 124 ns per event.
+# calibrate=1 with pieces. ftrace's reader slows the getppid() loop next
+# to it: its runs calibrate 5% slower (525, 630) than their round's none
+# run (500, 600). New: each round / its none run's calibration x their
+# median 550: none 11000 11000; fxtrace 10600 -> 11660, 12600 -> 11550,
+# +660 +550 -> +605 over 4400 / 1100 = 4 events per op -> 151 ns/event;
+# ftrace 13200 13200, +2200 -> 550 ns/event; 0.275. Old: norm_per_op x
+# the median of all in-run calibrations, 562.5: none 11250 11475, fxtrace
+# 11812.5 11925 -> +506.25 -> 127; ftrace 22.857 x 562.5 = 12857.06 ->
+# +1494.56 -> 374; 0.339, which lets the reader's slowdown of the loop
+# take a fifth of ftrace's cost away.
 cat >"$tmp/pieces.txt" <<'EOF'
-BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.0 calib_med_ns=500
-BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.0 calib_med_ns=500
-BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.4 calib_med_ns=600
-BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.2 calib_med_ns=600
+BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=10000 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.0 calib_med_ns=500
+BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=10600 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.0 calib_med_ns=500
+BENCH view=wall round=1 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=22.857 calib_med_ns=525
+BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.4 calib_med_ns=600
+BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=12600 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.2 calib_med_ns=600
+BENCH view=wall round=2 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=14400 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=22.857 calib_med_ns=630
 EOF
 awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/pieces.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
-[[ $(row pp1 none) == "| pp1 | none | 2 | 11110 |"* &&
-	$(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 11605 | 0.9% | 2.00 | 495 | 4.5% | 4.00 | 124 |"* ]] &&
-	grep -q 'each piece of a run / the getppid() time around it, x the boot.s median 550.0 ns' "$tmp/table"
-result $? "report.awk calibrate=1 with pieces: each piece is scaled by the calibrations around it"
+[[ $(row pp1 none) == "| pp1 | none | 2 | 11000 |"* &&
+	$(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 11605 | 0.9% | 2.00 | 605 | 5.5% | 4.00 | 151 |"*"| 127 |" &&
+	$(row pp1 ftrace) == "| pp1 | ftrace | 2 | 13200 | 0.0% | 2.00 | 2200 | 20.0% | 4.00 | 550 |"*"| 374 |" ]] &&
+	[[ $(grep -c '^| pp1 | 0.275 | - | - | - |$' "$tmp/table") == 1 && $(grep -c '^| pp1 | 0.339 | - | - | - |$' "$tmp/table") == 1 ]] &&
+	sed -n '/^The same by the old estimator/,$p' "$tmp/table" | grep -qx '| pp1 | 0.339 | - | - | - |' &&
+	grep -q 'fxtrace / ftrace per event = 0.275 (target <= 0.5): met; old estimator: 0.339$' "$tmp/table" &&
+	grep -q 'time of its round.s "none" run, measured between its pieces, x the boot.s median 550.0 ns' "$tmp/table"
+result $? "report.awk calibrate=1 with pieces: each round is divided by its none run's calibration, not by one the tracer's reader slowed; the old estimator next to it"
 
 # The reader's work after the loop (fxt-bench --settle). Both rounds alike,
 # 4400 events over 1100 operations = 4 per op: fxtrace's reader used 0.2
