@@ -49,9 +49,10 @@
 # other's > 0 has ratio 0, one where the other's came out <= 0 and
 # fxtrace's > 0 has ratio inf; both <= 0 has none. The medians and
 # intervals are order statistics, so such a round moves them by one rank
-# to its side, and the median against @other stays the reciprocal of
-# the median of @other against fxtrace. The counts of the three kinds
-# are printed ("fxtrace / other / both").
+# to its side, and (for an odd count) the median against @other stays
+# the reciprocal of the median of @other against fxtrace. The counts of
+# the three kinds are printed ("fxtrace / other / both": fxtrace's cost
+# alone <= 0, the other's alone, both).
 # Runs that failed (rc != 0) are left out, as in report.awk.
 
 # The 1-based rank k of the lower end of a 95% interval for the median of
