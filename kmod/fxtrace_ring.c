@@ -124,8 +124,11 @@ u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now)
  * fxtrace_ring_destroy() - free the area of a ring no probe can reach any more
  * @ring: the ring, initialized or still zeroed
  *
- * Context: probes detached and synchronized. Pages still mapped by a process
- * stay alive until unmapped (remap_vmalloc_range() took a reference on each).
+ * Context: probes detached and synchronized, and no part of the ring mapped
+ * (the session's release comes after its last munmap(); CONFIGURE refuses
+ * while anything is mapped). The irq_work may still be pending: wait for it,
+ * which never waits long (fxtrace_ring_wake_reader() queues it only on an
+ * active CPU).
  */
 void fxtrace_ring_destroy(struct fxtrace_ring *ring)
 {

@@ -9,6 +9,7 @@
 #ifndef FXTRACE_RING_H
 #define FXTRACE_RING_H
 
+#include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/limits.h>
 #include <linux/types.h>
@@ -103,6 +104,23 @@ u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now);
 
 /* Bytes of the pair of loss markers written before the first record that fits. */
 #define FXTRACE_LOSS_MARKERS_BYTES	(2 * FXTRACE_LOSS_MARKER_WORDS * sizeof(u64))
+
+/*
+ * Queue the irq_work that wakes poll() readers, unless this CPU is going
+ * offline or not yet fully online. On PREEMPT_RT the irq_work runs in the
+ * CPU's irq_work/N thread, which is parked while the CPU is offline: a work
+ * queued in a dying CPU's last switches would wait there, and so would
+ * fxtrace_ring_destroy()'s irq_work_sync(), in close(), until the CPU came
+ * back. The CPU stops being active before that thread is parked, and the
+ * scheduler waits out every preempt-disabled section (a probe) in between,
+ * so a work queued here while the CPU is active still runs. The wakeups
+ * skipped meanwhile are why readers poll with a timeout (uapi, "poll").
+ */
+static __always_inline void fxtrace_ring_wake_reader(struct fxtrace_ring *ring)
+{
+	if (cpu_active(ring->cpu))
+		irq_work_queue(&ring->wakeup);
+}
 
 static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
 {
@@ -259,7 +277,7 @@ static __always_inline void fxtrace_ring_commit(struct fxtrace_ring *ring,
 	smp_store_release(&ctrl->producer_pos, head);
 
 	if (unlikely(before < watermark && head - slot->cons >= watermark))
-		irq_work_queue(&ring->wakeup);
+		fxtrace_ring_wake_reader(ring);
 }
 
 #endif /* FXTRACE_RING_H */

@@ -8,9 +8,15 @@
  *   - afterwards, for every CPU, hits == written + dropped and every
  *     written record was drained whole (ring_check.h);
  *   - the module freed everything when the session closed.
+ * And, in cycles, a session closed while CPU 1 is offline: close() must
+ * not wait for CPU 1 (the reader's wakeup must not be left queued on a CPU
+ * going offline; on PREEMPT_RT its irq_work thread is parked there).
  * Skips when there is no CPU 1 or it cannot be taken offline.
  */
 #define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include "ring_check.h"
@@ -123,6 +129,142 @@ TEST(cpu1_offline_online_while_tracing)
 	rings_check_counters(&rs);
 	rings_unmap(&rs);
 	close(fd);
+	expect_no_live_allocations();
+}
+
+#define CLOSE_CYCLES	30	/* the old module hung in 1 of 3 to 15 */
+#define CLOSE_LIMIT_MS	5000
+
+static volatile int stop_draining;
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Consume whatever CPU 0 and 1 publish, at once: the watermark keeps being crossed. */
+static void *drain_at_once(void *arg)
+{
+	struct fxtrace_ctrl **ctrl = arg;
+	int i;
+
+	pin_to(0);
+	while (!stop_draining)
+		for (i = 0; i < 2; i++)
+			__atomic_store_n(&ctrl[i]->consumer_pos,
+					 __atomic_load_n(&ctrl[i]->producer_pos,
+							 __ATOMIC_ACQUIRE),
+					 __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * One session in a child: context switches on CPU 1, a watermark of 8 bytes
+ * crossed over and over, CPU 1 taken offline, then STOP and close(). Writes
+ * a byte to @done once close() has returned. Exit status 0, or 3 if CPU 1
+ * could not be taken offline.
+ */
+static void session_closed_with_cpu1_offline(int done)
+{
+	struct fxtrace_ctrl *ctrl[2];
+	struct fxtrace_info info;
+	pid_t yielder[4];
+	pthread_t drainer;
+	int fd, i;
+
+	fd = dev_open();
+	if (dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 8))
+		_exit(1);
+	info = dev_info(fd);
+	for (i = 0; i < 2; i++)
+		ctrl[i] = map_ctrl(fd, &info, i);
+	for (i = 0; i < 4; i++) {
+		yielder[i] = fork();
+		if (yielder[i] < 0)
+			_exit(1);
+		if (yielder[i] == 0) {
+			pin_to(1);
+			for (;;) {
+				sched_yield();
+				usleep(i * 10);
+			}
+		}
+	}
+	if (ioctl(fd, FXTRACE_IOC_START))
+		_exit(1);
+	stop_draining = 0;
+	if (pthread_create(&drainer, NULL, drain_at_once, ctrl))
+		_exit(1);
+	usleep(200 * 1000);
+	if (set_cpu1_online(0))
+		_exit(3);
+	usleep(100 * 1000);
+	stop_draining = 1;
+	pthread_join(drainer, NULL);
+	for (i = 0; i < 4; i++) {
+		kill(yielder[i], SIGKILL);
+		waitpid(yielder[i], NULL, 0);
+	}
+	if (ioctl(fd, FXTRACE_IOC_STOP))
+		_exit(1);
+	for (i = 0; i < 2; i++)
+		munmap(ctrl[i], info.ctrl_size);
+	close(fd);
+	if (write(done, "c", 1) != 1)
+		_exit(1);
+	_exit(0);
+}
+
+TEST(close_with_cpu1_offline_does_not_wait_for_it)
+{
+	int i, status, done[2];
+	struct pollfd pfd;
+	double t;
+	pid_t pid;
+
+	require_device();
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP("one CPU online: nothing to take offline");
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP("%s: %s (kernel without CPU hotplug?)", CPU1_ONLINE,
+		     strerror(errno));
+
+	for (i = 0; i < CLOSE_CYCLES; i++) {
+		ASSERT_EQ(0, pipe(done));
+		pid = fork();
+		ASSERT_TRUE(pid >= 0);
+		if (pid == 0) {
+			close(done[0]);
+			session_closed_with_cpu1_offline(done[1]);
+		}
+		close(done[1]);
+		pfd = (struct pollfd){ .fd = done[0], .events = POLLIN };
+		t = now_s();
+		/* close() comes ~0.3 s in; a blocked one waits for CPU 1. */
+		if (poll(&pfd, 1, CLOSE_LIMIT_MS) != 1) {
+			printf("#   cycle %d: close() still blocked after %d ms with cpu1 offline\n",
+			       i, CLOSE_LIMIT_MS);
+			set_cpu1_online(1);
+			t = now_s();
+			waitpid(pid, &status, 0);
+			printf("#   it returned %.0f ms after cpu1 came back\n",
+			       (now_s() - t) * 1000);
+			close(done[0]);
+			HARNESS_CHECK(0, 1, "close() waited for CPU %d to come back online", 1);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		close(done[0]);
+		ASSERT_EQ(0, set_cpu1_online(1));
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && i == 0)
+			SKIP("cannot take CPU 1 offline");
+		ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		printf("#   cycle %d: closed with cpu1 offline, %.0f ms after start\n",
+		       i, (now_s() - t) * 1000);
+	}
 	expect_no_live_allocations();
 }
 

@@ -69,6 +69,13 @@
  * exactly one of records_written and records_dropped. Loss markers (see
  * "Records") are counted apart, in markers_written.
  *
+ * == poll ==
+ *
+ * POLLIN when some CPU's ring holds at least the watermark, or when tracing
+ * has stopped and anything at all is left. The wakeup is not sent for a CPU
+ * that is going offline or coming online, so poll with a timeout (as
+ * fxt-collect does) rather than only waiting for POLLIN.
+ *
  * == Clock ==
  *
  * Timestamps are CLOCK_BOOTTIME nanoseconds (1 tick = 1 ns), the same on all
