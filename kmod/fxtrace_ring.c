@@ -75,7 +75,7 @@ int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 void fxtrace_ring_start(struct fxtrace_ring *ring)
 {
 	ring->running_weight = FXTRACE_WEIGHT_UNKNOWN;
-	ring->lost = 0;
+	WRITE_ONCE(ring->lost, 0);
 	ring->first_lost_ns = 0;
 }
 
@@ -114,7 +114,7 @@ u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now)
 	head = fxtrace_ring_put_loss_marker(ring, head, ring->first_lost_ns,
 					    ring->lost);
 	head = fxtrace_ring_put_loss_marker(ring, head, now, 0);
-	ring->lost = 0;
+	WRITE_ONCE(ring->lost, 0);
 	ring->markers += 2;
 	WRITE_ONCE(ring->ctrl->markers_written, ring->markers);
 	return head;
@@ -144,8 +144,9 @@ void fxtrace_ring_destroy(struct fxtrace_ring *ring)
  * @ring: the ring
  * @tracing: whether probes are attached
  *
- * Readable once the watermark is reached, or when tracing has stopped and
- * anything at all is left to drain.
+ * Readable once the watermark is reached; and with anything at all left to
+ * drain, when tracing has stopped or when the ring is dropping records (a
+ * watermark close to the ring's size may never be reached by a full ring).
  *
  * Return: true if a reader has work to do.
  */
@@ -156,5 +157,5 @@ bool fxtrace_ring_readable(struct fxtrace_ring *ring, bool tracing)
 
 	if (pending >= ring->watermark)
 		return true;
-	return !tracing && pending;
+	return pending && (!tracing || READ_ONCE(ring->lost));
 }

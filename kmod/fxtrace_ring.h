@@ -124,11 +124,21 @@ static __always_inline void fxtrace_ring_wake_reader(struct fxtrace_ring *ring)
 
 static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
 {
-	if (!ring->lost)
+	u64 lost = ring->lost;
+
+	/*
+	 * The first drop of a loss wakes the reader even below the watermark:
+	 * with a watermark close to the ring's size, a full ring can drop
+	 * everything without ever reaching it (fxtrace_ring_readable()).
+	 */
+	if (!lost) {
 		ring->first_lost_ns = ts;
+		fxtrace_ring_wake_reader(ring);
+	}
 	/* A reader cannot follow this CPU's switches across the hole. */
 	ring->running_weight = FXTRACE_WEIGHT_UNKNOWN;
-	ring->lost++;
+	/* Read by poll() on any CPU (fxtrace_ring_readable()). */
+	WRITE_ONCE(ring->lost, lost + 1);
 	ring->dropped++;
 	WRITE_ONCE(ring->ctrl->records_dropped, ring->dropped);
 	WRITE_ONCE(ring->ctrl->last_drop_ns, ts);

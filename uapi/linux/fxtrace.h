@@ -71,10 +71,12 @@
  *
  * == poll ==
  *
- * POLLIN when some CPU's ring holds at least the watermark, or when tracing
- * has stopped and anything at all is left. The wakeup is not sent for a CPU
- * that is going offline or coming online, so poll with a timeout (as
- * fxt-collect does) rather than only waiting for POLLIN.
+ * POLLIN when some CPU's ring holds at least the watermark; and, for a ring
+ * holding anything at all, when tracing has stopped or when that ring is
+ * dropping records (a watermark close to buf_size may never be reached by a
+ * full ring). The wakeup is not sent for a CPU that is going offline or
+ * coming online, so poll with a timeout (as fxt-collect does) rather than
+ * only waiting for POLLIN.
  *
  * == Clock ==
  *
