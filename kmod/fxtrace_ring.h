@@ -223,9 +223,17 @@ static __always_inline bool fxtrace_ring_reserve(struct fxtrace_ring *ring,
 	slot->cons = smp_load_acquire(&ctrl->consumer_pos);
 	used = head - slot->cons;
 	if (unlikely(used > size)) {
-		/* consumer_pos ahead of us or too far behind: never trust it */
+		/*
+		 * consumer_pos ahead of us or too far behind: never trust it.
+		 * producer_pos is published again from our own copy, in case
+		 * userspace overwrote that too: a reader that followed a bogus
+		 * producer_pos with its consumer_pos finds the real one here,
+		 * and the ring is not dead for the rest of the session.
+		 */
 		ring->consumer_errors++;
 		WRITE_ONCE(ctrl->consumer_errors, ring->consumer_errors);
+		/* (A) again: pairs with the reader's (C), as in the commit. */
+		smp_store_release(&ctrl->producer_pos, head);
 		fxtrace_ring_drop(ring, ts);
 		return false;
 	}

@@ -302,6 +302,47 @@ TEST(bogus_consumer_pos_is_counted_not_trusted)
 }
 
 /*
+ * A mapper that overwrites producer_pos, and a reader that follows it with
+ * consumer_pos: the kernel publishes its own position again at the next
+ * drop, so the reader can catch up and the ring is not dead for the rest
+ * of the session.
+ */
+TEST(bogus_producer_pos_is_published_again)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+	struct fxtrace_ctrl *ctrl = map_ctrl(fd, &info, 0);
+	__u64 real, bogus, written;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(20);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	real = load_producer(ctrl);
+	ASSERT_LE(8, real);
+	bogus = real + (1ULL << 40);
+	__atomic_store_n(&ctrl->producer_pos, bogus, __ATOMIC_RELAXED);
+	store_consumer(ctrl, bogus);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(50);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	EXPECT_LE(1, ctrl->consumer_errors);
+	/* Nothing was written after the bogus value: it is replaced as is. */
+	EXPECT_EQ(real, load_producer(ctrl));
+	written = ctrl->records_written;
+	store_consumer(ctrl, load_producer(ctrl));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(50);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	EXPECT_LE(written + 1, ctrl->records_written);
+	EXPECT_LE(real + 8, load_producer(ctrl));
+	close(fd);
+}
+
+/*
  * A watermark just below the ring's size may never be reached: once a
  * record does not fit, the ring drops everything with up to a record's
  * size free. poll() reports such a ring anyway, once it drops. Every ring

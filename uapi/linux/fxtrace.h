@@ -62,7 +62,10 @@
  * records ready to be copied verbatim into a trace file. The kernel never
  * trusts consumer_pos: a value behind producer_pos by more than buf_size, or
  * ahead of it, is treated as "ring full" (records are dropped and counted in
- * records_dropped) and counted in consumer_errors.
+ * records_dropped) and counted in consumer_errors. Nor does it read
+ * producer_pos back: each such drop stores its own position there again, so
+ * a consumer that set consumer_pos to a producer_pos someone overwrote finds
+ * the real one and can catch up.
  *
  * When a ring is full the new record is dropped, never an old one, and
  * records_dropped counts it. Every record a probe tries to write ends up in
