@@ -18,6 +18,14 @@
 
 #include "fxtrace_record.h"
 
+/*
+ * The 64-bit positions and counters are read and written whole
+ * (READ_ONCE(), smp_load_acquire()), which only a 64-bit kernel does.
+ */
+#ifndef CONFIG_64BIT
+#error "fxtrace needs a 64-bit kernel (CONFIG_64BIT)"
+#endif
+
 /**
  * struct fxtrace_ring - one CPU's ring buffer
  * @head: private producer position; the kernel trusts only this copy

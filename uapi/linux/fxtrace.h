@@ -122,6 +122,8 @@
  *   timestamp; woken tid
  *   koid   FXTRACE_STR_WAKER  = tid of the waking task; omitted when the
  *                               wakeup came from interrupt context or idle
+ *                               (on PREEMPT_RT most interrupt handlers run
+ *                               in threads: the handler's thread is named)
  *   No weight (ABI <= 3 wrote p->prio as "weight"): Perfetto reads a
  *   wakeup's weight only to tell an idle task, which is never woken, and
  *   the woken task's priority is the incoming_weight of the switch that
