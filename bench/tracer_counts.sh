@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 #
 # tracer_counts.sh - each tracer's own account of what it recorded and lost,
 # read from its output. Sourced by guest.sh (busybox sh, in the VM) and by
