@@ -132,24 +132,34 @@ static __always_inline void fxtrace_ring_wake_reader(struct fxtrace_ring *ring)
 
 static __always_inline void fxtrace_ring_drop(struct fxtrace_ring *ring, u64 ts)
 {
+	struct fxtrace_ctrl *ctrl = ring->ctrl;
 	u64 lost = ring->lost;
 
-	/*
-	 * The first drop of a loss wakes the reader even below the watermark:
-	 * with a watermark close to the ring's size, a full ring can drop
-	 * everything without ever reaching it (fxtrace_ring_readable()).
-	 */
-	if (!lost) {
+	if (!lost)
 		ring->first_lost_ns = ts;
-		fxtrace_ring_wake_reader(ring);
-	}
 	/* A reader cannot follow this CPU's switches across the hole. */
 	ring->running_weight = FXTRACE_WEIGHT_UNKNOWN;
 	/* Read by poll() on any CPU (fxtrace_ring_readable()). */
 	WRITE_ONCE(ring->lost, lost + 1);
 	ring->dropped++;
-	WRITE_ONCE(ring->ctrl->records_dropped, ring->dropped);
-	WRITE_ONCE(ring->ctrl->last_drop_ns, ts);
+	WRITE_ONCE(ctrl->records_dropped, ring->dropped);
+	WRITE_ONCE(ctrl->last_drop_ns, ts);
+	/*
+	 * producer_pos is published again from our own copy: the control page
+	 * is writable, and a ring whose producer_pos was overwritten (with a
+	 * reader following it, or showing it nothing to drain) would otherwise
+	 * drop every record for the rest of the session, since only a commit
+	 * writes it. The same line as records_dropped. (A) again: pairs with
+	 * the reader's (C), as in the commit.
+	 */
+	smp_store_release(&ctrl->producer_pos, ring->head);
+	/*
+	 * The first drop of a loss wakes the reader even below the watermark:
+	 * with a watermark close to the ring's size, a full ring can drop
+	 * everything without ever reaching it (fxtrace_ring_readable()).
+	 */
+	if (!lost)
+		fxtrace_ring_wake_reader(ring);
 }
 
 /* Copy @words words to position @head; return the position after them. */
@@ -231,17 +241,9 @@ static __always_inline bool fxtrace_ring_reserve(struct fxtrace_ring *ring,
 	slot->cons = smp_load_acquire(&ctrl->consumer_pos);
 	used = head - slot->cons;
 	if (unlikely(used > size)) {
-		/*
-		 * consumer_pos ahead of us or too far behind: never trust it.
-		 * producer_pos is published again from our own copy, in case
-		 * userspace overwrote that too: a reader that followed a bogus
-		 * producer_pos with its consumer_pos finds the real one here,
-		 * and the ring is not dead for the rest of the session.
-		 */
+		/* consumer_pos ahead of us or too far behind: never trust it */
 		ring->consumer_errors++;
 		WRITE_ONCE(ctrl->consumer_errors, ring->consumer_errors);
-		/* (A) again: pairs with the reader's (C), as in the commit. */
-		smp_store_release(&ctrl->producer_pos, head);
 		fxtrace_ring_drop(ring, ts);
 		return false;
 	}

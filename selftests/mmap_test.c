@@ -343,6 +343,34 @@ TEST(bogus_producer_pos_is_published_again)
 }
 
 /*
+ * The same with a full ring and producer_pos overwritten with consumer_pos:
+ * the reader sees nothing to drain, so it never makes room, and only a
+ * commit wrote producer_pos. Every drop publishes it again. consumer_pos
+ * is put exactly a ring behind, a valid position with no room at all, so
+ * no record can be committed after START.
+ */
+TEST(full_ring_with_producer_pos_overwritten_shows_the_real_one)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl = fill_cpu0_ring(fd, &info);
+	__u64 real = load_producer(ctrl), dropped = ctrl->records_dropped;
+	__u64 written = ctrl->records_written;
+
+	store_consumer(ctrl, real - info.buf_size);
+	__atomic_store_n(&ctrl->producer_pos, real - info.buf_size,
+			 __ATOMIC_RELAXED);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	while (ctrl->records_dropped == dropped)
+		make_scheduler_noise(20);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	EXPECT_EQ(0, ctrl->consumer_errors);
+	EXPECT_EQ(written, ctrl->records_written);
+	EXPECT_EQ(real, load_producer(ctrl));
+	close(fd);
+}
+
+/*
  * A watermark just below the ring's size may never be reached: once a
  * record does not fit, the ring drops everything with up to a record's
  * size free. poll() reports such a ring anyway, once it drops. Every ring

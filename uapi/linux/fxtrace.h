@@ -63,9 +63,10 @@
  * trusts consumer_pos: a value behind producer_pos by more than buf_size, or
  * ahead of it, is treated as "ring full" (records are dropped and counted in
  * records_dropped) and counted in consumer_errors. Nor does it read
- * producer_pos back: each such drop stores its own position there again, so
- * a consumer that set consumer_pos to a producer_pos someone overwrote finds
- * the real one and can catch up.
+ * producer_pos back: every drop stores its own position there again, so a
+ * consumer that was shown an overwritten producer_pos (and followed it, or
+ * found nothing to drain in a full ring) finds the real one and can catch
+ * up.
  *
  * When a ring is full the new record is dropped, never an old one, and
  * records_dropped counts it. Every record a probe tries to write ends up in
