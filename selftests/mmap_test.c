@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <sys/wait.h>
@@ -373,47 +374,75 @@ TEST(full_ring_with_producer_pos_overwritten_shows_the_real_one)
 /*
  * A watermark just below the ring's size may never be reached: once a
  * record does not fit, the ring drops everything with up to a record's
- * size free. poll() reports such a ring anyway, once it drops. Every ring
- * starts with 16 bytes free (a consumer position that far behind is a
- * valid one), less than any record, so no record is ever written and no
- * ring ever reaches the watermark.
+ * size free. poll() reports such a ring anyway, and its first drop wakes a
+ * reader already asleep in poll(). Here every ring is put 16 bytes from
+ * full (a consumer position that far behind is a valid one) after the
+ * reader went to sleep: less room than any record, so no ring ever
+ * reaches the watermark, and only a drop can wake it.
  */
-TEST(poll_reports_a_dropping_ring_below_its_watermark)
-{
-	int fd = dev_open(), cpu, ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	__u32 watermark = FXTRACE_BUF_SIZE_MIN - 8;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct fxtrace_ctrl *ctrl[64];
-	struct fxtrace_info info;
-	__u64 dropped = 0;
-	pid_t pid;
+struct poller {
+	int fd;
+	int ret;
+	short revents;
+	double woken_at;
+};
 
-	ASSERT_TRUE(ncpus >= 1 && ncpus <= 64);
-	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, watermark));
-	info = dev_info(fd);
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		ctrl[cpu] = map_ctrl(fd, &info, cpu);
-		store_consumer(ctrl[cpu], 0 - (FXTRACE_BUF_SIZE_MIN - 16));
+static void *poll_10s(void *arg)
+{
+	struct poller *p = arg;
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+
+	p->ret = poll(&pfd, 1, 10000);
+	p->revents = pfd.revents;
+	p->woken_at = now_s();
+	return NULL;
+}
+
+TEST(poll_is_woken_by_a_ring_dropping_below_its_watermark)
+{
+	__u64 size = FXTRACE_BUF_SIZE_MIN, dropped = 0, most = 0, pos;
+	struct fxtrace_ctrl *ctrl[256] = { NULL };
+	struct poller p = { .fd = dev_open() };
+	struct fxtrace_info info;
+	pthread_t thread;
+	double t;
+	int cpu;
+
+	ASSERT_EQ(0, dev_configure(p.fd, size, size - 8));
+	info = dev_info(p.fd);
+	ASSERT_TRUE(info.nr_cpu_ids <= 256);
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++)
+		if (cpu_possible((unsigned long)cpu))
+			ctrl[cpu] = map_ctrl(p.fd, &info, cpu);
+	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_START));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, poll_10s, &p));
+	/* Asleep in poll() by then: the rings hold far less than 64 KiB. */
+	usleep(200 * 1000);
+	t = now_s();
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
+		if (!ctrl[cpu])
+			continue;
+		pos = load_producer(ctrl[cpu]);
+		if (pos > most)
+			most = pos;
+		store_consumer(ctrl[cpu], pos - (size - 16));
 	}
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	pid = fork();
-	ASSERT_TRUE(pid >= 0);
-	if (pid == 0) {
-		make_scheduler_noise(3000);
-		_exit(0);
-	}
-	/* Woken by the first drop, within milliseconds, well before 10 s. */
-	EXPECT_EQ(1, poll(&pfd, 1, 10000));
-	EXPECT_TRUE(pfd.revents & POLLIN);
-	waitpid(pid, NULL, 0);
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		EXPECT_EQ(0, ctrl[cpu]->records_written);
-		EXPECT_EQ(0, ctrl[cpu]->consumer_errors);
-		dropped += ctrl[cpu]->records_dropped;
-	}
+	make_scheduler_noise(20);
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_STOP));
+	EXPECT_EQ(1, p.ret);
+	EXPECT_TRUE(p.revents & POLLIN);
+	/*
+	 * Asleep until the reset (no ring had reached the watermark), then
+	 * woken by the drops, not by poll()'s timeout.
+	 */
+	EXPECT_LE(most + 1, size - 8);
+	EXPECT_TRUE(p.woken_at >= t && p.woken_at - t < 5);
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++)
+		if (ctrl[cpu])
+			dropped += ctrl[cpu]->records_dropped;
 	EXPECT_LE(1, dropped);
-	close(fd);
+	close(p.fd);
 }
 
 /* Not before: when it wakes, some ring holds at least the watermark. */
