@@ -35,7 +35,8 @@
 #   B/event    output bytes / recorded events (fxtrace: the whole .fxt file;
 #              ftrace: the event pages trace-cmd wrote; perf: perf.data's
 #              data section)
-#   tracer CPU CPU time of the tracer's processes / elapsed time, median
+#   tracer CPU CPU time of the tracer's processes during the interval and in
+#              the window after it (--settle) / the interval, median
 # Then fxtrace's ns/event as a ratio to ftrace's and to perf's, and the same
 # for "probe" (fxtrace's probes alone, nobody draining: the collector's share
 # is the difference). A ratio where either side lost events is marked: that
@@ -302,10 +303,14 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	}
 	if (num(kv["csw"]) && kv["ops"] > 0)
 		csw[key] = kv["csw"] / kv["ops"]
-	# The tracer's CPU time was measured over the whole interval.
+	# The tracer's CPU time was measured over the whole interval; what it
+	# did in the window after the loop (--settle) was work the loop's
+	# events caused, so it counts too, over the same interval: the share
+	# of a CPU the reader needs to keep up.
 	span = num(kv["interval_ns"]) ? kv["interval_ns"] : kv["elapsed_ns"]
 	if (num(kv["tracer_cpu_ns"]) && span > 0)
-		cpu[key] = 100 * kv["tracer_cpu_ns"] / span
+		cpu[key] = 100 * (kv["tracer_cpu_ns"] + \
+				  (num(kv["tracer_cpu_after_ns"]) ? kv["tracer_cpu_after_ns"] : 0)) / span
 	after_run(key)
 }
 

@@ -398,7 +398,9 @@ result $? "report.awk calibrate=1 with pieces: each round is divided by its none
 # ftrace's drained nothing there (0 ms) and left 60000 of 240000 B, 1100
 # records: at its 300000 ns over the other 180000 B that is 100000 ns, 100
 # ns per op, 25 ns per event. fxtrace / ftrace 150 / 500 = 0.300, with the
-# estimates 150 / 525 = 0.286.
+# estimates 150 / 525 = 0.286. Reader CPU, the window's included, over the
+# interval: fxtrace (100000 + 200000) / 10400000 = 2.9%, ftrace 300000 /
+# 12000000 = 2.5%.
 for r in 1 2; do
 	cat <<EOF
 BENCH view=icount round=$r wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=10000 calib_before=500 calib_after=500 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns=- interval_ns=10000000 settle_ns=300000000 tracer_cpu_after_ns=-
@@ -410,6 +412,8 @@ awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/afte
 cp "$tmp/table" "$tmp/last"
 [[ $(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 10600 | 0.0% | 2.00 | 600 | 6.0% | 4.00 | 150 |"* &&
 	$(row pp1 ftrace) == "| pp1 | ftrace | 2 | 12000 | 0.0% | 2.00 | 2000 | 20.0% | 4.00 | 500 |"* ]] &&
+	grep -q '^| pp1 | fxtrace | 2 | 10600 |.* | 2\.9% |$' "$tmp/table" &&
+	grep -q '^| pp1 | ftrace | 2 | 12000 |.* | 2\.5% |$' "$tmp/table" &&
 	grep -q 'charged above, as time per operation' "$tmp/table" &&
 	grep -qx '| pp1 | fxtrace | 0.20 | 100 | +50 | 880 (20.0%) | 0 (0.0%) | 0 |' "$tmp/table" &&
 	grep -qx '| pp1 | ftrace | 0.00 | 500 | +0 | 1100 (25.0%) | 1100 (25.0%) | 25 |' "$tmp/table" &&
