@@ -159,7 +159,9 @@ main() {
 		shift 2
 	done
 	[[ $calib_tolerance =~ ^[0-9]+$ ]] || { echo "$prog: --calib-tolerance is a whole percentage" >&2; exit 2; }
-	[[ $settle =~ ^[0-9]+$ ]] && ((settle <= 600000)) || { echo "$prog: --settle is a number of milliseconds (0 to 600000)" >&2; exit 2; }
+	# Base 10 whatever the leading zeros; at most a minute, well inside a run's timeout.
+	[[ $settle =~ ^[0-9]+$ ]] && ((10#$settle <= 60000)) || { echo "$prog: --settle is a number of milliseconds (0 to 60000)" >&2; exit 2; }
+	settle=$((10#$settle))
 	for n in "$chunks" "$chunk_calib" "$rounds" "$pp_ops" "$sw_ops" "$sw_threads" "$sw_tokens" "$calib_ops" "$run_timeout" "$vm_timeout" "$host_mb"; do
 		[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: '$n' is not a positive number" >&2; exit 2; }
 	done
