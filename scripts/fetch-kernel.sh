@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fetch-kernel.sh FLAVOUR -- download and unpack a Debian kernel for VM tests.
-# fetch-kernel.sh --known | --check FLAVOUR -- the supported flavours, offline.
+# fetch-kernel.sh --known | --known-phrase | --check FLAVOUR -- the supported flavours, offline.
 #
 # Finds the newest Debian 12 kernel of FLAVOUR that apt can download,
 # fetches the image, its headers, the common headers and the kbuild tools
@@ -54,6 +54,7 @@ usage() {
 	cat <<EOF
 Usage: $prog [-h|--help] FLAVOUR
        $prog --known
+       $prog --known-phrase
        $prog --check FLAVOUR
 
 Download (once) and unpack a Debian kernel image + headers for VM tests.
@@ -62,9 +63,10 @@ FLAVOUR:
 $(for k in "${KERNELS[@]}"; do printf '  %-9s %s\n' "${k%%|*}" "${k##*|}"; done)
 
   --known           print the supported FLAVOURs, one per line, and exit 0
+  --known-phrase    print them for a message ("$(expected_flavours)")
   --check FLAVOUR   exit 0 if FLAVOUR is supported; else say so on stderr,
                     naming the supported ones, and exit 2
-These two modes work offline: they download, install and create nothing.
+These three modes work offline: they download, install and create nothing.
 
 Prints on stdout (shell-quoted, safe for eval):
   RELEASE=<uname -r of the kernel>
@@ -101,6 +103,10 @@ case ${1:-} in
 --known)
 	[[ $# -eq 1 ]] || { usage >&2; exit 2; }
 	known_flavours
+	exit 0 ;;
+--known-phrase)
+	[[ $# -eq 1 ]] || { usage >&2; exit 2; }
+	expected_flavours
 	exit 0 ;;
 --check)
 	[[ $# -eq 2 ]] || { usage >&2; exit 2; }

@@ -52,11 +52,10 @@ refused() {
 	fi
 }
 
-# The kernels as the messages name them, e.g. "6.1, 6.12 or 6.12-rt".
+# The kernels, one per line, and as the messages name them (fetch-kernel.sh
+# --known-phrase, whose wording test-fetch-kernel-args.sh pins).
 mapfile -t known < <(bash "$REPO/scripts/fetch-kernel.sh" --known)
-kernels=$(printf '%s, ' "${known[@]}")
-kernels=${kernels%, }
-[[ ${#known[@]} -gt 1 ]] && kernels="${kernels%, *} or ${known[-1]}"
+kernels=$(bash "$REPO/scripts/fetch-kernel.sh" --known-phrase)
 
 refused "--kernel 5.10: exit 2 before anything starts, naming the kernels there are" \
 	"trace-in-vm.sh: unknown kernel '5.10': give $kernels (the Debian kernels scripts/fetch-kernel.sh fetches)" \

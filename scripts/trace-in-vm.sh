@@ -13,12 +13,10 @@ FETCH_KERNEL=$REPO/scripts/fetch-kernel.sh
 # installs nothing: a wrong --kernel fails before any install, build or VM.
 known_kernels() {
 	local list
-	if ! list=$("$FETCH_KERNEL" --known) || [[ -z $list ]]; then
-		echo "$prog: error: '$FETCH_KERNEL --known' failed" >&2
+	if ! list=$("$FETCH_KERNEL" --known-phrase) || [[ -z $list ]]; then
+		echo "$prog: error: '$FETCH_KERNEL --known-phrase' failed" >&2
 		exit 1
 	fi
-	list=${list//$'\n'/, }
-	[[ $list == *', '* ]] && list="${list%, *} or ${list##*, }"
 	echo "$list"
 }
 kernels=$(known_kernels)
@@ -81,11 +79,11 @@ done
 [[ $duration =~ ^[0-9]+(\.[0-9]+)?$ && $duration =~ [1-9] ]] ||
 	bad_usage "-d takes seconds > 0, e.g. 5 or 0.5, got '$duration'"
 rc=0
-"$FETCH_KERNEL" --check "$flavour" 2>/dev/null || rc=$?
+check_err=$("$FETCH_KERNEL" --check "$flavour" 2>&1) || rc=$?
 case $rc in
 0) ;;
 2) bad_usage "unknown kernel '$flavour': give $kernels (the Debian kernels scripts/fetch-kernel.sh fetches)" ;;
-*) echo "$prog: error: '$FETCH_KERNEL --check $flavour' failed (exit $rc)" >&2; exit 1 ;;
+*) echo "$prog: error: '$FETCH_KERNEL --check $flavour' failed (exit $rc): $check_err" >&2; exit 1 ;;
 esac
 
 [[ $deps -eq 0 ]] || "$REPO/scripts/install-deps.sh"

@@ -12,12 +12,10 @@ FETCH_KERNEL=$REPO/scripts/fetch-kernel.sh
 # e.g. "6.1, 6.12 or 6.12-rt".
 known_flavours() {
 	local list
-	if ! list=$("$FETCH_KERNEL" --known) || [[ -z $list ]]; then
-		echo "$prog: error: '$FETCH_KERNEL --known' failed" >&2
+	if ! list=$("$FETCH_KERNEL" --known-phrase) || [[ -z $list ]]; then
+		echo "$prog: error: '$FETCH_KERNEL --known-phrase' failed" >&2
 		exit 1
 	fi
-	list=${list//$'\n'/, }
-	[[ $list == *', '* ]] && list="${list%, *} or ${list##*, }"
 	echo "$list"
 }
 
@@ -82,11 +80,11 @@ done
 [[ -n $flavour ]] || { usage >&2; exit 2; }
 # Checked before any build or VM; the message is ours, not fetch-kernel.sh's.
 rc=0
-"$FETCH_KERNEL" --check "$flavour" 2>/dev/null || rc=$?
+check_err=$("$FETCH_KERNEL" --check "$flavour" 2>&1) || rc=$?
 case $rc in
 0) ;;
 2) echo "$prog: unknown FLAVOUR '$flavour' (expected $(known_flavours))" >&2; exit 2 ;;
-*) die "'$FETCH_KERNEL --check $flavour' failed (exit $rc)" ;;
+*) die "'$FETCH_KERNEL --check $flavour' failed (exit $rc): $check_err" ;;
 esac
 MAKE=${MAKE:-make}
 
