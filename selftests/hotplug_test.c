@@ -41,6 +41,17 @@ static int set_cpu1_online(int online)
 	return err;
 }
 
+/* Skip unless the module is loaded and CPU 1 can be taken offline. */
+static void require_cpu1_hotplug(void)
+{
+	require_device();
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP("one CPU online: nothing to take offline");
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP("%s: %s (kernel without CPU hotplug?)", CPU1_ONLINE,
+		     strerror(errno));
+}
+
 /* Drain every DRAIN_MS for @ms. */
 static void drain_for(struct rings *rs, int ms)
 {
@@ -77,12 +88,7 @@ TEST(cpu1_offline_online_while_tracing)
 	struct rings rs;
 	pid_t pid, w;
 
-	require_device();
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP("one CPU online: nothing to take offline");
-	if (access(CPU1_ONLINE, W_OK))
-		SKIP("%s: %s (kernel without CPU hotplug?)", CPU1_ONLINE,
-		     strerror(errno));
+	require_cpu1_hotplug();
 
 	fd = dev_open();
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
@@ -252,12 +258,7 @@ TEST(close_with_cpu1_offline_does_not_wait_for_it)
 	double t;
 	pid_t pid;
 
-	require_device();
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP("one CPU online: nothing to take offline");
-	if (access(CPU1_ONLINE, W_OK))
-		SKIP("%s: %s (kernel without CPU hotplug?)", CPU1_ONLINE,
-		     strerror(errno));
+	require_cpu1_hotplug();
 
 	for (i = 0; i < CLOSE_CYCLES; i++) {
 		ASSERT_EQ(0, pipe(done));
