@@ -53,6 +53,25 @@ static void make_scheduler_noise(int ms)
 	waitpid(pid, NULL, 0);
 }
 
+/* Run on CPU 0 from here on: the tests that read CPU 0's ring. */
+static void pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+}
+
+/* Some records on CPU 0, then stopped: the ring's bytes no longer change. */
+static void trace_some(int fd)
+{
+	pin_to_cpu0();
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(50);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+}
+
 static __u64 word_at(const unsigned char *data, __u64 size, __u64 pos)
 {
 	return *(const __u64 *)(data + (pos & (size - 1)));
@@ -212,11 +231,8 @@ TEST(records_flow_through_every_cpu)
 static struct fxtrace_ctrl *fill_cpu0_ring(int fd, struct fxtrace_info *info)
 {
 	struct fxtrace_ctrl *ctrl;
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	pin_to_cpu0();
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
 	*info = dev_info(fd);
 	ctrl = map_ctrl(fd, info, 0);
@@ -274,12 +290,9 @@ TEST(bogus_consumer_pos_is_counted_not_trusted)
 	int fd = dev_open();
 	struct fxtrace_info info = dev_info(fd);
 	struct fxtrace_ctrl *ctrl = map_ctrl(fd, &info, 0);
-	cpu_set_t set;
 	__u64 written;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	pin_to_cpu0();
 	store_consumer(ctrl, 1ULL << 40);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
 	make_scheduler_noise(50);
@@ -314,14 +327,8 @@ TEST(bogus_producer_pos_is_published_again)
 	struct fxtrace_info info = dev_info(fd);
 	struct fxtrace_ctrl *ctrl = map_ctrl(fd, &info, 0);
 	__u64 real, bogus, written;
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	make_scheduler_noise(20);
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	trace_some(fd);
 	real = load_producer(ctrl);
 	ASSERT_LE(8, real);
 	bogus = real + (1ULL << 40);
@@ -491,11 +498,8 @@ TEST(consumer_pos_too_far_behind_is_counted_not_trusted)
 	struct fxtrace_ctrl *ctrl;
 	const unsigned char *data;
 	__u64 i, nonzero = 0;
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	pin_to_cpu0();
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
 	info = dev_info(fd);
 	ctrl = map_ctrl(fd, &info, 0);
@@ -524,19 +528,6 @@ static void *reserve(size_t len)
 
 	ASSERT_TRUE(p != MAP_FAILED);
 	return p;
-}
-
-/* Some records on CPU 0, then stopped: the ring's bytes no longer change. */
-static void trace_some(int fd)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	make_scheduler_noise(50);
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 }
 
 /* The data area is VM_DONTEXPAND: mremap() cannot make a mapping longer. */
