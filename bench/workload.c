@@ -1007,28 +1007,51 @@ static void parse_cpus(struct env *env, const char *s)
 	}
 }
 
+/* A word an option takes, and what it stands for. */
+struct choice {
+	const char *name;
+	int value;
+};
+
+/* The value of @s among @n @choices of option @opt, or exit 2 naming them. */
+static int parse_choice(const char *opt, const char *s,
+			const struct choice *choices, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, choices[i].name))
+			return choices[i].value;
+	fprintf(stderr, "fxt-bench: %s wants ", opt);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", choices[i].name,
+			i + 2 < n ? ", " : i + 2 == n ? " or " : "");
+	fprintf(stderr, ", not '%s'\n", s);
+	exit(2);
+}
+
 static enum write_pages parse_pages(const char *s)
 {
-	if (!strcmp(s, "new"))
-		return PAGES_NEW;
-	if (!strcmp(s, "reused"))
-		return PAGES_REUSED;
-	if (!strcmp(s, "fallocated"))
-		return PAGES_FALLOCATED;
-	fprintf(stderr, "fxt-bench: --pages wants new, reused or fallocated, not '%s'\n", s);
-	exit(2);
+	static const struct choice pages[] = {
+		{ "new", PAGES_NEW },
+		{ "reused", PAGES_REUSED },
+		{ "fallocated", PAGES_FALLOCATED },
+	};
+
+	return (enum write_pages)parse_choice("--pages", s, pages,
+					      sizeof(pages) / sizeof(pages[0]));
 }
 
 static enum pending_kind parse_pending(const char *s)
 {
-	if (!strcmp(s, "ftrace"))
-		return PENDING_FTRACE;
-	if (!strcmp(s, "fxtrace"))
-		return PENDING_FXTRACE;
-	if (!strcmp(s, "perf"))
-		return PENDING_PERF;
-	fprintf(stderr, "fxt-bench: --pending wants ftrace, fxtrace or perf, not '%s'\n", s);
-	exit(2);
+	static const struct choice kinds[] = {
+		{ "ftrace", PENDING_FTRACE },
+		{ "fxtrace", PENDING_FXTRACE },
+		{ "perf", PENDING_PERF },
+	};
+
+	return (enum pending_kind)parse_choice("--pending", s, kinds,
+					       sizeof(kinds) / sizeof(kinds[0]));
 }
 
 static void parse_args(struct env *env, int argc, char **argv)
