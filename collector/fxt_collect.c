@@ -434,7 +434,7 @@ static int open_output(struct session *s)
  */
 static int output_failed(struct session *s, int err, const char *what)
 {
-	char step[300];
+	char step[300], none[TRACE_OUTPUT_NO_TRACE_SIZE];
 	int rb;
 
 	s->write_failed = true;
@@ -444,13 +444,12 @@ static int output_failed(struct session *s, int err, const char *what)
 		    "the disk is full (or a size limit was hit): free space or write elsewhere with -o" :
 		    err == -EPIPE ? "the reader of the output went away" : NULL);
 	rb = trace_output_rollback(&s->out);
-	if (rb == 0 && s->out.committed < s->preamble_end && s->out.start)
-		msg("no trace was written: %s was cut back to where the trace was to start (%llu bytes), and holds none of it",
-		    s->out.path, (unsigned long long)s->out.committed);
-	else if (rb == 0 && s->out.committed < s->preamble_end)
-		msg("no trace was written: %s was cut back to 0 bytes and is empty",
-		    s->out.path);
-	else if (rb == 0)
+	if (rb == 0 && s->out.committed < s->preamble_end) {
+		/* Nothing committed but the trace's start (commits come after the preamble). */
+		trace_output_no_trace(&s->out, s->out.committed, none,
+				      sizeof(none));
+		msg("%s", none);
+	} else if (rb == 0)
 		msg("%s was cut back to its last whole record (%llu bytes); it is still a valid trace",
 		    s->out.path, (unsigned long long)s->out.committed);
 	else if (rb != -ESPIPE)

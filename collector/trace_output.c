@@ -149,14 +149,15 @@ static void sort3(int *v)
 
 /*
  * The guard itself, in the forked child. Only async-signal-safe calls
- * (dprintf aside, on a single-threaded process): the collector may have
- * had threads.
+ * (dprintf and snprintf aside, on a single-threaded process): the
+ * collector may have had threads.
  */
 __attribute__((noreturn))
 static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 		       const sigset_t *mask)
 {
 	int keep[3] = { out->fd, rfd, STDERR_FILENO };
+	char what[TRACE_OUTPUT_NO_TRACE_SIZE];
 	bool in_preamble;
 	uint64_t end;
 	struct stat st;
@@ -219,15 +220,26 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 		dprintf(STDERR_FILENO,
 			"fxt-collect-guard: fxt-collect ended in the middle of a write; %s was cut back to its last whole record (%llu bytes)\n",
 			out->path, (unsigned long long)end);
-	else if (end)	/* -o - >> FILE: FILE's own bytes stay */
+	else {
+		trace_output_no_trace(out, end, what, sizeof(what));
 		dprintf(STDERR_FILENO,
-			"fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble; no trace was written: %s was cut back to where the trace was to start (%llu bytes), and holds none of it\n",
-			out->path, (unsigned long long)end);
-	else
-		dprintf(STDERR_FILENO,
-			"fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble; no trace was written: %s was cut back to 0 bytes and is empty\n",
-			out->path);
+			"fxt-collect-guard: fxt-collect ended in the middle of writing the trace preamble; %s\n",
+			what);
+	}
 	_exit(0);
+}
+
+void trace_output_no_trace(const struct trace_output *out, uint64_t end,
+			   char *buf, size_t size)
+{
+	if (end)	/* -o - >> FILE: FILE's own bytes stay */
+		snprintf(buf, size,
+			 "no trace was written: %s was cut back to where the trace was to start (%llu bytes), and holds none of it",
+			 out->path, (unsigned long long)end);
+	else
+		snprintf(buf, size,
+			 "no trace was written: %s was cut back to 0 bytes and is empty",
+			 out->path);
 }
 
 int trace_output_start_guard(struct trace_output *out)

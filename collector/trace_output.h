@@ -36,6 +36,7 @@
 #ifndef TRACE_OUTPUT_H
 #define TRACE_OUTPUT_H
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -112,6 +113,16 @@ static inline void trace_output_commit(struct trace_output *out)
  * Return 0, -ESPIPE for non-regular outputs (nothing to do), or -errno.
  */
 int trace_output_rollback(struct trace_output *out);
+
+/*
+ * What a cut back to @end, the trace's start, left of @out: "no trace was
+ * written: FILE was cut back to ..." (where the trace was to start, or 0
+ * bytes), for fxt-collect and its guard to say alike.
+ */
+void trace_output_no_trace(const struct trace_output *out, uint64_t end,
+			   char *buf, size_t size);
+/* Room for that sentence: an openable path (< PATH_MAX) and the words. */
+#define TRACE_OUTPUT_NO_TRACE_SIZE	(PATH_MAX + 160)
 
 /*
  * Start the guard (see above) for a regular file; for other outputs there
