@@ -77,6 +77,16 @@ session_open() {
 	[ "$(cat /sys/module/fxtrace/refcnt 2>/dev/null || echo 0)" -gt 0 ]
 }
 
+# True once exactly one fxt-collect runs and a session is open; its pid
+# in fs_cpid.
+collector_tracing() {
+	fs_cpid=$(pidof fxt-collect)
+	case $fs_cpid in
+	'' | *' '*) return 1 ;;
+	esac
+	session_open
+}
+
 file_has_line() {
 	grep -q "$2" "$1" 2>/dev/null
 }
@@ -280,15 +290,27 @@ collector_sigint() {
 	sleep 0.5
 	sigint_at storm 2.5 -b 64K > "$OUT/storm.log" 2>&1 &
 	fs_pid=$!
-	sleep 1
-	fs_cpid=$(pidof fxt-collect)
-	kill -STOP "$fs_cpid"
+	# The SIGSTOP must reach the one fxt-collect, tracing, well before the
+	# SIGINT 2.5 s after its fork.
+	wait_until 50 collector_tracing || {
+		echo "storm: no one fxt-collect with the device open within 5 s (pidof: '$fs_cpid')"
+		wait "$fs_pid"
+		wait "$fs_spid"
+		cat "$OUT/storm.log"
+		return 1
+	}
+	sleep 0.5
+	fs_ok=1
+	kill -STOP "$fs_cpid" || { echo "storm: SIGSTOP to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
 	sleep 0.7
-	kill -CONT "$fs_cpid"
+	kill -CONT "$fs_cpid" || { echo "storm: SIGCONT to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
 	wait "$fs_pid"
 	fs_rc=$?
 	wait "$fs_spid"
+	fs_src=$?
 	cat "$OUT/storm.log"
+	[ "$fs_ok" -eq 1 ] || return 1
+	[ "$fs_src" -eq 0 ] || { echo "storm: fxt-stress exit $fs_src: the storm did not run as planned"; return 1; }
 	[ "$fs_rc" -eq 0 ] || return 1
 	# It ran in a subshell: its status is in its report.
 	fs_last_rc=$(sed -n 's/^storm: exit \([0-9]*\),.*/\1/p' "$OUT/storm.log")
