@@ -6,7 +6,10 @@
 # /dev/kmsg logs, on the host: a step's messages are found by sequence
 # number also when the log buffer is full and old lines drop out; records
 # lost before the scan read them fail the step, never pass it; a reader
-# that fails does too. Run with busybox's sh, awk, grep and sed (what the
+# that fails does too; a step's mark is where the previous step's scan
+# ended, so records printed between two steps are not skipped; the last
+# step (kernel_log_final) checks the W taint bit. Run with busybox's sh,
+# awk, grep and sed (what the
 # VM has) when busybox is installed, and with the host's sh and tools.
 # Then fxt-kmsg (selftests/fxt_kmsg.c) reads this host's /dev/kmsg, if it
 # may, and returns at its end instead of waiting.
@@ -22,9 +25,10 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/out"
 
 # The runner's own regex, not a copy.
-KERNEL_BAD=$(sed -n "s/^KERNEL_BAD='\(.*\)'\$/\1/p" "$REPO/selftests/run_vm_tests.sh")
+# shellcheck source=selftests/kmsg_scan.sh
+KERNEL_BAD=$(. "$REPO/selftests/kmsg_scan.sh" && printf %s "$KERNEL_BAD")
 failed=0
-[[ -n $KERNEL_BAD ]] || { echo "not ok - KERNEL_BAD found in selftests/run_vm_tests.sh"; failed=1; }
+[[ -n $KERNEL_BAD ]] || { echo "not ok - KERNEL_BAD found in selftests/kmsg_scan.sh"; failed=1; }
 
 # rec SEQ USEC MESSAGE: one record as /dev/kmsg gives it.
 rec() { printf '6,%s,%s,-;%s\n' "$1" "$2" "$3"; }
@@ -48,16 +52,68 @@ scan() {
 		sh="busybox sh"
 	fi
 	# shellcheck disable=SC2016 # expanded by $sh
-	PATH=$path OUT=$TMP/out KERNEL_BAD=$KERNEL_BAD SCAN=$REPO/selftests/kmsg_scan.sh \
+	PATH=$path OUT=$TMP/out BAD=$KERNEL_BAD SCAN=$REPO/selftests/kmsg_scan.sh \
 		READ1=${4:-cat $TMP/log} READ2=${5:-cat $TMP/log} LOG=$TMP/log \
 		BEFORE=$TMP/before AFTER=$TMP/after $sh -c '
 		. "$SCAN"
+		KERNEL_BAD=$BAD
 		KMSG_READ=$READ1
 		cp "$BEFORE" "$LOG"
 		dmesg_begin
 		KMSG_READ=$READ2
 		cp "$AFTER" "$LOG"
 		dmesg_has_bugs' >"$TMP/scan" 2>&1
+	scan_rc=$?
+}
+
+# scan2 SHELL LOG1 LOG2 LOG3 LOG4 [READER2]: two steps in one shell, as
+# run_vm_tests.sh runs them: dmesg_begin with LOG1, dmesg_has_bugs with LOG2
+# (read by READER2 if given), dmesg_begin with LOG3, dmesg_has_bugs with
+# LOG4. The first step's lines go to $TMP/scan1, the second's to $TMP/scan,
+# its verdict to $scan_rc.
+scan2() {
+	local sh=$1 path=$PATH
+	cp "$2" "$TMP/l1"; cp "$3" "$TMP/l2"; cp "$4" "$TMP/l3"; cp "$5" "$TMP/l4"
+	if [[ $sh == busybox ]]; then
+		path=$TMP/bb:$PATH
+		sh="busybox sh"
+	fi
+	# shellcheck disable=SC2016 # expanded by $sh
+	PATH=$path OUT=$TMP/out BAD=$KERNEL_BAD SCAN=$REPO/selftests/kmsg_scan.sh \
+		READ=${6:-cat $TMP/log} LOG=$TMP/log T=$TMP $sh -c '
+		. "$SCAN"
+		KERNEL_BAD=$BAD
+		KMSG_READ="cat $LOG"
+		cp "$T/l1" "$LOG"
+		dmesg_begin
+		KMSG_READ=$READ
+		cp "$T/l2" "$LOG"
+		dmesg_has_bugs > "$T/scan1" 2>&1
+		KMSG_READ="cat $LOG"
+		cp "$T/l3" "$LOG"
+		dmesg_begin
+		cp "$T/l4" "$LOG"
+		dmesg_has_bugs' >"$TMP/scan" 2>&1
+	scan_rc=$?
+}
+
+# final SHELL TAINTED_START TAINTED_END: kernel_log_final with these
+# /proc/sys/kernel/tainted values; its lines in $TMP/scan, status in $scan_rc.
+final() {
+	local sh=$1 path=$PATH
+	if [[ $sh == busybox ]]; then
+		path=$TMP/bb:$PATH
+		sh="busybox sh"
+	fi
+	echo "$2" >"$TMP/taint0"
+	echo "$3" >"$TMP/taint1"
+	# shellcheck disable=SC2016 # expanded by $sh
+	PATH=$path OUT=$TMP/out SCAN=$REPO/selftests/kmsg_scan.sh T=$TMP KMSG_SETTLE=0 $sh -c '
+		. "$SCAN"
+		KMSG_TAINTED=$T/taint0
+		kmsg_taint_start
+		KMSG_TAINTED=$T/taint1
+		kernel_log_final' >"$TMP/scan" 2>&1
 	scan_rc=$?
 }
 
@@ -89,7 +145,7 @@ fails() {
 shells=(sh)
 if command -v busybox >/dev/null; then
 	mkdir -p "$TMP/bb"
-	for a in sh awk grep sed cat head tail cp; do ln -s "$(command -v busybox)" "$TMP/bb/$a"; done
+	for a in sh awk grep sed cat head tail cp sleep; do ln -s "$(command -v busybox)" "$TMP/bb/$a"; done
 	shells+=(busybox)
 else
 	echo "# busybox is not installed: the scan runs under the host's sh only"
@@ -157,6 +213,38 @@ for sh in "${shells[@]}"; do
 	scan "$sh" "$L/empty" "$L/1-8"
 	fails "#   kmsg: no mark from before this step (no record in /dev/kmsg): its messages were not checked"
 	result $? "$sh: no record before the step: the scan fails"
+
+	# Two steps in a row: the second's mark is where the first's scan ended.
+	scan2 "$sh" "$L/1-5" "$L/1-5" "$L/warn" "$L/warn"
+	fails "#   [    0.006000] fxtrace: ready" \
+		"#   [    7.123456] WARNING: CPU: 1 PID: 42 at kmod/fxtrace_main.c:10 x+0x1/0x2"
+	result $? "$sh: a WARNING printed after one step's scan, before the next step began, fails the next step"
+	scan2 "$sh" "$L/1-5" "$L/1-8" "$L/1-8" "$L/1-8"
+	[[ $scan_rc -ne 0 && ! -s $TMP/scan && ! -s $TMP/scan1 ]]
+	result $? "$sh: two clean steps in a row: both clean"
+	scan2 "$sh" "$L/full-before" "$L/full-before" "$L/lost-first" "$L/lost-first"
+	fails "#   kmsg: records 200 to 204 (5) were lost before this scan read them: overwritten in the full log buffer; messages of this step were not checked"
+	result $? "$sh: records overwritten between two steps, unread: the next step fails"
+	scan2 "$sh" "$L/1-5" "$L/1-5" "$L/warn" "$L/warn" "false"
+	[[ $scan_rc -ne 0 && ! -s $TMP/scan ]] && grep -qxF "#   kmsg: reading /dev/kmsg after this step failed: false: " "$TMP/scan1"
+	result $? "$sh: after a scan that could not read, the next step takes a fresh mark (the failed step already failed)"
+
+	# The last step: the kernel's W taint bit (bit 9, 512).
+	final "$sh" 0 0
+	[[ $scan_rc -eq 0 ]] && grep -qx 'taint W (bit 9) still clear after the last step' "$TMP/scan"
+	result $? "$sh: kernel_log_final: W clear at the start and at the end: passes"
+	final "$sh" 4096 4096
+	[[ $scan_rc -eq 0 ]]
+	result $? "$sh: kernel_log_final: another taint bit (4096, O) does not count"
+	final "$sh" 4096 4608
+	[[ $scan_rc -ne 0 ]] && grep -q '^the kernel got tainted W during the run: a WARN fired (tainted: 4608)$' "$TMP/scan"
+	result $? "$sh: kernel_log_final: W set during the run: fails, says so"
+	final "$sh" 512 512
+	[[ $scan_rc -ne 0 ]] && grep -q 'tainted W (a WARN) before the first step' "$TMP/scan"
+	result $? "$sh: kernel_log_final: W already set at the start: fails (the run cannot be checked by it)"
+	final "$sh" "" 0
+	[[ $scan_rc -ne 0 ]] && grep -q "cannot read the kernel's taint flags" "$TMP/scan"
+	result $? "$sh: kernel_log_final: no taint value at the start: fails"
 done
 
 # fxt-kmsg on this host's log: it returns at the end, and what it prints

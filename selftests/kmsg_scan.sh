@@ -6,25 +6,37 @@
 # scripts/test-kmsg-scan.sh.
 #
 # A step's messages are the /dev/kmsg records whose sequence number is
-# above that of the last record before the step (the mark), not the dmesg
-# lines past a line count: once the log buffer is full, old lines drop out
-# as new ones come, and a count would point past the step's own. If the
+# above the mark, not the dmesg lines past a line count: once the log
+# buffer is full, old lines drop out as new ones come, and a count would
+# point past the step's own. The mark is the last record the previous
+# step's scan read, so the records printed between two steps (after one
+# scan, before the next step) are the next step's; only the first step
+# (or one after a scan that could not read) takes a fresh mark. If the
 # buffer wrapped past the mark before the scan read it (the first record
-# after the mark is not mark+1, or the numbers jump), messages of the step
-# were lost unseen: the scan says so and fails the step, never calls it
-# clean.
+# after the mark is not mark+1, or the numbers jump), messages were lost
+# unseen: the scan says so and fails the step, never calls it clean.
 #
-#   dmesg_begin       before a step: take the mark
+#   dmesg_begin       before a step: the mark (the last scan's end, or now)
 #   dmesg_has_bugs    after it: print the step's messages if one of them
 #                     matches $KERNEL_BAD or the scan is incomplete; true then
+#   kmsg_taint_start, kernel_log_final   the W taint bit at the start, and
+#                     the check after the last step (see there)
 #   kmsg_last_seq, kmsg_since   the parsing, on a file of records
 #
 # $KMSG_READ prints the records (default fxt-kmsg, selftests/fxt_kmsg.c);
 # the host test points it at canned logs. Files go to $OUT. Every other
 # variable here starts with ks_: the runner's globals share this shell.
 
+# What fails a step when its kernel messages show it: the one list, used
+# here, by scripts/vm-test.sh on the whole saved dmesg.txt, and by the host
+# test scripts/test-kmsg-scan.sh.
+KERNEL_BAD='WARNING:|BUG:|Oops|general protection|lockdep|possible circular|possible recursive|INFO: rcu|rcu_.* stall|soft lockup|hard LOCKUP|Call Trace'
+
 KMSG_READ=${KMSG_READ:-fxt-kmsg}
 ks_mark=''
+# The last record the latest scan read; the next step's mark.
+ks_next=''
+ks_taint0=''
 
 # kmsg_last_seq FILE: the sequence number of the last record in FILE
 # (records as /dev/kmsg gives them); false, printing nothing, if none.
@@ -68,6 +80,10 @@ kmsg_since() {
 }
 
 dmesg_begin() {
+	if [ -n "$ks_next" ]; then
+		ks_mark=$ks_next
+		return
+	fi
 	if ! $KMSG_READ > "$OUT/kmsg.raw" 2> "$OUT/kmsg.err"; then
 		ks_mark="($KMSG_READ failed: $(cat "$OUT/kmsg.err"))"
 	elif ! ks_mark=$(kmsg_last_seq "$OUT/kmsg.raw"); then
@@ -79,8 +95,12 @@ dmesg_begin() {
 # could not all be read; true then.
 dmesg_has_bugs() {
 	: > "$OUT/kmsg.problems"
-	$KMSG_READ > "$OUT/kmsg.raw" 2> "$OUT/kmsg.err" ||
+	ks_next=''
+	if $KMSG_READ > "$OUT/kmsg.raw" 2> "$OUT/kmsg.err"; then
+		ks_next=$(kmsg_last_seq "$OUT/kmsg.raw")
+	else
 		echo "kmsg: reading /dev/kmsg after this step failed: $KMSG_READ: $(cat "$OUT/kmsg.err")" >> "$OUT/kmsg.problems"
+	fi
 	kmsg_since "$ks_mark" "$OUT/kmsg.raw" > "$OUT/kmsg.step"
 	grep '^kmsg: ' "$OUT/kmsg.step" >> "$OUT/kmsg.problems"
 	grep -v '^kmsg: ' "$OUT/kmsg.step" > "$OUT/dmesg.step"
@@ -90,4 +110,38 @@ dmesg_has_bugs() {
 		return 0
 	fi
 	return 1
+}
+
+# The kernel's W taint bit (bit 9 of /proc/sys/kernel/tainted: a WARN
+# fired) as 0 or 1; $KMSG_TAINTED is the file (the host test's stand-in).
+kmsg_taint_w() {
+	awk 'NR == 1 && /^[0-9]+$/ { print int($1 / 512) % 2; ok = 1 }
+		END { exit !ok }' "${KMSG_TAINTED:-/proc/sys/kernel/tainted}"
+}
+
+# Before the first step: the W bit at the start, for kernel_log_final.
+kmsg_taint_start() {
+	ks_taint0=$(kmsg_taint_w 2> /dev/null)
+}
+
+# The last step: a kernel message printed after the last step's scan (a
+# delayed warning of the final unload, say) is caught by waiting
+# ${KMSG_SETTLE:-2} s and scanning again, which step() does after this
+# returns. And the W taint bit must not have been set during the run,
+# whatever became of its message.
+kernel_log_final() {
+	sleep "${KMSG_SETTLE:-2}"
+	if ! ks_taint=$(kmsg_taint_w) || [ -z "$ks_taint" ] || [ -z "$ks_taint0" ]; then
+		echo "cannot read the kernel's taint flags (at the start: '$ks_taint0', now: '$ks_taint')"
+		return 1
+	fi
+	if [ "$ks_taint0" = 1 ]; then
+		echo "the kernel was tainted W (a WARN) before the first step: the run cannot be checked by it"
+		return 1
+	fi
+	if [ "$ks_taint" = 1 ]; then
+		echo "the kernel got tainted W during the run: a WARN fired (tainted: $(cat "${KMSG_TAINTED:-/proc/sys/kernel/tainted}"))"
+		return 1
+	fi
+	echo "taint W (bit 9) still clear after the last step"
 }

@@ -13,7 +13,10 @@
 # and a kernel WARNING, BUG, Oops, lockdep report or RCU stall fails that step
 # even when the program itself passed, and so do messages lost before they
 # were scanned, and a module allocation left over once the step's sessions
-# are closed (no_live_allocations).
+# are closed (no_live_allocations). The patterns are kmsg_scan.sh's
+# KERNEL_BAD. The records printed between two steps count as the next
+# step's, and the last step, kernel_log_final, waits and scans once more
+# and checks the kernel's W taint bit was not set during the run.
 # The load-and-fault steps are in fault_steps.sh. The plan line comes last.
 # Exit status: 0 all passed, 1 something failed.
 
@@ -25,8 +28,6 @@ mkdir -p "$OUT"
 . selftests/fault_steps.sh
 # shellcheck source=selftests/kmsg_scan.sh
 . selftests/kmsg_scan.sh
-
-KERNEL_BAD='WARNING:|BUG:|Oops|general protection|lockdep|possible circular|possible recursive|INFO: rcu|rcu_.* stall|soft lockup|hard LOCKUP|Call Trace'
 
 n=0
 passed=0
@@ -187,6 +188,7 @@ unload_while_open_is_refused() {
 
 echo "TAP version 13"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+kmsg_taint_start
 step load_module load_module
 step ioctl_test ioctl_test
 step mmap_test mmap_test
@@ -208,6 +210,7 @@ step hotplug_collect hotplug_collect
 step unload_while_open_is_refused unload_while_open_is_refused
 step unload_and_reload unload_and_reload
 step final_unload rmmod fxtrace
+step kernel_log_final kernel_log_final
 dmesg > "$OUT/dmesg.txt"
 echo "1..$n"
 echo "# Totals: pass:$passed fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
