@@ -163,9 +163,11 @@ loss_markers() {
 	sleep 0.7
 	kill -CONT "$collector"
 	wait "$storm"
+	storm_rc=$?
 	wait "$collector"
 	rc=$?
 	cat "$OUT/loss.err"
+	[ "$storm_rc" -eq 0 ] || { echo "fxt-stress exit $storm_rc: the storm did not run as planned"; return 1; }
 	[ "$rc" -eq 3 ] || { echo "fxt-collect exit $rc, want 3 (records dropped)"; return 1; }
 	fxt-dump --check "$OUT/loss.fxt" || return 1
 	dropped=$(sed -n 's/.*(\([0-9]*\) in total).*/\1/p' "$OUT/loss.err")
