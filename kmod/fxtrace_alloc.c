@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fxtrace_alloc.c - the live-allocation count and its debugfs file
+ * fxtrace_alloc.c - the live-allocation count, the allocation fault
+ * injection, and their debugfs files
  */
 #include <linux/debugfs.h>
 
 #include "fxtrace_alloc.h"
 
 atomic_t fxtrace_live_allocs = ATOMIC_INIT(0);
+/* 0: no allocation is made to fail (fxtrace_alloc_fails()). */
+atomic_t fxtrace_fail_nth = ATOMIC_INIT(0);
 
 static struct dentry *fxtrace_debugfs_dir;
 
 /**
  * fxtrace_alloc_debugfs_init() - create <debugfs>/fxtrace/live_allocations
+ * and <debugfs>/fxtrace/fail_nth_allocation
  *
  * debugfs is a debugging aid: a kernel without it (or a failure to create
  * the files) does not stop the module from loading, and the debugfs calls
@@ -22,6 +26,8 @@ void fxtrace_alloc_debugfs_init(void)
 	fxtrace_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_atomic_t("live_allocations", 0400, fxtrace_debugfs_dir,
 				&fxtrace_live_allocs);
+	debugfs_create_atomic_t("fail_nth_allocation", 0600,
+				fxtrace_debugfs_dir, &fxtrace_fail_nth);
 }
 
 /**

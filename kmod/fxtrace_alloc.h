@@ -7,6 +7,12 @@
  * The selftests check that it returns to zero whenever no session is open.
  * Each wrapper counts only allocations that succeeded; each free wrapper
  * accepts NULL, like the function it wraps.
+ *
+ * Nor do they have fault injection, so the wrappers bring their own: a
+ * number N written to debugfs (fxtrace/fail_nth_allocation) makes the Nth
+ * allocation from then on fail, once, as if memory had run out. The
+ * selftests use it to reach each ENOMEM path; it costs one atomic read per
+ * allocation, and no allocation is on a probe's path.
  */
 #ifndef FXTRACE_ALLOC_H
 #define FXTRACE_ALLOC_H
@@ -17,6 +23,14 @@
 #include <linux/vmalloc.h>
 
 extern atomic_t fxtrace_live_allocs;
+extern atomic_t fxtrace_fail_nth;
+
+/* True for the one allocation fail_nth_allocation chose (then it is 0). */
+static inline bool fxtrace_alloc_fails(void)
+{
+	return atomic_read(&fxtrace_fail_nth) > 0 &&
+	       atomic_dec_and_test(&fxtrace_fail_nth);
+}
 
 static inline void *fxtrace_counted(void *p)
 {
@@ -33,6 +47,8 @@ static inline void fxtrace_uncount(const void *p)
 
 static inline void *fxtrace_kzalloc(size_t size)
 {
+	if (fxtrace_alloc_fails())
+		return NULL;
 	return fxtrace_counted(kzalloc(size, GFP_KERNEL));
 }
 
@@ -49,8 +65,11 @@ static inline void fxtrace_kfree(const void *p)
  */
 static inline void __percpu *fxtrace_alloc_percpu(size_t size, size_t align)
 {
-	void __percpu *p = __alloc_percpu(size, align);
+	void __percpu *p;
 
+	if (fxtrace_alloc_fails())
+		return NULL;
+	p = __alloc_percpu(size, align);
 	fxtrace_counted((void __force *)p);
 	return p;
 }
@@ -64,6 +83,8 @@ static inline void fxtrace_free_percpu(void __percpu *p)
 /* Zeroed, page-aligned, and mappable with remap_vmalloc_range(). */
 static inline void *fxtrace_vmalloc_user(unsigned long size)
 {
+	if (fxtrace_alloc_fails())
+		return NULL;
 	return fxtrace_counted(vmalloc_user(size));
 }
 
