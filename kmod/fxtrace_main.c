@@ -24,6 +24,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
@@ -80,12 +81,34 @@ static void fxtrace_free_rings(struct fxtrace_session *s)
 	s->rings = NULL;
 }
 
+/*
+ * Refuse rings that would not fit in the memory available now, as ftrace's
+ * ring buffer does, rather than let vmalloc() wake the OOM killer against
+ * unrelated processes. Every possible CPU gets a ring, present or not.
+ */
+static int fxtrace_check_memory(const struct fxtrace_session *s)
+{
+	unsigned int n = num_possible_cpus();
+	long avail = si_mem_available();
+	u64 total;
+
+	if (!check_mul_overflow((u64)n, PAGE_SIZE + s->buf_size, &total) &&
+	    total >> PAGE_SHIFT <= (u64)max(avail, 0L))
+		return 0;
+	pr_warn_ratelimited("%u rings of %llu KiB (one per possible CPU) need more than the %ld MiB of memory available: configure a smaller buf_size\n",
+			    n, s->buf_size >> 10, avail >> (20 - PAGE_SHIFT));
+	return -ENOMEM;
+}
+
 static int fxtrace_alloc_rings(struct fxtrace_session *s)
 {
 	unsigned int cpu;
 	int ret;
 
 	lockdep_assert_held(&s->lock);
+	ret = fxtrace_check_memory(s);
+	if (ret)
+		return ret;
 	s->rings = fxtrace_alloc_percpu(sizeof(struct fxtrace_ring),
 					__alignof__(struct fxtrace_ring));
 	if (!s->rings)
@@ -386,7 +409,11 @@ static int fxtrace_mmap(struct file *file, struct vm_area_struct *vma)
 	struct fxtrace_session *s = file->private_data;
 	int ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/*
+	 * VM_MAYSHARE, not VM_SHARED: a MAP_SHARED mapping of a file opened
+	 * read-only has only the former, and is still a shared one.
+	 */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	mutex_lock(&s->lock);
 	ret = fxtrace_mmap_locked(s, vma);

@@ -4,11 +4,14 @@
  * one test per documented errno.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdint.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 
+#include "fault_inject.h"
 #include "fxtrace_dev.h"
 
 TEST(get_info_describes_the_abi)
@@ -248,6 +251,145 @@ TEST(close_while_tracing_detaches)
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	close(fd);
+}
+
+/* Possible CPUs: each gets a ring. */
+static unsigned int possible_cpus(void)
+{
+	struct fxtrace_info info;
+	unsigned int cpu, n = 0;
+	int fd = dev_open();
+
+	info = dev_info(fd);
+	close(fd);
+	for (cpu = 0; cpu < info.nr_cpu_ids; cpu++)
+		n += cpu_possible(cpu) == 1;
+	ASSERT_GE(n, 1);
+	return n;
+}
+
+/* A field of /proc/meminfo or /proc/vmstat ("MemAvailable:", "oom_kill "). */
+static long long proc_field(const char *path, const char *key)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			v = strtoll(line + strlen(key), NULL, 10);
+	fclose(f);
+	ASSERT_GE(v, 0);
+	return v;
+}
+
+TEST(open_allocation_failure_is_enomem)
+{
+	int fd;
+
+	require_device();
+	fail_nth_allocation(1);
+	ASSERT_ERRNO(ENOMEM, open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC));
+	expect_injected_failure_used();
+	/* The failed open left no session behind: the next one is not EBUSY. */
+	fd = dev_open();
+	close(fd);
+	expect_no_live_allocations();
+}
+
+/*
+ * Every allocation of CONFIGURE in turn: the per-CPU rings, then each
+ * CPU's area. Each failure leaves no buffers (EMPTY) and frees what the
+ * call had got; the session's buffers from before are gone too (uapi).
+ */
+TEST(configure_allocation_failure_is_enomem_and_frees_what_it_got)
+{
+	unsigned int nth, allocs = 1 + possible_cpus();
+	int fd = dev_open();
+	long long before = live_allocations();
+
+	for (nth = 1; nth <= allocs; nth++) {
+		printf("#   allocation %u of %u fails\n", nth, allocs);
+		ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+		EXPECT_EQ(FXTRACE_STATE_READY, dev_info(fd).state);
+		fail_nth_allocation((int)nth);
+		ASSERT_ERRNO(ENOMEM, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
+		expect_injected_failure_used();
+		EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+		if (before >= 0)
+			EXPECT_EQ(before, live_allocations());
+	}
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
+	EXPECT_EQ(FXTRACE_BUF_SIZE_MIN * 2, dev_info(fd).buf_size);
+	close(fd);
+	expect_no_live_allocations();
+}
+
+TEST(start_allocation_failure_is_enomem)
+{
+	int fd = dev_open();
+
+	/* Never configured: START allocates the default buffers. */
+	fail_nth_allocation(1);
+	ASSERT_ERRNO(ENOMEM, ioctl(fd, FXTRACE_IOC_START));
+	expect_injected_failure_used();
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+	ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_STOP));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	EXPECT_EQ(FXTRACE_STATE_TRACING, dev_info(fd).state);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	close(fd);
+	expect_no_live_allocations();
+}
+
+/*
+ * Rings that would not fit in the memory available are refused up front,
+ * before vmalloc() could wake the OOM killer. Available memory is brought
+ * below the request by filling a tmpfs in a mount namespace of this test's
+ * own, so it is freed however the test ends.
+ */
+TEST(configure_beyond_available_memory_is_enomem_without_oom_kill)
+{
+	unsigned long long request, avail, fill;
+	unsigned int n = possible_cpus();
+	char opts[64], dir[] = "/tmp/fxtrace-fill.XXXXXX", path[64];
+	long long oom_before;
+	int fd, file;
+
+	request = (unsigned long long)n * FXTRACE_BUF_SIZE_MAX;
+	avail = (unsigned long long)proc_field("/proc/meminfo", "MemAvailable:") << 10;
+	/* Leave three quarters of the request available: short of it, but
+	 * enough for the system to carry on.
+	 */
+	if (avail <= request * 3 / 4)
+		SKIP("only %llu MiB available: the fill would starve the system",
+		     avail >> 20);
+	fill = avail - request * 3 / 4;
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	snprintf(opts, sizeof(opts), "size=%llu", fill + (1 << 20));
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	ASSERT_EQ(0, mount("fxtrace-fill", dir, "tmpfs", 0, opts));
+	snprintf(path, sizeof(path), "%s/fill", dir);
+	file = open(path, O_RDWR | O_CREAT, 0600);
+	ASSERT_TRUE(file >= 0);
+	ASSERT_EQ(0, fallocate(file, 0, 0, (off_t)fill));
+	printf("#   %llu MiB available, %llu MiB of it filled; asking for %u x %llu MiB\n",
+	       avail >> 20, fill >> 20, n, (unsigned long long)FXTRACE_BUF_SIZE_MAX >> 20);
+
+	oom_before = proc_field("/proc/vmstat", "oom_kill ");
+	fd = dev_open();
+	ASSERT_ERRNO(ENOMEM, dev_configure(fd, FXTRACE_BUF_SIZE_MAX, 0));
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+	EXPECT_EQ(oom_before, proc_field("/proc/vmstat", "oom_kill "));
+	/* A size that fits is still taken. */
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	close(fd);
+	close(file);
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	expect_no_live_allocations();
 }
 
 TEST_MAIN()

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/wait.h>
 
+#include "fault_inject.h"
 #include "fxtrace_dev.h"
 #include "kernel_records.h"
 
@@ -138,6 +139,54 @@ TEST(private_mapping_is_einval)
 	ASSERT_ERRNO(EINVAL, (long)mmap(NULL, info.ctrl_size, PROT_READ,
 				       MAP_PRIVATE, fd,
 				       (off_t)ctrl_offset(&info, 0)));
+	close(fd);
+}
+
+/*
+ * A file opened read-only still maps shared and read-only: the kernel
+ * leaves such a mapping VM_MAYSHARE without VM_SHARED. Its control page
+ * cannot be mapped writable (the kernel's EACCES), so a reader that
+ * consumes opens O_RDWR; one that only watches may not.
+ */
+TEST(read_only_open_maps_read_only)
+{
+	int fd = dev_open(), ro;
+	struct fxtrace_info info;
+	void *p;
+
+	close(fd);
+	ro = open(FXTRACE_DEV_PATH, O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(ro >= 0);
+	info = dev_info(ro);
+	p = mmap(NULL, info.buf_size, PROT_READ, MAP_SHARED, ro,
+		 (off_t)data_offset(&info, 0));
+	ASSERT_TRUE(p != MAP_FAILED);
+	p = mmap(NULL, info.ctrl_size, PROT_READ, MAP_SHARED, ro,
+		 (off_t)ctrl_offset(&info, 0));
+	ASSERT_TRUE(p != MAP_FAILED);
+	EXPECT_EQ(FXTRACE_CTRL_VERSION, ((const struct fxtrace_ctrl *)p)->version);
+	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size,
+				       PROT_READ | PROT_WRITE, MAP_SHARED, ro,
+				       (off_t)ctrl_offset(&info, 0)));
+	close(ro);
+}
+
+/* The first mapping of a session never configured allocates its buffers. */
+TEST(mmap_allocation_failure_is_enomem)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+
+	ASSERT_EQ(FXTRACE_STATE_EMPTY, info.state);
+	fail_nth_allocation(1);
+	ASSERT_ERRNO(ENOMEM, (long)mmap(NULL, info.ctrl_size,
+				       PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				       (off_t)ctrl_offset(&info, 0)));
+	expect_injected_failure_used();
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+	/* Nothing is mapped, so CONFIGURE is not EBUSY; then mmap works. */
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	(void)map_ctrl(fd, &info, 0);
 	close(fd);
 }
 

@@ -299,20 +299,31 @@ struct fxtrace_ctrl {
  * Errors, by call:
  *   open       EPERM   neither CAP_PERFMON nor CAP_SYS_ADMIN
  *              EBUSY   another session is open
+ *              ENOMEM  the session could not be allocated
  *   GET_INFO   EFAULT  bad pointer
  *   CONFIGURE  EFAULT  bad pointer
  *              EINVAL  flags or __reserved not zero; buf_size not a power of
  *                      two in [MIN, MAX]; watermark >= buf_size
  *              EBUSY   tracing, or some part of the buffers is mapped
- *              ENOMEM  the buffers could not be allocated (none are left)
+ *              ENOMEM  the buffers could not be allocated, or one ring per
+ *                      possible CPU of buf_size would need more than the
+ *                      memory available (a kernel message says how much);
+ *                      either way none are left, and a smaller buf_size
+ *                      may be configured
  *   START      EBUSY   already tracing
- *              ENOMEM  default buffers could not be allocated
+ *              ENOMEM  default buffers could not be allocated (as for
+ *                      CONFIGURE), or attaching to a tracepoint failed
  *   STOP       EINVAL  not tracing
  *   other      ENOTTY  unknown command
  *   mmap       EINVAL  not MAP_SHARED; offset or length outside one region
  *                      (a CPU from nr_cpu_ids on is outside them all)
  *              EPERM   PROT_WRITE on a data area
+ *              EACCES  PROT_WRITE on a control page of a file opened
+ *                      read-only (the kernel's check): a reader that
+ *                      consumes opens O_RDWR
  *              ENXIO   a CPU below nr_cpu_ids that is not possible here
+ *              ENOMEM  the first mapping of a session never configured
+ *                      could not allocate the default buffers
  * START and STOP take no argument and ignore the third ioctl() argument.
  */
 
