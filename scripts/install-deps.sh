@@ -49,6 +49,7 @@ PACKAGES=(
 	qemu-system-x86 # runs the Debian kernels (KVM if usable, else TCG)
 	util-linux      # flock (kernel cache lock), misc tools
 	coreutils       # timeout, sha256sum, truncate
+	procps          # pgrep, ps, free: a minimal image may lack them
 	tar             # unpacks the VM's output disk (a raw tar archive)
 	valgrind        # memory checking of the userspace collector
 	clang           # fuzzing (libFuzzer, sanitizers) of the userspace parsers
