@@ -58,6 +58,24 @@ static void csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/*
+ * A thread name inside top's ran_meanwhile list (tid:name:ns;...), itself
+ * inside one quoted CSV field: '%', ';' and ':' are percent-encoded (%25,
+ * %3B, %3A) so the list splits unambiguously, and '"' is doubled as the
+ * CSV quoting asks.
+ */
+static void csv_list_name(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '%' || *s == ';' || *s == ':')
+			fprintf(out, "%%%02X", (unsigned char)*s);
+		else if (*s == '"')
+			fputs("\"\"", out);
+		else
+			fputc(*s, out);
+	}
+}
+
 struct pct {
 	uint64_t p50, p90, p99, p999, max;
 };
@@ -453,10 +471,13 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 				fprintf(out, "%" PRIu64, e->waker);
 			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",\"",
 				e->start, e->end, e->latency);
-			for (c = 0; c < e->nctx; c++)
-				fprintf(out, "%s%" PRIu64 ":%s:%" PRIu64, c ? ";" : "",
-					e->ctx[c].tid, e->ctx[c].idle ? "idle" :
-					rname(an, e->ctx[c].row), e->ctx[c].ns);
+			for (c = 0; c < e->nctx; c++) {
+				fprintf(out, "%s%" PRIu64 ":", c ? ";" : "",
+					e->ctx[c].tid);
+				csv_list_name(out, e->ctx[c].idle ? "idle" :
+					      rname(an, e->ctx[c].row));
+				fprintf(out, ":%" PRIu64, e->ctx[c].ns);
+			}
 			fprintf(out, "\",%" PRIu64 ",%d\n", e->other_ns, e->truncated);
 		} else {
 			char s1[32], s2[32];

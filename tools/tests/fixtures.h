@@ -241,4 +241,56 @@ static void build_holes(struct tb *t)
 	tb_switch(t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 
+/*
+ * Names that break naive CSV and JSON writers: 101 "a\"b,c;d:e" (a quote,
+ * CSV's separator and the ran_meanwhile list's two separators) and 102
+ * the first 15 bytes of "日本語プログ" (comm is cut at 15 bytes: the last
+ * character split, an invalid UTF-8 sequence), in process 100 "proc\"x".
+ *   cpu0: 1000 idle -> 101; 1500 wakeup 102 (by 101);
+ *         5000 101 -> 102 (101 preempted); 9000 102 -> 101; 12000 -> idle
+ * top: #1 preempt 4000 (101; 102 ran 4000), #2 wakeup 3500 (102; 101 ran).
+ */
+FX_UNUSED
+static void build_odd_names(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "proc\"x");
+	tb_thread(t, 101, 100, "a\"b,c;d:e");
+	tb_thread(t, 102, 100, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"
+		  "\xe3\x83\x97\xe3\x83\xad\xe3");
+	tb_switch(t, 0, 1000, IDLE, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 1500, 102, 101);
+	tb_switch(t, 0, 5000, 101, 102, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 9000, 102, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 12000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+/*
+ * top across a hole: what ran on cpu1 from the hole's start (3000) to its
+ * next switch (9000) is not known.
+ *   cpu0: 1000 idle -> A(11); 2000 A -> idle (blocked)
+ *   cpu1: 1000 idle -> B(21); [hole 3000..5000, 7 records lost];
+ *         6000 wakeup A (by B); 9000 C(31) -> A (C preempted);
+ *         12000 A -> C (blocked)
+ * A's wakeup latency 3000 (6000..9000): cpu1's history from 3000 to 9000
+ * is lost, so "ran meanwhile" is incomplete, not "nothing". C's preempt
+ * latency 3000 (9000..12000): A ran 3000, history complete.
+ * No process names: pids 10, 20, 30 are unnamed.
+ */
+FX_UNUSED
+static void build_hole_top(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_thread(t, 11, 10, "A");
+	tb_thread(t, 21, 20, "B");
+	tb_thread(t, 31, 30, "C");
+	tb_switch(t, 0, 1000, IDLE, 11, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 1, 1000, IDLE, 21, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 2000, 11, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_lost(t, 1, 3000, 5000, 7);
+	tb_wake(t, 1, 6000, 11, 21);
+	tb_switch(t, 1, 9000, 31, 11, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 1, 12000, 11, 31, FXT_THREAD_STATE_BLOCKED);
+}
+
 #endif /* FIXTURES_H */

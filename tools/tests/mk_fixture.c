@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * mk_fixture DIR - write the hand-made traces of fixtures.h as DIR/NAME.fxt
- * (filtered, start, reuse, holes) for the command-line tests.
+ * (filtered, start, reuse, holes, odd_names, hole_top) for the
+ * command-line tests.
  */
 #include <stdio.h>
 
@@ -39,5 +40,7 @@ int main(int argc, char **argv)
 	return save(argv[1], "filtered", build_filtered) |
 	       save(argv[1], "start", build_start) |
 	       save(argv[1], "reuse", build_reuse) |
-	       save(argv[1], "holes", build_holes);
+	       save(argv[1], "holes", build_holes) |
+	       save(argv[1], "odd_names", build_odd_names) |
+	       save(argv[1], "hole_top", build_hole_top);
 }

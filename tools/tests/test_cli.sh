@@ -113,6 +113,18 @@ assert c==[(2.0,1,4),(3.0,1,0)], c
 b=[(e[\"ts\"],e[\"dur\"],e[\"args\"][\"end_state\"]) for e in ev if e[\"name\"]==\"running\" and e[\"tid\"]==102]
 assert b==[(1.0,1.0,\"unknown\")], b
 '"
+# odd_names.fxt: a thread "a\"b,c;d:e" and one whose name is cut mid-character.
+t "top --csv: names with quote, comma, ';' and ':' keep every row's columns; ran_meanwhile decodes to the names" "'$S' top '$F/odd_names.fxt' --csv >'$tmp/n.csv' && python3 -c '
+import csv,sys
+from urllib.parse import unquote
+rows=list(csv.reader(open(sys.argv[1],newline=\"\",encoding=\"utf-8\",errors=\"surrogateescape\")))
+assert len(rows)==3 and all(len(r)==len(rows[0])==14 for r in rows), rows
+h=rows[0]
+top={r[h.index(\"rank\")]:r for r in rows[1:]}
+assert top[\"1\"][h.index(\"name\")]==\"a\\\"b,c;d:e\", top
+items=[i.split(\":\") for i in top[\"2\"][h.index(\"ran_meanwhile\")].split(\";\")]
+assert [(i[0],unquote(i[1]),i[2]) for i in items]==[(\"101\",\"a\\\"b,c;d:e\",\"3500\")], items
+' '$tmp/n.csv'"
 t "fxt2json --reorder-window takes units; bad values exit 2" "'$J' --reorder-window 500ms '$F/holes.fxt' >/dev/null && { '$J' --reorder-window 1parsec '$F/holes.fxt' 2>/dev/null; [ \$? -eq 2 ]; }"
 for P in "$S summary" "$J"; do
 	p=${P##*/}
