@@ -163,12 +163,18 @@ expect "COMMAND not found: exit 127 with a reason" 127 "running /nonexistent/com
 collect -o "$TMP/c.fxt" -d 0.2 -- sh -c 'sleep 0.6; exit 5'
 expect "-d stops tracing but fxt-collect waits for COMMAND" 5 "waiting for sh" "$TMP/c.fxt"
 
-LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -q -D "$DEV" -o - -- \
-	sh -c 'echo from-the-command; sleep 0.2' 2>"$TMP/err" | "$DUMP" --check - >"$TMP/check" 2>&1
-if [ $? -eq 0 ] && grep -q from-the-command "$TMP/err"; then
+# sh has no pipefail: fxt-collect's status goes through a file.
+{
+	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -q -D "$DEV" -o - -- \
+		sh -c 'echo from-the-command; sleep 0.2' 2>"$TMP/err"
+	echo $? >"$TMP/collect.rc"
+} | "$DUMP" --check - >"$TMP/check" 2>&1
+rc_dump=$?
+rc=$(cat "$TMP/collect.rc")
+if [ "$rc" = 0 ] && [ "$rc_dump" -eq 0 ] && grep -q from-the-command "$TMP/err"; then
 	ok "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr"
 else
-	fail "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr" "$TMP/check" "$TMP/err"
+	fail "-o - writes a valid trace to stdout; COMMAND's stdout goes to stderr (fxt-collect exit ${rc:-?}, fxt-dump --check exit $rc_dump)" "$TMP/check" "$TMP/err"
 fi
 
 # -o - >> FILE: stdout is O_APPEND with its position at 0 until the first
