@@ -11,7 +11,8 @@ J=$B/fxt2json
 tmp=$(mktemp -d /tmp/fxt-sched-cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 t(){ if eval "$2"; then echo "ok - $1"; else echo "not ok - $1"; fi; }
-json_ok() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1"; }
+# Strict: JSON text must be UTF-8 (RFC 8259), whatever the locale.
+json_ok() { python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read())' "$1"; }
 
 "$B/obj/tests/gen_trace" -o "$tmp/t.fxt" -c 3 -t 10 -n 5000 --names-at-end \
 	--drops --spurious || { echo "not ok - gen_trace"; exit 0; }
@@ -125,6 +126,24 @@ assert top[\"1\"][h.index(\"name\")]==\"a\\\"b,c;d:e\", top
 items=[i.split(\":\") for i in top[\"2\"][h.index(\"ran_meanwhile\")].split(\";\")]
 assert [(i[0],unquote(i[1]),i[2]) for i in items]==[(\"101\",\"a\\\"b,c;d:e\",\"3500\")], items
 ' '$tmp/n.csv'"
+# The JSON's strings, decoded strictly, include both odd names (the cut
+# one ends in U+FFFD).
+json_names() { python3 -c '
+import json,sys
+def walk(o):
+    if isinstance(o,str): yield o
+    elif isinstance(o,dict):
+        for v in o.values(): yield from walk(v)
+    elif isinstance(o,list):
+        for v in o: yield from walk(v)
+s=set(walk(json.loads(open(sys.argv[1],"rb").read())))
+want={"\u65e5\u672c\u8a9e\u30d7\u30ed\ufffd","a\"b,c;d:e"}
+assert want<=s, s
+' "$1"; }
+for cmd in "top" "latency -T" "latency --intervals" "summary"; do
+	t "$cmd --json: a name cut mid-character is valid UTF-8 JSON, the cut replaced by U+FFFD" "'$S' $cmd '$F/odd_names.fxt' --json >'$tmp/n.json' && json_names '$tmp/n.json'"
+done
+t "fxt2json: a name cut mid-character is valid UTF-8 JSON, the cut replaced by U+FFFD" "'$J' '$F/odd_names.fxt' >'$tmp/n.json' && json_names '$tmp/n.json'"
 t "fxt2json --reorder-window takes units; bad values exit 2" "'$J' --reorder-window 500ms '$F/holes.fxt' >/dev/null && { '$J' --reorder-window 1parsec '$F/holes.fxt' 2>/dev/null; [ \$? -eq 2 ]; }"
 for P in "$S summary" "$J"; do
 	p=${P##*/}

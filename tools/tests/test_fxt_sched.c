@@ -789,6 +789,51 @@ TEST(records_lost_holes)
 
 /* ---- robustness ---- */
 
+/* json_write_string(@in) as a C string (caller frees). */
+static char *json_of(const char *in, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	json_write_string(f, in, len);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * JSON is UTF-8: well-formed sequences pass, each maximal ill-formed
+ * subpart becomes one \ufffd (what Python's errors="replace" does).
+ */
+TEST(json_strings_are_valid_utf8)
+{
+	static const struct { const char *in, *out; } c[] = {
+		/* comm cut at 15 bytes inside プ (e3 83 97) */
+		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x97\xe3\x83\xad\xe3",
+		  "\"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x97\xe3\x83\xad\\ufffd\"" },
+		{ "\xe3\x83", "\"\\ufffd\"" },		/* one subpart */
+		{ "a\xff" "b\x80", "\"a\\ufffdb\\ufffd\"" },	/* never a lead */
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },	/* overlong '/' */
+		{ "\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"" },	/* overlong */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" }, /* > U+10FFFF */
+		{ "\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf", "\"\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"" },
+		{ "\xc3\xa9\"\\\x01", "\"\xc3\xa9\\\"\\\\\\u0001\"" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *j = json_of(c[i].in, strlen(c[i].in));
+
+		ASSERT(j);
+		EXPECT_STREQ(j, c[i].out);
+		free(j);
+	}
+}
+
+
 TEST(truncated_file_reports_offset_and_keeps_results)
 {
 	struct analysis an;
@@ -944,6 +989,7 @@ int main(void)
 	RUN(reused_tid_takes_its_new_name_from_then_on);
 	RUN(rename_keeps_one_row);
 	RUN(records_lost_holes);
+	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
 	RUN(unknown_records_skipped_by_size);
 	RUN(garbage_never_crashes);
