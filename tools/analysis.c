@@ -331,7 +331,8 @@ bool analysis_selected(const struct analysis *an, const struct thread *t)
 	return true;
 }
 
-static void push_segment(struct analysis *an, struct cpu *c, uint64_t end)
+static void push_segment(struct analysis *an, struct cpu *c, uint64_t end,
+			 bool lost)
 {
 	struct seg *s;
 
@@ -348,6 +349,7 @@ static void push_segment(struct analysis *an, struct cpu *c, uint64_t end)
 	s->tid = c->cur;
 	s->row = c->cur_row;
 	s->idle = c->cur_idle;
+	s->lost = lost;
 	s->start = c->since;
 	s->end = end;
 	c->head = (c->head + 1) % CPU_HISTORY;
@@ -363,6 +365,7 @@ static void fill_context(struct cpu *c, struct top_entry *e)
 	e->nctx = 0;
 	e->other_ns = 0;
 	e->other_tasks = 0;
+	e->lost_ns = 0;
 	e->truncated = true;
 	for (k = 0; c->hist && k < c->nhist; k++) {
 		const struct seg *s = &c->hist[(c->head + CPU_HISTORY - 1 - k) %
@@ -378,6 +381,10 @@ static void fill_context(struct cpu *c, struct top_entry *e)
 		}
 		if (b <= a)
 			continue;
+		if (s->lost) {
+			e->lost_ns += b - a;
+			continue;
+		}
 		for (j = 0; j < e->nctx; j++)
 			if (e->ctx[j].idle == s->idle &&
 			    (s->idle || e->ctx[j].row == s->row))
@@ -400,6 +407,8 @@ static void fill_context(struct cpu *c, struct top_entry *e)
 	}
 	if (e->start == e->end)
 		e->truncated = false;
+	if (e->lost_ns)
+		e->truncated = true;
 	/* largest first */
 	for (k = 1; k < e->nctx; k++)
 		for (j = k; j > 0 && e->ctx[j].ns > e->ctx[j - 1].ns; j--) {
@@ -528,8 +537,14 @@ static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
 {
 	uint64_t d;
 
-	if (!c->known)
+	if (!c->known) {
+		/* what ran since the hole began is not known: say so in
+		 * the history, for the intervals that reach into it */
+		if (c->lost_since && ts > c->since)
+			push_segment(an, c, ts, true);
+		c->lost_since = false;
 		return;
+	}
 	d = clipped(an, c->since, ts);
 	if (c->cur_idle) {
 		c->idle += d;
@@ -540,7 +555,7 @@ static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
 		if (cur)
 			cur->runtime += d;
 	}
-	push_segment(an, c, ts);
+	push_segment(an, c, ts, false);
 }
 
 static void do_switch(struct analysis *an, const struct sc_event *ev)
@@ -683,6 +698,8 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 	if (c->known && ev->ts >= c->since) {
 		close_segment(an, c, ev->ts);
 		c->known = false;
+		c->lost_since = true;
+		c->since = ev->ts;
 	}
 	for (i = 0; i < an->nthreads; i++)
 		if (an->threads[i].st == ST_WAIT_WAKE ||

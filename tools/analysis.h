@@ -53,7 +53,10 @@ struct top_entry {
 	unsigned int nctx;
 	uint64_t other_ns;		/* tasks beyond TOP_CTX */
 	uint32_t other_tasks;
-	bool truncated;			/* history did not reach @start */
+	bool truncated;			/* history did not reach @start, or
+					 * has a hole inside the interval */
+	uint64_t lost_ns;		/* of it in a records_lost hole: what
+					 * ran then is not known */
 };
 
 struct thread {
@@ -84,11 +87,14 @@ struct seg {
 	uint64_t tid, start, end;
 	uint32_t row;
 	bool idle;
+	bool lost;			/* not known: a records_lost hole,
+					 * from its start to the next switch */
 };
 
 struct cpu {
 	bool seen, known;
 	bool in_hole;			/* between a records_lost pair */
+	bool lost_since;		/* !known since a hole began at @since */
 	uint64_t cur;
 	uint32_t cur_row;
 	bool cur_idle;

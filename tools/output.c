@@ -566,9 +566,12 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			if (e->other_tasks)
 				fprintf(out, ", %u more slices %" PRIu64 " ns",
 					e->other_tasks, e->other_ns);
-			if (!e->nctx && !e->other_tasks)
+			if (!e->nctx && !e->other_tasks && !e->lost_ns)
 				fputs(" nothing recorded", out);
-			if (e->truncated)
+			if (e->lost_ns)
+				fprintf(out, " [history incomplete: records lost by the kernel on cpu %u; what ran there for %" PRIu64 " ns of it is not known]",
+					e->cpu, e->lost_ns);
+			else if (e->truncated)
 				fputs(" [history incomplete: before the trace or beyond the kept history]", out);
 			fputs("\n", out);
 		}

@@ -96,6 +96,20 @@ t "start of trace: wakeups before the first switch are not counted (top #1 is 48
 t "reused tid: each incarnation with its own name, pid and runtime" "'$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,100,old-name,1000,' && '$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,200,new-name,600,' && [ \"\$('$S' latency '$F/reuse.fxt' --intervals)\" = \"$H
 wakeup,101,1,1,3000,3400,400,200,new-name\" ]"
 t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (kernel markers): 4 in 1 holes cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 1}'"
+t "top after a records-lost hole: the interval's history is incomplete (text, JSON, CSV), not 'nothing recorded'" "'$S' top '$F/hole_top.fxt' >'$tmp/h.txt' && '$S' top '$F/hole_top.fxt' --json >'$tmp/h.json' && '$S' top '$F/hole_top.fxt' --csv >'$tmp/h.csv' && python3 -c '
+import csv,json,sys
+txt=open(sys.argv[1]).read()
+assert \"nothing recorded\" not in txt, txt
+ran=[l for l in txt.splitlines() if l.startswith(\"   ran on cpu\")]
+assert len(ran)==2, txt
+assert \"history incomplete\" in ran[0] and \"records lost\" in ran[0], ran
+assert ran[1]==\"   ran on cpu 1 meanwhile: tid 11 A 3000 ns (1)\", ran
+top=json.load(open(sys.argv[2]))[\"top\"]
+assert [(e[\"tid\"],e[\"history_truncated\"]) for e in top]==[(11,True),(31,False)], top
+assert top[0][\"ran_meanwhile\"]==[], top
+rows=list(csv.DictReader(open(sys.argv[3])))
+assert [(r[\"tid\"],r[\"history_truncated\"]) for r in rows]==[(\"11\",\"1\"),(\"31\",\"0\")], rows
+' '$tmp/h.txt' '$tmp/h.json' '$tmp/h.csv'"
 t "fxt2json: a reused tid's events move to its new process at its new name" "'$J' '$F/reuse.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]

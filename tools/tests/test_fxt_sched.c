@@ -787,6 +787,30 @@ TEST(records_lost_holes)
 	analysis_free(&an);
 }
 
+/* fixtures.h build_hole_top: A's interval reaches into cpu1's hole. */
+TEST(top_history_incomplete_after_a_hole)
+{
+	struct analysis an;
+	struct thread *a, *c;
+	struct tb t;
+
+	build_hole_top(&t);
+	analysis_init(&an);
+	an.top_n = 2;
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 11);
+	c = analysis_find(&an, 31);
+	ASSERT(a && c && a->ntop == 1 && c->ntop == 1);
+	EXPECT_EQ(a->top[0].latency, 3000);
+	EXPECT_EQ(a->top[0].nctx, 0);
+	EXPECT_EQ(a->top[0].lost_ns, 3000);	/* 6000..9000, all in the hole */
+	EXPECT(a->top[0].truncated);
+	EXPECT_EQ(c->top[0].nctx, 1);
+	EXPECT_EQ(c->top[0].lost_ns, 0);
+	EXPECT(!c->top[0].truncated);
+	analysis_free(&an);
+}
+
 /* ---- robustness ---- */
 
 /* json_write_string(@in) as a C string (caller frees). */
@@ -989,6 +1013,7 @@ int main(void)
 	RUN(reused_tid_takes_its_new_name_from_then_on);
 	RUN(rename_keeps_one_row);
 	RUN(records_lost_holes);
+	RUN(top_history_incomplete_after_a_hole);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
 	RUN(unknown_records_skipped_by_size);
