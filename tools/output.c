@@ -394,6 +394,7 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 		}
 	} else {
 		char title[192];
+		const char *pname;	/* "" for a process without a name */
 
 		for (k = 0; k < LAT_KINDS; k++)
 			text_dist(out, kind_title[k], &all[k]);
@@ -402,8 +403,9 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 		for (i = 0; i < ng; i++) {
 			if (!g[i].lat[0].count && !g[i].lat[1].count)
 				continue;
-			fprintf(out, "pid = %" PRIu64 " %s\n", g[i].pid,
-				analysis_proc_name(an, g[i].pid));
+			pname = analysis_proc_name(an, g[i].pid);
+			fprintf(out, "pid = %" PRIu64 "%s%s\n", g[i].pid,
+				*pname ? " " : "", pname);
 			for (k = 0; k < LAT_KINDS; k++) {
 				snprintf(title, sizeof(title), "  %s", kind_title[k]);
 				text_dist(out, title, &g[i].lat[k]);
@@ -412,9 +414,10 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 		for (i = 0; group == GROUP_THREAD && i < n; i++) {
 			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
 				continue;
-			fprintf(out, "tid = %" PRIu64 " %s (pid %" PRIu64 " %s)\n",
+			pname = analysis_proc_name(an, v[i]->pid);
+			fprintf(out, "tid = %" PRIu64 " %s (pid %" PRIu64 "%s%s)\n",
 				v[i]->tid, v[i]->name, v[i]->pid,
-				analysis_proc_name(an, v[i]->pid));
+				*pname ? " " : "", pname);
 			for (k = 0; k < LAT_KINDS; k++) {
 				snprintf(title, sizeof(title), "  %s", kind_title[k]);
 				text_dist(out, title, &v[i]->lat[k]);
@@ -535,15 +538,16 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			}
 			fprintf(out, "\",%" PRIu64 ",%d\n", e->other_ns, e->truncated);
 		} else {
+			const char *pname = analysis_proc_name(an, rpid(an, e->row));
 			char s1[32], s2[32];
 
 			fmt_secs(s1, sizeof(s1), e->start);
 			fmt_secs(s2, sizeof(s2), e->start - an->t0);
 			fprintf(out, "#%u %s latency %" PRIu64 " ns: tid %" PRIu64
-				" %s (pid %" PRIu64 " %s) on cpu %u\n", j + 1,
+				" %s (pid %" PRIu64 "%s%s) on cpu %u\n", j + 1,
 				kind_short[e->kind], e->latency, e->tid,
 				rname(an, e->row), rpid(an, e->row),
-				analysis_proc_name(an, rpid(an, e->row)), e->cpu);
+				*pname ? " " : "", pname, e->cpu);
 			fprintf(out, "   runnable from %s s (trace +%s s) until %" PRIu64
 				" ns later; %s on cpu %u", s1, s2, e->latency,
 				e->kind == LAT_WAKEUP ? "woken" : "preempted",

@@ -110,6 +110,7 @@ assert top[0][\"ran_meanwhile\"]==[], top
 rows=list(csv.DictReader(open(sys.argv[3])))
 assert [(r[\"tid\"],r[\"history_truncated\"]) for r in rows]==[(\"11\",\"1\"),(\"31\",\"0\")], rows
 ' '$tmp/h.txt' '$tmp/h.json' '$tmp/h.csv'"
+t "a process without a name: '(pid 10)', no stray space (top, latency -T -P)" "'$S' top '$F/hole_top.fxt' | grep -q '^#1 wakeup latency 3000 ns: tid 11 A (pid 10) on cpu 1\$' && '$S' latency -T '$F/hole_top.fxt' | grep -q '^tid = 31 C (pid 30)\$' && '$S' latency -P '$F/hole_top.fxt' | grep -q '^pid = 30\$'"
 t "fxt2json: a reused tid's events move to its new process at its new name" "'$J' '$F/reuse.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]
@@ -205,7 +206,7 @@ t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reord
 for f in "$F/filtered.fxt" "$F/holes.fxt" "$F/reuse.fxt" "$F/start.fxt" "$tmp/t.fxt"; do
 	t "latency -P on ${f##*/}: text, --csv and --json list the same processes, none empty" "'$S' latency '$f' -P >'$tmp/p.txt' && '$S' latency '$f' -P --csv >'$tmp/p.csv' && '$S' latency '$f' -P --json >'$tmp/p.json' && python3 -c '
 import csv,json,re,sys
-txt={int(m.group(1)) for m in re.finditer(r\"^pid = (\\d+) \",open(sys.argv[1]).read(),re.M)}
+txt={int(m.group(1)) for m in re.finditer(r\"^pid = (\\d+)( |$)\",open(sys.argv[1]).read(),re.M)}
 rows=[r for r in csv.DictReader(open(sys.argv[2])) if r[\"scope\"]==\"process\"]
 cs={int(r[\"id\"]) for r in rows}
 procs=json.load(open(sys.argv[3]))[\"processes\"]
