@@ -78,13 +78,17 @@ session_open() {
 }
 
 # True once exactly one fxt-collect runs and a session is open; its pid
-# in fs_cpid.
+# in fs_cpid. pidof also names its guard (a fork, argv[0] fxt-collect, comm
+# fxt-collect-guard): only the process whose comm is fxt-collect counts.
 collector_tracing() {
-	fs_cpid=$(pidof fxt-collect)
-	case $fs_cpid in
-	'' | *' '*) return 1 ;;
-	esac
-	session_open
+	fs_cpid=''
+	for fs_p in $(pidof fxt-collect); do
+		read -r fs_comm < "/proc/$fs_p/comm" 2> /dev/null || continue
+		[ "$fs_comm" = fxt-collect ] || continue
+		[ -z "$fs_cpid" ] || return 1
+		fs_cpid=$fs_p
+	done
+	[ -n "$fs_cpid" ] && session_open
 }
 
 file_has_line() {
