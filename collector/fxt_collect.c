@@ -5,8 +5,10 @@
  *
  * main() is the whole lifecycle, one step per line:
  *   parse -> open device -> GET_INFO (ABI check) -> CONFIGURE -> open
- *   output (+ its guard process, before the rings are mapped and before
- *   any thread or COMMAND) -> mmap rings -> preamble (+ every task in /proc) -> START -> drop
+ *   output, not truncated yet (+ its guard process, before the rings are
+ *   mapped and before any thread or COMMAND) -> mmap rings -> preamble
+ *   (+ every task in /proc) in memory -> START -> empty the output, write
+ *   the preamble (a failure before leaves the file as it was) -> drop
  *   counters at zero -> [COMMAND] -> poll/drain loop (kernel names put
  *   back in time order; threads the kernel did not name read from /proc
  *   one cycle after they appear) -> STOP -> final drain -> drop counters
@@ -474,7 +476,11 @@ static int flush_meta(struct session *s, const char *what)
 	return 0;
 }
 
-static int write_preamble(struct session *s)
+/*
+ * The preamble and every task in /proc, in s->meta: listed before START,
+ * written once tracing is on (write_preamble()).
+ */
+static int build_preamble(struct session *s)
 {
 	int err = archive_write_preamble(&s->meta);
 
@@ -488,6 +494,24 @@ static int write_preamble(struct session *s)
 	if (err)
 		msg("warning: listing %s failed (%s): threads will be named only at the end",
 		    PROC_ROOT, strerror(-err));
+	return 0;
+}
+
+/*
+ * Tracing is on: only now is an existing output file replaced (emptied),
+ * so a session that fails before leaves it as it was.
+ */
+static int write_preamble(struct session *s)
+{
+	char step[300];
+	int err = trace_output_begin(&s->out);
+
+	if (err) {
+		s->write_failed = true;
+		snprintf(step, sizeof(step), "emptying %s for the new trace",
+			 s->out.path);
+		return step_failed(s, step, -err, NULL);
+	}
 	return flush_meta(s, "the trace preamble");
 }
 
@@ -915,11 +939,16 @@ static void write_trailer(struct session *s)
 
 static void close_output(struct session *s)
 {
+	char none[TRACE_OUTPUT_NO_TRACE_SIZE];
 	int err;
 
 	if (!s->out_open)
 		return;
 	s->out_open = false;
+	/* Failed before tracing: the file as it was, and say so. */
+	trace_output_untouched(&s->out, none, sizeof(none));
+	if (none[0])
+		msg("%s", none);
 	err = trace_output_close(&s->out);
 	if (err)
 		step_failed(s, "closing the trace file", -err,
@@ -1196,8 +1225,8 @@ int main(int argc, char **argv)
 	 * inherited their mappings would keep the device open after we die.
 	 */
 	if (open_device(&s) || get_info(&s) || configure(&s) ||
-	    open_output(&s) || map_rings(&s) || write_preamble(&s) ||
-	    start_tracing(&s))
+	    open_output(&s) || map_rings(&s) || build_preamble(&s) ||
+	    start_tracing(&s) || write_preamble(&s))
 		goto out;
 	if (sample_drop_counters(&s) == 0 &&
 	    (!s.opts.command || start_command(&s) == 0))

@@ -53,25 +53,82 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name)
 
 int trace_output_open(struct trace_output *out, const char *path)
 {
+	bool created = false;
 	int fd;
 
 	if (!strcmp(path, "-")) {
 		trace_output_from_fd(out, STDOUT_FILENO, "stdout");
 		return 0;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * No O_TRUNC: the old trace stays until the new one begins. O_EXCL
+	 * first, to know whether the file is ours to remove if it never does.
+	 */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	else if (fd >= 0)
+		created = true;
 	if (fd < 0)
 		return -errno;
 	trace_output_from_fd(out, fd, path);
 	out->owns_fd = true;
+	out->created = created;
 	return 0;
+}
+
+int trace_output_begin(struct trace_output *out)
+{
+	if (out->begun)
+		return 0;
+	out->begun = true;
+	/* Arm the guard first: a death from here on leaves at most an
+	 * empty file, never the old bytes behind a cut preamble. */
+	if (out->shared_committed)
+		atomic_store_explicit(out->shared_committed, out->committed,
+				      memory_order_release);
+	if (out->owns_fd && out->regular &&
+	    ftruncate(out->fd, (off_t)out->start) < 0)
+		return -errno;
+	return 0;
+}
+
+void trace_output_untouched(struct trace_output *out, char *buf, size_t size)
+{
+	struct stat fst, st;
+
+	buf[0] = '\0';
+	if (out->begun || !out->owns_fd || !out->regular || out->fd < 0)
+		return;
+	if (!out->created) {
+		snprintf(buf, size, "no trace was written: %s was left as it was",
+			 out->path);
+		return;
+	}
+	/* Only if the name still is the file we created. */
+	if (fstat(out->fd, &fst) < 0 || stat(out->path, &st) < 0 ||
+	    fst.st_dev != st.st_dev || fst.st_ino != st.st_ino)
+		return;
+	if (unlink(out->path) == 0)
+		snprintf(buf, size, "no trace was written: %s, which fxt-collect had created, was removed",
+			 out->path);
+	else
+		snprintf(buf, size, "no trace was written: %s is empty (removing it failed: %s)",
+			 out->path, strerror(errno));
+	out->created = false;
 }
 
 int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 {
 	const char *p = buf;
 	ssize_t n;
+	int err;
 
+	if (!out->begun) {
+		err = trace_output_begin(out);
+		if (err)
+			return err;
+	}
 	while (len) {
 		n = write(out->fd, p, len);
 		if (n < 0 && errno == EINTR)
@@ -193,6 +250,9 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 	} while (n < 0 && errno == EINTR);
 
 	end = atomic_load_explicit(out->shared_committed, memory_order_acquire);
+	/* Not begun: nothing of the trace was written, the file is as it was. */
+	if (end == TRACE_OUTPUT_NOT_BEGUN)
+		_exit(0);
 	if (fstat(out->fd, &st) < 0 || (uint64_t)st.st_size <= end)
 		_exit(0);
 	/*
@@ -257,7 +317,8 @@ int trace_output_start_guard(struct trace_output *out)
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
 		return -errno;
-	atomic_store_explicit(shared, out->committed, memory_order_release);
+	atomic_store_explicit(shared, out->begun ? out->committed :
+			      TRACE_OUTPUT_NOT_BEGUN, memory_order_release);
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		err = -errno;
 		goto out_unmap;

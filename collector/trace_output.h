@@ -59,6 +59,9 @@
  *             (NULL without a guard)
  * @guard_pid: the guard process, or 0
  * @guard_fd:  the write end of the guard's pipe, or -1
+ * @created:   trace_output_open() created the file (it did not exist)
+ * @begun:     trace_output_begin() was called: the trace replaces what
+ *             the file held, and the guard cuts back to @committed
  */
 struct trace_output {
 	int fd;
@@ -71,7 +74,12 @@ struct trace_output {
 	_Atomic uint64_t *shared_committed;
 	pid_t guard_pid;
 	int guard_fd;
+	bool created;
+	bool begun;
 };
+
+/* The shared word before trace_output_begin(): the guard leaves the file. */
+#define TRACE_OUTPUT_NOT_BEGUN	UINT64_MAX
 
 /*
  * The guard reads the shared word from another process: it must be a plain
@@ -80,8 +88,31 @@ struct trace_output {
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
 	       "the guard needs lock-free 64-bit atomics");
 
-/* Open (create/truncate, 0644) @path, or stdout for "-". Return 0 or -errno. */
+/*
+ * Open @path for writing (created 0644 if it does not exist), or stdout for
+ * "-". An existing file is not truncated yet: that waits for
+ * trace_output_begin(), so a session that fails before it has anything to
+ * write leaves the file as it was. Return 0 or -errno.
+ */
 int trace_output_open(struct trace_output *out, const char *path);
+
+/*
+ * The trace is about to be written (tracing has started): truncate a file
+ * trace_output_open() opened to @start (0), dropping what it held, and let
+ * the guard cut back to the last commit from now on (until then it leaves
+ * the file alone). Return 0 or -errno (of the truncation).
+ */
+int trace_output_begin(struct trace_output *out);
+
+/*
+ * Nothing was written and nothing will be (trace_output_begin() was never
+ * called): a file trace_output_open() created is removed again, an
+ * existing one was not touched. Put what became of it in @buf ("no trace
+ * was written: FILE was left as it was", "... was removed"), or "" when
+ * there is nothing to say (stdout, a device, a FIFO). Before
+ * trace_output_close().
+ */
+void trace_output_untouched(struct trace_output *out, char *buf, size_t size);
 
 /*
  * Adopt an already-open descriptor (stdout for "-", and tests). The trace
@@ -91,8 +122,9 @@ int trace_output_open(struct trace_output *out, const char *path);
 void trace_output_from_fd(struct trace_output *out, int fd, const char *name);
 
 /*
- * Write all of @buf. A short write followed by no error is reported as
- * -ENOSPC (what a full disk looks like to write()). Return 0 or -errno.
+ * Write all of @buf (the first write calls trace_output_begin() if no one
+ * did). A short write followed by no error is reported as -ENOSPC (what a
+ * full disk looks like to write()). Return 0 or -errno.
  */
 int trace_output_write(struct trace_output *out, const void *buf, size_t len);
 

@@ -17,6 +17,9 @@
  *   FAKE_FXTRACE_RATE=N         records per CPU per millisecond (default 2)
  *   FAKE_FXTRACE_ABI=N          abi_version to report (default the real one)
  *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
+ *   FAKE_FXTRACE_MMAP_ERRNO=E   mmap() of a data area fails with errno E
+ *                               (ENOMEM: a -b too large for the memory)
+ *   FAKE_FXTRACE_START_ERRNO=E  FXTRACE_IOC_START fails with errno E
  *   FAKE_FXTRACE_START_DELAY_MS=N  START returns N ms after the producer
  *                               started writing records, as the module's
  *                               START returns once the last probe is attached
@@ -432,6 +435,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 	case FXTRACE_IOC_CONFIGURE:
 		return fake_configure(arg);
 	case FXTRACE_IOC_START:
+		if (env_long("FAKE_FXTRACE_START_ERRNO", 0))
+			return -(int)env_long("FAKE_FXTRACE_START_ERRNO", 0);
 		if (fake.tracing)
 			return -EBUSY;
 		err = allocate();
@@ -490,6 +495,9 @@ static void *fake_mmap(size_t len, int prot, off_t off)
 	if (rem == 0 && len == CTRL_SIZE)
 		return fake.ctrl[cpu];
 	if (rem == CTRL_SIZE && len == fake.info.buf_size) {
+		if (env_long("FAKE_FXTRACE_MMAP_ERRNO", 0))
+			return errno = (int)env_long("FAKE_FXTRACE_MMAP_ERRNO", 0),
+			       MAP_FAILED;
 		if (prot & PROT_WRITE)
 			return errno = EPERM, MAP_FAILED;
 		return fake.data[cpu];

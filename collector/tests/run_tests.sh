@@ -37,6 +37,8 @@ unit_suites() {
 	suite "$prefix" sh "$T/test_fxt_collect_nodev.sh" "$b/fxt-collect"
 	suite "$prefix" sh "$T/test_fxt_collect_fake.sh" "$b/fxt-collect" \
 		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"
+	suite "$prefix" sh "$T/test_fxt_collect_keep.sh" "$b/fxt-collect" \
+		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"
 }
 
 

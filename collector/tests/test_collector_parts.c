@@ -569,6 +569,67 @@ TEST(output_cut_back_to_the_last_whole_record)
 	EXPECT_EQ(trace_output_open(&out, "/nonexistent-dir/x.fxt"), (uint64_t)-ENOENT);
 }
 
+/*
+ * An existing file is replaced only once the trace begins: until then a
+ * session that fails leaves it as it was (and a file it created is gone).
+ */
+TEST(output_replaces_a_file_only_once_the_trace_begins)
+{
+	char path[256], buf[64], none[TRACE_OUTPUT_NO_TRACE_SIZE], want[512];
+	struct trace_output out;
+	struct stat st;
+	int fd;
+
+	memset(buf, 'o', sizeof(buf));
+	snprintf(path, sizeof(path), "%s/old.fxt", fake_proc);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT(fd >= 0);
+	ASSERT(write(fd, buf, 64) == 64);
+	close(fd);
+
+	ASSERT(trace_output_open(&out, path) == 0);
+	EXPECT(!out.created);
+	EXPECT_EQ(file_size(out.fd), 64);		/* not truncated at open */
+	trace_output_untouched(&out, none, sizeof(none));
+	snprintf(want, sizeof(want), "no trace was written: %s was left as it was", path);
+	EXPECT_STREQ(none, want);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT_EQ(stat(path, &st), 0);
+	EXPECT_EQ(st.st_size, 64);
+
+	ASSERT(trace_output_open(&out, path) == 0);
+	EXPECT_EQ(trace_output_begin(&out), 0);
+	EXPECT_EQ(file_size(out.fd), 0);		/* begun: replaced */
+	EXPECT_EQ(trace_output_write(&out, buf, 8), 0);
+	trace_output_untouched(&out, none, sizeof(none));
+	EXPECT_STREQ(none, "");				/* begun: nothing to say */
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT_EQ(stat(path, &st), 0);
+	EXPECT_EQ(st.st_size, 8);
+
+	/* The first write begins the trace if no one did. */
+	ASSERT(trace_output_open(&out, path) == 0);
+	EXPECT_EQ(trace_output_write(&out, buf, 4), 0);
+	EXPECT_EQ(file_size(out.fd), 4);
+	EXPECT_EQ(trace_output_close(&out), 0);
+
+	/* A file it created is removed again when nothing was traced. */
+	EXPECT_EQ(unlink(path), 0);
+	ASSERT(trace_output_open(&out, path) == 0);
+	EXPECT(out.created);
+	trace_output_untouched(&out, none, sizeof(none));
+	snprintf(want, sizeof(want), "no trace was written: %s, which fxt-collect had created, was removed", path);
+	EXPECT_STREQ(none, want);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT(stat(path, &st) < 0 && errno == ENOENT);
+
+	/* Not a regular file: nothing to keep or say. */
+	ASSERT(trace_output_open(&out, "/dev/null") == 0);
+	trace_output_untouched(&out, none, sizeof(none));
+	EXPECT_STREQ(none, "");
+	EXPECT_EQ(trace_output_close(&out), 0);
+}
+
 /* Does the file at @path start with @n bytes of @c? */
 static bool starts_with(const char *path, char c, size_t n)
 {
@@ -886,6 +947,7 @@ int main(void)
 	RUN(drop_marker_is_a_provider_event_and_a_counter);
 	RUN(drop_counters_for_many_cpus);
 	RUN(output_cut_back_to_the_last_whole_record);
+	RUN(output_replaces_a_file_only_once_the_trace_begins);
 	RUN(output_appended_to_a_file_keeps_what_it_held);
 	RUN(output_disk_full_device);
 	RUN(output_short_write_then_error);

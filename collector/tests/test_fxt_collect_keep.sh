@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test_fxt_collect_keep.sh FXT_COLLECT FXT_DUMP FAKE_SO
+#
+# fxt-collect against fake_fxtrace.so (see test_fxt_collect_fake.sh) where
+# it must leave things as they were: a failure before tracing starts
+# (mmap of the rings, START) keeps an existing -o FILE and its trace, and
+# creates no new one; and a second signal while COMMAND runs stops tracing
+# but leaves COMMAND running, and says so.
+# Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
+
+COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+DUMP=${2:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+FAKE=${3:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+DEV=/fake/fxtrace
+TMP=$(mktemp -d /tmp/fxt-keep.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+ok() { echo "ok - $*"; }
+fail() {
+	echo "not ok - $1"
+	shift
+	for f in "$@"; do
+		[ -s "$f" ] && sed 's/^/#     /' "$f" | head -15
+	done
+}
+
+# collect ARGS...: fxt-collect on the fake device; $rc, $TMP/err.
+collect() {
+	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+# A good trace first, as sched.fxt is after an earlier run.
+collect -q -o "$TMP/good.fxt" -d 0.2
+if [ "$rc" -ne 0 ] || ! "$DUMP" --check "$TMP/good.fxt" >/dev/null 2>&1; then
+	fail "a first trace to keep (exit $rc)" "$TMP/err"
+	exit 0
+fi
+
+# A failure before tracing starts: the previous trace must survive it.
+for knob in "FAKE_FXTRACE_MMAP_ERRNO=12:mapping CPU 0's ring" \
+	    "FAKE_FXTRACE_START_ERRNO=5:FXTRACE_IOC_START failed"; do
+	env=${knob%%:*} step=${knob#*:}
+	cp "$TMP/good.fxt" "$TMP/s.fxt"
+	# shellcheck disable=SC2086
+	env $env LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" \
+		-o "$TMP/s.fxt" -d 0.2 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	name="${env%%=*} (fails before tracing): exit 1, the step named, the previous trace kept and said so"
+	if [ "$rc" -eq 1 ] && grep -qF "$step" "$TMP/err" &&
+	   cmp -s "$TMP/good.fxt" "$TMP/s.fxt" &&
+	   grep -qxF "fxt-collect: no trace was written: $TMP/s.fxt was left as it was" "$TMP/err"; then
+		ok "$name"
+	else
+		fail "$name (exit $rc, $(wc -c <"$TMP/s.fxt") bytes of $(wc -c <"$TMP/good.fxt"))" "$TMP/err"
+	fi
+	rm -f "$TMP/new.fxt"
+	# shellcheck disable=SC2086
+	env $env LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" \
+		-o "$TMP/new.fxt" -d 0.2 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	name="${env%%=*} with a new -o FILE: exit 1, no empty file left behind"
+	if [ "$rc" -eq 1 ] && [ ! -e "$TMP/new.fxt" ] &&
+	   grep -qxF "fxt-collect: no trace was written: $TMP/new.fxt, which fxt-collect had created, was removed" "$TMP/err"; then
+		ok "$name"
+	else
+		fail "$name (exit $rc)" "$TMP/err"
+	fi
+done
+FAKE_FXTRACE_START_ERRNO=5 collect -o /dev/null -d 0.2
+if [ "$rc" -eq 1 ] && [ -c /dev/null ] && ! grep -q "no trace was written" "$TMP/err"; then
+	ok "START fails with -o /dev/null: exit 1, /dev/null left alone, nothing said of a file"
+else
+	fail "START fails with -o /dev/null (exit $rc)" "$TMP/err"
+fi
+
+# Once tracing has started the file is replaced, as before: a good run over
+# the old trace, then one a size limit stops in the preamble (empty file).
+cp "$TMP/good.fxt" "$TMP/s.fxt"
+head -c 3000000 /dev/urandom >>"$TMP/s.fxt"	# longer than the new trace
+collect -q -o "$TMP/s.fxt" -d 0.2
+if [ "$rc" -eq 0 ] && "$DUMP" --check "$TMP/s.fxt" >"$TMP/check" 2>&1 &&
+   [ "$(wc -c <"$TMP/s.fxt")" -lt 3000000 ]; then
+	ok "a good run replaces a longer existing file whole (no old bytes after the trace)"
+else
+	fail "a good run replaces a longer existing file whole (exit $rc, $(wc -c <"$TMP/s.fxt") bytes)" "$TMP/err" "$TMP/check"
+fi
+cp "$TMP/good.fxt" "$TMP/s.fxt"
+res=$( (ulimit -f 0 && LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV \
+	"$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -d 0.2 2>&1 >/dev/null; echo "exit $?") )
+echo "$res" >"$TMP/err"
+if grep -qx "exit 1" "$TMP/err" && [ -f "$TMP/s.fxt" ] && [ ! -s "$TMP/s.fxt" ] &&
+   grep -q "no trace was written: .*s.fxt was cut back to 0 bytes and is empty" "$TMP/err"; then
+	ok "a write error after START over an existing file: it is emptied, and fxt-collect says so"
+else
+	fail "a write error after START over an existing file ($(wc -c <"$TMP/s.fxt") bytes)" "$TMP/err"
+fi
