@@ -3,11 +3,11 @@
  * fxtrace_probes.c - the tracepoint probes and the records they write
  *
  * Scheduling: sched_switch, sched_waking, sched_wakeup{,_new}. Names:
- * sched_process_fork, sched_process_exec and task_rename, so that a thread
- * born and gone during the trace is still named. None of these tracepoints
- * is exported to modules, so they are found by name with
- * for_each_kernel_tracepoint() and attached with tracepoint_probe_register()
- * (design.md decision 2).
+ * sched_wakeup_new (every new task, before its first run), sched_process_exec
+ * and task_rename, so that a thread born and gone during the trace is still
+ * named. None of these tracepoints is exported to modules, so they are found
+ * by name with for_each_kernel_tracepoint() and attached with
+ * tracepoint_probe_register() (design.md decision 2).
  *
  * Each probe reserves room in the current CPU's ring, builds its record
  * there and publishes it, with interrupts disabled: a wakeup from an
@@ -286,9 +286,23 @@ static void fxtrace_probe_sched_wakeup(void *data, struct task_struct *p)
 	fxtrace_write_wakeup(data, p, waker);
 }
 
-/* wake_up_new_task() runs in the parent, which is the waker; no sched_waking. */
+static noinline void fxtrace_write_names(void *data, struct task_struct *task,
+					 const char *comm, bool process);
+
+/*
+ * wake_up_new_task() runs in the parent, which is the waker; no sched_waking.
+ * Every new task comes here once, before it first runs, whatever created it,
+ * so its names are written here, before the wakeup record. Not at
+ * sched_process_fork: that fires only in kernel_clone(), and a task made by
+ * copy_process() alone, with its comm set there and no task_rename (a vhost
+ * worker on 6.12, vhost_task_create()), would never be named. The name code
+ * stays out of line (fxtrace_write_names() is noinline) so that this probe
+ * stays small and in the module's first text page with the other hot ones
+ * (scripts/check-hot-text.sh).
+ */
 static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
+	fxtrace_write_names(data, p, p->comm, thread_group_leader(p));
 	fxtrace_write_wakeup(data, p, fxtrace_current_waker());
 }
 
@@ -349,9 +363,10 @@ static void fxtrace_put_name(struct fxtrace_ring *ring, u32 obj_type,
  * Kernel object records naming @task (uapi header, "Names"): its thread,
  * and its process first when @process. They carry no timestamp; the one
  * clock read is for the loss accounting (a drop's time, a hole's end).
+ * Never inlined (fxtrace_probe_sched_wakeup_new() says why).
  */
-static void fxtrace_write_names(void *data, struct task_struct *task,
-				const char *comm, bool process)
+static noinline void fxtrace_write_names(void *data, struct task_struct *task,
+					 const char *comm, bool process)
 {
 	struct fxtrace_name name;
 	struct fxtrace_ring *ring;
@@ -368,15 +383,6 @@ static void fxtrace_write_names(void *data, struct task_struct *task,
 	fxtrace_put_name(ring, FXT_OBJ_TYPE_THREAD, task_pid_nr(task), &name,
 			 task_tgid_nr(task), now);
 	local_irq_restore(flags);
-}
-
-/* After copy_process(): @child is complete and has not run yet. */
-static void fxtrace_probe_sched_process_fork(void *data,
-					     struct task_struct *parent,
-					     struct task_struct *child)
-{
-	fxtrace_write_names(data, child, child->comm,
-			    thread_group_leader(child));
 }
 
 /* After the new image is in place: comm is the new name, pid the leader's. */
@@ -408,7 +414,6 @@ FXTRACE_CHECK_PROBE(sched_switch, fxtrace_probe_sched_switch);
 FXTRACE_CHECK_PROBE(sched_waking, fxtrace_probe_sched_waking);
 FXTRACE_CHECK_PROBE(sched_wakeup, fxtrace_probe_sched_wakeup);
 FXTRACE_CHECK_PROBE(sched_wakeup_new, fxtrace_probe_sched_wakeup_new);
-FXTRACE_CHECK_PROBE(sched_process_fork, fxtrace_probe_sched_process_fork);
 FXTRACE_CHECK_PROBE(sched_process_exec, fxtrace_probe_sched_process_exec);
 FXTRACE_CHECK_PROBE(task_rename, fxtrace_probe_task_rename);
 
@@ -425,18 +430,18 @@ struct fxtrace_probe {
  *   - sched_switch first: until a thread's first switch its state is
  *     unknown anyway, but wakeups recorded with no switches around them
  *     (the old order) made threads look runnable for seconds;
- *   - then the name probes, so a task created from here on is named before
- *     its first wakeup record;
+ *   - then the name probes: sched_wakeup_new, which names every task
+ *     created from here on before its first wakeup record (and writes that
+ *     record), then sched_process_exec and task_rename;
  *   - sched_waking before sched_wakeup, so the waker table is filled first.
  */
 static struct fxtrace_probe fxtrace_probes[] = {
 	{ "sched_switch", fxtrace_probe_sched_switch },
-	{ "sched_process_fork", fxtrace_probe_sched_process_fork },
+	{ "sched_wakeup_new", fxtrace_probe_sched_wakeup_new },
 	{ "sched_process_exec", fxtrace_probe_sched_process_exec },
 	{ "task_rename", fxtrace_probe_task_rename },
 	{ "sched_waking", fxtrace_probe_sched_waking },
 	{ "sched_wakeup", fxtrace_probe_sched_wakeup },
-	{ "sched_wakeup_new", fxtrace_probe_sched_wakeup_new },
 };
 
 static void fxtrace_find_tracepoint(struct tracepoint *tp, void *priv)

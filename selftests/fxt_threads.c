@@ -7,7 +7,7 @@
  * end up with), sleeps briefly a few times so it has scheduling records,
  * and exits. Each lives a few milliseconds, far less than fxt-collect's
  * drain interval, so only the kernel's own name records (task_rename,
- * sched_process_fork) can name it. --expect writes the pid and every
+ * sched_wakeup_new) can name it. --expect writes the pid and every
  * thread's tid and name as JSON for scripts/perfetto/check-names.mjs.
  *
  * --reuse N then reuses tids on purpose, N times: a thread "old-K" exits,

@@ -132,8 +132,10 @@
  *   or a renice of a waiting task makes, shows there). (Since ABI 4.)
  *
  * Names (kernel object records, type 7), written when a task is created
- * (sched_process_fork), execs (sched_process_exec) or is renamed
- * (task_rename), before the task's next scheduling record on any CPU:
+ * (sched_wakeup_new, just before its wakeup record: every new task, however
+ * created, is woken there once before it first runs), execs
+ * (sched_process_exec) or is renamed (task_rename), before the task's next
+ * scheduling record on any CPU:
  *   process: header (object type FXT_OBJ_TYPE_PROCESS, inline name, 0 args);
  *            koid = tgid; the name, 0 to 2 words (2 to 4 words in all;
  *            0 for an empty name, which prctl(PR_SET_NAME, "") gives)
