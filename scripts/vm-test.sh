@@ -32,7 +32,7 @@ Steps:
   4. payload build/vm-<release>/payload/:
        fxtrace.ko, bin/ (the static binaries), selftests/ (scripts + data
        from the repo's selftests/, no sources or host binaries)
-  5. scripts/vm-run.sh ... --out build/vm-out/FLAVOUR -- 'sh selftests/run_vm_tests.sh'
+  5. scripts/vm-run.sh ... --module vhost_net --out build/vm-out/FLAVOUR -- 'sh selftests/run_vm_tests.sh'
 
 stdout is the VM console: the TAP stream of the tests (plus kernel
 warnings). Build output and harness messages go to stderr.
@@ -161,11 +161,19 @@ done
 log "payload $payload: fxtrace.ko, $nbin binaries in bin/, $(find "$payload/selftests" -type f | wc -l) files in selftests/"
 
 # 5. run
+# The vhost_names step needs vhost_net (vm-run.sh adds vhost, vhost_iotlb,
+# tun and tap from modules.dep); a kernel without it makes that step SKIP.
+guest_mods=()
+if grep -q '/vhost_net\.ko' "$MODULES/modules.dep"; then
+	guest_mods+=(--module vhost_net)
+else
+	log "$RELEASE has no vhost_net module: the vhost_names step will SKIP"
+fi
 run_vm() {
 	rc=0
 	"$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
 		--payload "$payload" --out "$outdir" "${vm_opts[@]}" \
-		-- "$guest_cmd" || rc=$?
+		"${guest_mods[@]}" -- "$guest_cmd" || rc=$?
 }
 run_vm
 # Multi-vCPU TCG has crashed Debian's kernels while they patch their own
