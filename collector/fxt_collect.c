@@ -1125,14 +1125,35 @@ static void print_summary(struct session *s)
 		msg("warning: out of memory while ordering the kernel's names; some may be stale");
 }
 
+/*
+ * A second signal stopped tracing (or the wait below) while COMMAND ran:
+ * it is left running, and fxt-collect exits with the signal's status. Say
+ * so, unless COMMAND has exited meanwhile (then its status counts).
+ */
+static void report_abandoned(struct session *s)
+{
+	reap_child(s);
+	if (!s->child_running) {
+		s->child_abandoned = false;
+		return;
+	}
+	msg("%s (pid %d) is still running; fxt-collect did not wait for it (a second signal stops tracing at once): exit status %d is that signal's, not %s's",
+	    s->opts.command[0], (int)s->child, 128 + (int)last_stop_signal,
+	    s->opts.command[0]);
+}
+
 /* After -d: tracing is over but COMMAND is not. Wait for it. */
 static void wait_for_command(struct session *s)
 {
 	sigset_t mask = wait_mask(s);
 	int status, handled = stop_signals;
 
-	if (!s->child_running || s->child_abandoned)
+	if (!s->child_running)
 		return;
+	if (s->child_abandoned) {
+		report_abandoned(s);
+		return;
+	}
 	if (!s->opts.quiet)
 		msg("tracing stopped; waiting for %s (pid %d) to exit",
 		    s->opts.command[0], (int)s->child);
@@ -1146,6 +1167,7 @@ static void wait_for_command(struct session *s)
 		}
 		if (stop_signals - handled >= 2) {
 			s->child_abandoned = true;
+			report_abandoned(s);
 			return;
 		}
 	}

@@ -99,3 +99,43 @@ if grep -qx "exit 1" "$TMP/err" && [ -f "$TMP/s.fxt" ] && [ ! -s "$TMP/s.fxt" ] 
 else
 	fail "a write error after START over an existing file ($(wc -c <"$TMP/s.fxt") bytes)" "$TMP/err"
 fi
+
+# A second signal while COMMAND runs: tracing stops at once, COMMAND is
+# left running (here it ignores SIGTERM, so the first one, passed on, did
+# not end it), and fxt-collect says so, with COMMAND's pid; its own exit
+# status is 128+15, of the signal, not COMMAND's.
+wait_for_output() {
+	for i in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# COMMAND: the child of fxt-collect named sleep (the other is the guard).
+command_of() {
+	for c in $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
+		[ "$(cat "/proc/$c/comm" 2>/dev/null)" = sleep ] && echo "$c"
+	done
+}
+rm -f "$TMP/s.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -- \
+	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_for_output "$TMP/s.fxt"
+sleep 0.3
+child=$(command_of $pid)
+kill -TERM $pid
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
+alive=no
+[ -n "$child" ] && kill -0 "$child" 2>/dev/null && alive=yes
+if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
+   "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1 && grep -q "traced 3 CPUs" "$TMP/err"; then
+	ok "a second SIGTERM with COMMAND: exit 143, a valid trace, 'sh (pid N) is still running; fxt-collect did not wait for it', and it is"
+else
+	fail "a second SIGTERM with COMMAND: exit $rc, COMMAND pid ${child:-?} (alive: $alive), the message says pid '${said}'" "$TMP/err"
+fi
+[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
