@@ -37,8 +37,9 @@ Steps:
 stdout is the VM console: the TAP stream of the tests (plus kernel
 warnings). Build output and harness messages go to stderr.
 Exit status: the guest's (0 = all tests passed), 124 VM timeout, 125 VM
-failure (panic, no status), 1 a host-side step (fetch/build) failed,
-2 usage error.
+failure (panic, no status), 1 a host-side step (fetch/build) failed or the
+guest's kernel log (dmesg.txt) shows a kernel bug (selftests/kmsg_scan.sh's
+KERNEL_BAD: WARNING, BUG, Oops, lockdep, Call Trace ...), 2 usage error.
 
 Options --smp, --mem and --timeout are passed to scripts/vm-run.sh
 (defaults: --smp 2, --timeout 600).
@@ -87,6 +88,10 @@ case $rc in
 *) die "'$FETCH_KERNEL --check $flavour' failed (exit $rc): $check_err" ;;
 esac
 MAKE=${MAKE:-make}
+# The patterns of a kernel bug, from the selftests' scan (not a copy).
+# shellcheck source=selftests/kmsg_scan.sh
+KERNEL_BAD=$(. "$REPO/selftests/kmsg_scan.sh" && printf %s "$KERNEL_BAD")
+[[ -n $KERNEL_BAD ]] || die "no KERNEL_BAD in $REPO/selftests/kmsg_scan.sh"
 
 # 1. kernel
 kinfo=$("$FETCH_KERNEL" "$flavour") ||
@@ -96,6 +101,13 @@ eval "$kinfo"
 [[ -n $RELEASE && -d $KDIR && -f $VMLINUZ && -d $MODULES ]] ||
 	die "scripts/fetch-kernel.sh printed unexpected output: $kinfo"
 log "kernel $RELEASE"
+# What the log scan cannot see on this kernel: say so, once.
+nodebug=()
+for c in PROVE_LOCKING DEBUG_ATOMIC_SLEEP; do
+	grep -q "^CONFIG_$c=y" "$KDIR/.config" 2>/dev/null || nodebug+=("CONFIG_$c")
+done
+[[ ${#nodebug[@]} -eq 0 ]] ||
+	log "$RELEASE is built without ${nodebug[*]}: lockdep and might_sleep reports cannot appear in its log"
 
 build=$REPO/build/vm-$RELEASE
 outdir=${outdir:-$REPO/build/vm-out/$flavour}
@@ -184,6 +196,21 @@ if [[ $rc -eq 125 ]] && ! grep -q 'vm-init: running:' "$outdir/console.log" 2>/d
 	log "the guest died while booting, before the tests started (see $outdir/console.log); retrying once"
 	cp "$outdir/console.log" "$outdir/console.boot-failure.log" 2>/dev/null || true
 	run_vm
+fi
+# The whole kernel log, boot to power-off: a kernel bug the steps' scans
+# did not see (before the first step, after the last, or with --command)
+# fails the run too.
+if [[ -f $outdir/dmesg.txt ]]; then
+	if grep -aE "$KERNEL_BAD" "$outdir/dmesg.txt" >"$outdir/dmesg.bad"; then
+		log "the guest's kernel log shows a kernel bug ($outdir/dmesg.txt):"
+		head -40 "$outdir/dmesg.bad" | sed 's/^/    /' >&2
+		[[ $rc -eq 124 || $rc -eq 125 ]] || rc=1
+	else
+		rm -f "$outdir/dmesg.bad"
+	fi
+elif [[ $rc -eq 0 ]]; then
+	log "the guest's kernel log did not come back ($outdir/dmesg.txt is missing)"
+	rc=1
 fi
 log "$flavour ($RELEASE): exit $rc; results in $outdir"
 exit "$rc"
