@@ -34,6 +34,17 @@ struct string_slot {
 	uint16_t len;
 };
 
+/*
+ * A provider's string table, allocated sparsely: chunks of 64 slots (1 KiB)
+ * as indices are defined. A String record (16 bytes at least) costs at most
+ * one chunk, so a small file cannot make a reader allocate much: with a
+ * flat table up to the largest index, 254 providers with a string at index
+ * 0x7fff each took 128 MiB from 10 KiB.
+ */
+#define STRING_CHUNK_BITS	6
+#define STRING_CHUNK		(1u << STRING_CHUNK_BITS)
+#define STRING_CHUNKS		((FXT_MAX_STRING_INDEX + 1) / STRING_CHUNK)
+
 struct thread_slot {
 	bool defined;
 	uint64_t pid;
@@ -46,8 +57,7 @@ struct provider {
 	bool announced;		/* named by a provider info record */
 	struct fxt_str name;
 	uint64_t ticks_per_second;
-	struct string_slot *strings;	/* grown up to the largest index */
-	size_t nstrings;
+	struct string_slot *strings[STRING_CHUNKS];	/* NULL: none defined */
 	struct thread_slot threads[FXT_MAX_THREAD_INDEX + 1];
 };
 
@@ -196,29 +206,39 @@ static bool get_provider(struct cursor *c, uint32_t id, struct provider **out)
 		    id, MAX_PROVIDERS);
 }
 
+/* String @index of @p, or NULL if it is not defined. */
+static const struct string_slot *find_string(const struct provider *p,
+					     uint64_t index)
+{
+	const struct string_slot *chunk;
+
+	if (index > FXT_MAX_STRING_INDEX)
+		return NULL;
+	chunk = p->strings[index >> STRING_CHUNK_BITS];
+	if (!chunk || !chunk[index & (STRING_CHUNK - 1)].text)
+		return NULL;
+	return &chunk[index & (STRING_CHUNK - 1)];
+}
+
 static bool define_string(struct cursor *c, uint16_t index,
 			  const char *text, uint16_t len)
 {
 	struct provider *p = c->r->current;
-	struct string_slot *slots;
-	size_t n;
+	struct string_slot **chunk, *slot;
 
-	if (index >= p->nstrings) {
-		n = (size_t)index + 1 > 2 * p->nstrings ? (size_t)index + 1 :
-							 2 * p->nstrings;
-		if (n > FXT_MAX_STRING_INDEX + 1)
-			n = FXT_MAX_STRING_INDEX + 1;
-		slots = realloc(p->strings, n * sizeof(*slots));
-		if (!slots)
+	if (index > FXT_MAX_STRING_INDEX)
+		return fail(c, "string index %u is above %u", index,
+			    FXT_MAX_STRING_INDEX);
+	chunk = &p->strings[index >> STRING_CHUNK_BITS];
+	if (!*chunk) {
+		*chunk = calloc(STRING_CHUNK, sizeof(**chunk));
+		if (!*chunk)
 			return fail(c, "out of memory for string %u", index);
-		memset(slots + p->nstrings, 0,
-		       (n - p->nstrings) * sizeof(*slots));
-		p->strings = slots;
-		p->nstrings = n;
 	}
+	slot = &(*chunk)[index & (STRING_CHUNK - 1)];
 	/* Empty strings still need a non-NULL text to count as defined. */
-	p->strings[index].text = text ? text : "";
-	p->strings[index].len = len;
+	slot->text = text ? text : "";
+	slot->len = len;
 	return true;
 }
 
@@ -231,6 +251,7 @@ static bool cur_string_ref(struct cursor *c, uint64_t ref, const char *field,
 			   struct fxt_str *out)
 {
 	const struct provider *p = c->r->current;
+	const struct string_slot *slot;
 	const uint8_t *text;
 
 	out->index = 0;
@@ -246,9 +267,10 @@ static bool cur_string_ref(struct cursor *c, uint64_t ref, const char *field,
 		return true;
 	}
 	out->index = (uint16_t)ref;
-	if (ref < p->nstrings && p->strings[ref].text) {
-		out->text = p->strings[ref].text;
-		out->len = p->strings[ref].len;
+	slot = find_string(p, ref);
+	if (slot) {
+		out->text = slot->text;
+		out->len = slot->len;
 		return true;
 	}
 	out->text = NULL;
@@ -782,12 +804,13 @@ struct fxt_reader *fxt_reader_new(const void *buf, size_t len,
 
 void fxt_reader_free(struct fxt_reader *r)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!r)
 		return;
 	for (i = 0; i < r->nproviders; i++) {
-		free(r->providers[i]->strings);
+		for (k = 0; k < STRING_CHUNKS; k++)
+			free(r->providers[i]->strings[k]);
 		free(r->providers[i]);
 	}
 	free(r->providers);
@@ -807,13 +830,13 @@ size_t fxt_reader_offset(const struct fxt_reader *r)
 bool fxt_reader_lookup_string(const struct fxt_reader *r, uint16_t index,
 			      struct fxt_str *out)
 {
-	const struct provider *p = r->current;
+	const struct string_slot *slot = find_string(r->current, index);
 
-	if (index == 0 || index >= p->nstrings || !p->strings[index].text)
+	if (index == 0 || !slot)
 		return false;
 	out->index = index;
-	out->text = p->strings[index].text;
-	out->len = p->strings[index].len;
+	out->text = slot->text;
+	out->len = slot->len;
 	return true;
 }
 

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -426,6 +427,53 @@ TEST(section_for_unannounced_provider)
 	expect_refused("unknown_provider", &t, at, "provider 5");
 }
 
+/*
+ * A small hostile file: 254 providers, each with one String record at the
+ * largest index (0x7fff). A string table allocated up to its largest index
+ * took 512 KiB per provider, 128 MiB in all, from 20 KiB. Read in a child,
+ * whose peak RSS may grow by less than 32 MiB.
+ */
+TEST(string_tables_stay_small_for_high_indices)
+{
+	static struct trace t;
+	struct fxt_record rec;
+	struct fxt_reader *r;
+	struct rusage ru0, ru1;
+	uint32_t id;
+	uint8_t *buf;
+	long grown;
+	int status, n = 0, ret;
+	pid_t pid;
+
+	start(&t);
+	for (id = 2; id <= 255; id++) {	/* with provider 1 and the default one: MAX_PROVIDERS */
+		fxt_write_provider_info(&t.w, id, "p", 1);
+		fxt_write_provider_section(&t.w, id);
+		fxt_write_string(&t.w, FXT_MAX_STRING_INDEX, "x", 1);
+	}
+	buf = image(&t);
+	ASSERT(buf);
+	pid = fork();
+	ASSERT(pid >= 0);
+	if (pid == 0) {
+		getrusage(RUSAGE_SELF, &ru0);
+		r = fxt_reader_new(buf, bytes_of(&t), FXT_READ_STRICT);
+		while (r && (ret = fxt_reader_next(r, &rec)) > 0)
+			n++;
+		getrusage(RUSAGE_SELF, &ru1);
+		grown = (ru1.ru_maxrss - ru0.ru_maxrss) / 1024;	/* MiB */
+		printf("#   %d records, %zu bytes: peak RSS grew by %ld MiB\n",
+		       n, bytes_of(&t), grown);
+		fflush(stdout);
+		/* _exit: no leak check of what the child did not free */
+		_exit(!r || ret != 0 || n < 3 * 254 ? 2 : grown >= 32 ? 3 : 0);
+	}
+	ASSERT(waitpid(pid, &status, 0) == pid);
+	EXPECT(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+	free(buf);
+}
+
 TEST(zero_tick_rate)
 {
 	static struct trace t;
@@ -823,6 +871,7 @@ int main(int argc, char **argv)
 	RUN(inline_string_longer_than_its_record);
 	RUN(record_too_short_for_its_fields);
 	RUN(section_for_unannounced_provider);
+	RUN(string_tables_stay_small_for_high_indices);
 	RUN(zero_tick_rate);
 	RUN(corrupted_magic_word);
 	RUN(not_fxt_is_refused_in_every_mode);
