@@ -442,7 +442,7 @@ TEST(string_tables_stay_small_for_high_indices)
 	uint32_t id;
 	uint8_t *buf;
 	long grown;
-	int status, n = 0, ret;
+	int status, n = 0, ret = -1;
 	pid_t pid;
 
 	start(&t);
