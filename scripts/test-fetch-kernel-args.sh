@@ -21,9 +21,11 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d /tmp/fxt-fetch-args.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-mkdir -p "$TMP/repo/scripts" "$TMP/bin"
+mkdir -p "$TMP/repo/scripts" "$TMP/repo/selftests" "$TMP/bin"
 cp "$REPO/scripts/fetch-kernel.sh" "$REPO/scripts/vm-test.sh" \
 	"$REPO/scripts/run-tests.sh" "$TMP/repo/scripts/"
+# vm-test.sh takes its kernel-bug patterns from the selftests' log scan.
+cp "$REPO/selftests/kmsg_scan.sh" "$TMP/repo/selftests/"
 for stub in "$TMP/repo/scripts/vm-run.sh" "$TMP/bin/make" "$TMP/bin/apt-get" \
 	    "$TMP/bin/apt-cache" "$TMP/bin/dpkg" "$TMP/bin/depmod"; do
 	printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "${stub##*/}" "$TMP/started" >"$stub"
