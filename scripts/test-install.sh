@@ -17,7 +17,8 @@
 #      kernel, as the kernel's postinst hook does); make dkms-remove.
 #
 # Kernels come from the cache only (FXTRACE_OFFLINE=1: never a download);
-# without one, the build steps are skipped with the reason. TAP output.
+# without one, the build steps are skipped with the reason, or fail with
+# --require-kernels (scripts/run-tests.sh, once it fetched them). TAP output.
 set -euo pipefail
 
 prog=${0##*/}
@@ -26,21 +27,24 @@ cd "$REPO"
 
 usage() {
 	cat <<EOF
-Usage: $prog [--kernel FLAVOUR] [--upgrade-kernel FLAVOUR|none]
+Usage: $prog [--kernel FLAVOUR] [--upgrade-kernel FLAVOUR|none] [--require-kernels]
 
 Tests make install/uninstall, the man pages, make dkms and DKMS itself in
 temporary directories; prints TAP and exits 1 if a test failed.
   --kernel FLAVOUR          cached kernel to build the module for (default 6.1)
   --upgrade-kernel FLAVOUR  cached kernel that plays the upgrade (default 6.12)
+  --require-kernels         a kernel not in the cache fails the DKMS tests
+                            instead of skipping them
 Kernels are used only if scripts/fetch-kernel.sh has cached them.
 EOF
 }
 
-kernel=6.1 upgrade=6.12
+kernel=6.1 upgrade=6.12 require=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	--kernel) kernel=${2:?--kernel needs a flavour}; shift 2 ;;
 	--upgrade-kernel) upgrade=${2:?--upgrade-kernel needs a flavour}; shift 2 ;;
+	--require-kernels) require=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -66,6 +70,14 @@ ok() {
 skip() {
 	n=$((n + 1))
 	echo "ok $n - $1 # SKIP $2"
+}
+# no_kernel NAME FLAVOUR: a test that needs a kernel the cache does not have.
+no_kernel() {
+	if ((require)); then
+		ok 1 "$1 (no cached $2 kernel, and --require-kernels)"
+	else
+		skip "$1" "no cached $2 kernel (scripts/fetch-kernel.sh $2)"
+	fi
 }
 # run NAME LOG CMD...: a command as a test, its output in LOG.
 run() {
@@ -193,7 +205,7 @@ set -e
 
 kdir='' release=''
 if ! kenv=$(kernel_env "$kernel"); then
-	skip "the module builds from the DKMS tree" "no cached $kernel kernel (scripts/fetch-kernel.sh $kernel)"
+	no_kernel "the module builds from the DKMS tree" "$kernel"
 else
 	# shellcheck disable=SC2153 # RELEASE and KDIR come from the eval
 	release=$(eval "$kenv"; echo "$RELEASE")
@@ -219,8 +231,9 @@ fi
 why=
 command -v dkms >/dev/null || why="no dkms command (scripts/install-deps.sh installs it)"
 [[ -n $why || $(id -u) -eq 0 ]] || why="dkms install needs root"
-[[ -n $why || -n $release ]] || why="no cached $kernel kernel"
-if [[ -n $why ]]; then
+if [[ -z $why && -z $release ]]; then
+	no_kernel "dkms add/build/install, autoinstall, remove" "$kernel"
+elif [[ -n $why ]]; then
 	skip "dkms add/build/install, autoinstall, remove" "$why"
 else
 	src=$tmp/dkms-src inst=$tmp/dkms-lib
@@ -254,7 +267,7 @@ else
 	elif [[ $upgrade == none ]]; then
 		skip "kernel upgrade: dkms autoinstall" "--upgrade-kernel none"
 	else
-		skip "kernel upgrade: dkms autoinstall" "no cached $upgrade kernel"
+		no_kernel "kernel upgrade: dkms autoinstall" "$upgrade"
 	fi
 
 	run "make dkms-remove" "$tmp/dkms-remove.log" make dkms-remove \
