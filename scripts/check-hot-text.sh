@@ -25,18 +25,24 @@ hot=(fxtrace_probe_sched_switch fxtrace_probe_sched_waking
 [[ $# -le 1 ]] || { echo "usage: $0 [MODULE.ko]" >&2; exit 2; }
 [[ -r $ko ]] || { echo "$0: cannot read $ko (build the module first: make modules)" >&2; exit 2; }
 
-# nm --defined-only -S: "offset size type name"; offsets are into the
-# symbol's section, and these are all in .text (type t).
-syms=$(nm --defined-only -S "$ko")
+# objdump -t: "offset l F section size name"; offsets are into the
+# symbol's section, so a function the compiler put elsewhere (__cold sends
+# it to .text.unlikely, at a small offset of its own) must fail, not pass.
+syms=$(objdump -t "$ko")
 bad=0
 for f in "${hot[@]}"; do
-	line=$(awk -v f="$f" '$4 == f && ($3 == "t" || $3 == "T")' <<<"$syms")
+	line=$(awk -v f="$f" '$NF == f && $(NF - 3) == "F" { print $1, $(NF - 1), $(NF - 2) }' <<<"$syms")
 	if [[ -z $line ]]; then
-		echo "$f: not in $ko's text (renamed? update ${0##*/})"
+		echo "$f: not a function of $ko (renamed? update ${0##*/})"
 		bad=1
 		continue
 	fi
-	read -r off size _ _ <<<"$line"
+	read -r off size section <<<"$line"
+	if [[ $section != .text ]]; then
+		echo "$f: in section $section, not .text"
+		bad=1
+		continue
+	fi
 	end=$((16#$off + 16#$size))
 	if ((end > page)); then
 		printf '%s: ends at text offset %#x, past the first page (%#x)\n' "$f" "$end" "$page"
