@@ -385,7 +385,13 @@ static noinline void fxtrace_write_names(void *data, struct task_struct *task,
 	local_irq_restore(flags);
 }
 
-/* After the new image is in place: comm is the new name, pid the leader's. */
+/*
+ * After the new image is in place: comm is the new name, pid the leader's.
+ * On 6.1 and 6.12 task_rename has named the task already, from exec's own
+ * __set_task_comm(), so an exec writes its names twice. Kept on purpose:
+ * two records an exec, and an exec stays named on a kernel that sets comm
+ * at exec some other way.
+ */
 static void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
 					     pid_t old_pid,
 					     struct linux_binprm *bprm)
