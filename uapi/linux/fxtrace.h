@@ -24,6 +24,12 @@
  * the first mmap or START if CONFIGURE was never called. CONFIGURE fails with
  * EBUSY while tracing or while any part of the buffers is mapped.
  *
+ * The session, and tracing if it was started, lasts until its last file
+ * descriptor and its last mapping are gone. Both are inherited by fork(): a
+ * reader that forks other programs opens with O_CLOEXEC and either unmaps
+ * in the child or marks its mappings MADV_DONTFORK, or a child that lives
+ * on keeps every CPU traced after the reader is gone, and /dev/fxtrace busy.
+ *
  * == mmap layout ==
  *
  * Userspace is told the layout, it does not compute it: for CPU n,
