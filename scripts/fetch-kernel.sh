@@ -225,21 +225,42 @@ fi
 work=$(mktemp -d "$KROOT/.tmp-$RELEASE.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-image_pkg=linux-image-$RELEASE
-if ! has_candidate "$image_pkg"; then
-	image_pkg=linux-image-$RELEASE-unsigned
-	has_candidate "$image_pkg" || apt_update_once || true
-fi
-mapfile -t deps < <(header_deps "$RELEASE")
-[[ ${#deps[@]} -ge 2 ]] || die "could not find the -common headers and linux-kbuild packages in the Depends of linux-headers-$RELEASE (got: ${deps[*]:-nothing})"
-pkgs=("$image_pkg" "linux-headers-$RELEASE" "${deps[@]}")
+# The packages of $RELEASE: the image (signed, else unsigned), its headers
+# and the headers' -common and kbuild dependencies.
+choose_packages() {
+	image_pkg=linux-image-$RELEASE
+	if ! has_candidate "$image_pkg"; then
+		image_pkg=linux-image-$RELEASE-unsigned
+		has_candidate "$image_pkg" || apt_update_once || true
+	fi
+	mapfile -t deps < <(header_deps "$RELEASE")
+	[[ ${#deps[@]} -ge 2 ]] || die "could not find the -common headers and linux-kbuild packages in the Depends of linux-headers-$RELEASE (got: ${deps[*]:-nothing})"
+	pkgs=("$image_pkg" "linux-headers-$RELEASE" "${deps[@]}")
+}
+choose_packages
 
-log "downloading ${pkgs[*]}"
 download() {
+	log "downloading ${pkgs[*]}"
 	(cd "$work" && apt-get -q -o APT::Sandbox::User=root download "${pkgs[@]}" >&2)
 }
 if ! download; then
 	apt_update_once || die "apt-get download failed for: ${pkgs[*]}"
+	# Stale package lists name a release the mirror no longer has (a
+	# security update replaced it): after the update, take the newest
+	# release again, unless the caller chose one.
+	if [[ -z ${FXTRACE_KERNEL_RELEASE:-} ]]; then
+		newest=$(newest_apt_release)
+		if [[ -n $newest && $newest != "$RELEASE" ]]; then
+			log "the package lists were stale: $newest replaces $RELEASE"
+			RELEASE=$newest
+			if is_cached "$RELEASE"; then
+				print_result "$RELEASE"
+				exit 0
+			fi
+			rm -f "$work"/*.deb
+			choose_packages
+		fi
+	fi
 	download || die "apt-get download failed for: ${pkgs[*]} (even after apt-get update)"
 fi
 

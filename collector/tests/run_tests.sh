@@ -52,6 +52,7 @@ all)
 	# Scripts of the tree, not of a build: their arguments, without a VM.
 	suite "" bash "$SRCDIR/../scripts/test-trace-in-vm-args.sh"
 	suite "" bash "$SRCDIR/../scripts/test-fetch-kernel-args.sh"
+	suite "" bash "$SRCDIR/../scripts/test-fetch-kernel-stale.sh"
 	# The VM selftests' kernel-log scan, on canned logs.
 	suite "" bash "$SRCDIR/../scripts/test-kmsg-scan.sh"
 	;;
