@@ -12,31 +12,8 @@
 # positions, ring positions across 2^64. Every trace written must pass fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
-COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
-DUMP=${2:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
-FAKE=${3:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
-DEV=/fake/fxtrace
-TMP=$(mktemp -d /tmp/fxt-fake.XXXXXX) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-# A sanitized fxt-collect loads libasan after the preload; tell it that is ok.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-
-ok() { echo "ok - $*"; }
-fail() {
-	echo "not ok - $1"
-	shift
-	for f in "$@"; do
-		[ -s "$f" ] && sed 's/^/#     /' "$f" | head -15
-	done
-}
-
-# collect NAME: run fxt-collect with the fake device and the rest of the
-# arguments; status in $rc, stderr in $TMP/err, stdout in $TMP/out.
-collect() {
-	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
-		>"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
+FAKE_LIB_PREFIX=fxt-fake
+. "$(dirname "$0")/fake_device_lib.sh"
 
 # expect NAME STATUS PATTERN [TRACE]: status, message, and a valid trace.
 expect() {

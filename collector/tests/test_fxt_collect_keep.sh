@@ -10,29 +10,8 @@
 # but leaves COMMAND running, and says so.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
-COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
-DUMP=${2:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
-FAKE=${3:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
-DEV=/fake/fxtrace
-TMP=$(mktemp -d /tmp/fxt-keep.XXXXXX) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-
-ok() { echo "ok - $*"; }
-fail() {
-	echo "not ok - $1"
-	shift
-	for f in "$@"; do
-		[ -s "$f" ] && sed 's/^/#     /' "$f" | head -15
-	done
-}
-
-# collect ARGS...: fxt-collect on the fake device; $rc, $TMP/err.
-collect() {
-	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
-		>"$TMP/out" 2>"$TMP/err"
-	rc=$?
-}
+FAKE_LIB_PREFIX=fxt-keep
+. "$(dirname "$0")/fake_device_lib.sh"
 
 # A good trace first, as sched.fxt is after an earlier run.
 collect -q -o "$TMP/good.fxt" -d 0.2

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# fake_device_lib.sh - what the tests of fxt-collect against
+# fake_fxtrace.so share. A script run as SCRIPT FXT_COLLECT FXT_DUMP FAKE_SO
+# sets FAKE_LIB_PREFIX and sources this file, which takes those arguments:
+# it sets COLLECT, DUMP, FAKE, DEV and TMP (a directory removed at exit,
+# /tmp/$FAKE_LIB_PREFIX.XXXXXX) and defines ok, fail and collect.
+
+COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+DUMP=${2:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+FAKE=${3:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
+DEV=/fake/fxtrace
+TMP=$(mktemp -d "/tmp/$FAKE_LIB_PREFIX.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+# A sanitized fxt-collect loads libasan after the preload; tell it that is ok.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+ok() { echo "ok - $*"; }
+# fail NAME [FILE...]: a failed test, with the start of each FILE.
+fail() {
+	echo "not ok - $1"
+	shift
+	for f in "$@"; do
+		[ -s "$f" ] && sed 's/^/#     /' "$f" | head -15
+	done
+}
+
+# collect ARGS...: run fxt-collect with the fake device and ARGS; status in
+# $rc, stderr in $TMP/err, stdout in $TMP/out.
+collect() {
+	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
