@@ -415,9 +415,9 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
 				continue;
 			pname = analysis_proc_name(an, v[i]->pid);
-			fprintf(out, "tid = %" PRIu64 " %s (pid %" PRIu64 "%s%s)\n",
-				v[i]->tid, v[i]->name, v[i]->pid,
-				*pname ? " " : "", pname);
+			fprintf(out, "tid = %" PRIu64 "%s%s (pid %" PRIu64 "%s%s)\n",
+				v[i]->tid, *v[i]->name ? " " : "", v[i]->name,
+				v[i]->pid, *pname ? " " : "", pname);
 			for (k = 0; k < LAT_KINDS; k++) {
 				snprintf(title, sizeof(title), "  %s", kind_title[k]);
 				text_dist(out, title, &v[i]->lat[k]);
@@ -539,33 +539,38 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			fprintf(out, "\",%" PRIu64 ",%d\n", e->other_ns, e->truncated);
 		} else {
 			const char *pname = analysis_proc_name(an, rpid(an, e->row));
+			const char *tname = rname(an, e->row), *name;
 			char s1[32], s2[32];
 
 			fmt_secs(s1, sizeof(s1), e->start);
 			fmt_secs(s2, sizeof(s2), e->start - an->t0);
 			fprintf(out, "#%u %s latency %" PRIu64 " ns: tid %" PRIu64
-				" %s (pid %" PRIu64 "%s%s) on cpu %u\n", j + 1,
+				"%s%s (pid %" PRIu64 "%s%s) on cpu %u\n", j + 1,
 				kind_short[e->kind], e->latency, e->tid,
-				rname(an, e->row), rpid(an, e->row),
+				*tname ? " " : "", tname, rpid(an, e->row),
 				*pname ? " " : "", pname, e->cpu);
 			fprintf(out, "   runnable from %s s (trace +%s s) until %" PRIu64
 				" ns later; %s on cpu %u", s1, s2, e->latency,
 				e->kind == LAT_WAKEUP ? "woken" : "preempted",
 				e->wake_cpu);
-			if (e->has_waker)
-				fprintf(out, " by tid %" PRIu64 " %s", e->waker,
-					rname(an, e->waker_row));
+			if (e->has_waker) {
+				name = rname(an, e->waker_row);
+				fprintf(out, " by tid %" PRIu64 "%s%s", e->waker,
+					*name ? " " : "", name);
+			}
 			fprintf(out, "\n   ran on cpu %u meanwhile:", e->cpu);
 			for (c = 0; c < e->nctx; c++) {
 				if (e->ctx[c].idle)
 					fprintf(out, "%s idle %" PRIu64 " ns (%u)",
 						c ? "," : "", e->ctx[c].ns,
 						e->ctx[c].slices);
-				else
-					fprintf(out, "%s tid %" PRIu64 " %s %" PRIu64
+				else {
+					name = rname(an, e->ctx[c].row);
+					fprintf(out, "%s tid %" PRIu64 "%s%s %" PRIu64
 						" ns (%u)", c ? "," : "", e->ctx[c].tid,
-						rname(an, e->ctx[c].row), e->ctx[c].ns,
+						*name ? " " : "", name, e->ctx[c].ns,
 						e->ctx[c].slices);
+				}
 			}
 			if (e->other_tasks)
 				fprintf(out, ", %u more slices %" PRIu64 " ns",

@@ -293,4 +293,26 @@ static void build_hole_top(struct tb *t)
 	tb_switch(t, 1, 12000, 11, 31, FXT_THREAD_STATE_BLOCKED);
 }
 
+/*
+ * Threads with an empty name (prctl(PR_SET_NAME, "") gives one), in
+ * processes without a name: 101 "" and 102 "" in process 100.
+ *   cpu0: 1000 idle -> 101; 1500 wakeup 102 (by 101);
+ *         5000 101 -> 102 (101 preempted); 9000 102 -> 101; 12000 -> idle
+ * top: #1 preempt 4000 (101; 102 ran 4000), #2 wakeup 3500 (102, woken by
+ * 101; 101 ran 3500). Text output names them with no double space:
+ * "tid 101 (pid 100)", "tid = 101 (pid 100)", "tid 102 4000 ns (1)".
+ */
+FX_UNUSED
+static void build_empty_names(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_thread(t, 101, 100, "");
+	tb_thread(t, 102, 100, "");
+	tb_switch(t, 0, 1000, IDLE, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 1500, 102, 101);
+	tb_switch(t, 0, 5000, 101, 102, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 9000, 102, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 12000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
 #endif /* FIXTURES_H */

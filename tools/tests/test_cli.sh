@@ -111,6 +111,20 @@ rows=list(csv.DictReader(open(sys.argv[3])))
 assert [(r[\"tid\"],r[\"history_truncated\"]) for r in rows]==[(\"11\",\"1\"),(\"31\",\"0\")], rows
 ' '$tmp/h.txt' '$tmp/h.json' '$tmp/h.csv'"
 t "a process without a name: '(pid 10)', no stray space (top, latency -T -P)" "'$S' top '$F/hole_top.fxt' | grep -q '^#1 wakeup latency 3000 ns: tid 11 A (pid 10) on cpu 1\$' && '$S' latency -T '$F/hole_top.fxt' | grep -q '^tid = 31 C (pid 30)\$' && '$S' latency -P '$F/hole_top.fxt' | grep -q '^pid = 30\$'"
+t "a thread with an empty name: 'tid 101 (pid 100)', no double space or trailing one (top, its waker and ran-meanwhile list, latency -T)" "'$S' top '$F/empty_names.fxt' >'$tmp/en.txt' && '$S' latency -T '$F/empty_names.fxt' >>'$tmp/en.txt' && python3 -c '
+import sys
+txt=open(sys.argv[1]).read()
+lines=txt.splitlines()
+for want in [\"#1 preempt latency 4000 ns: tid 101 (pid 100) on cpu 0\",
+             \"   ran on cpu 0 meanwhile: tid 102 4000 ns (1)\",
+             \"#2 wakeup latency 3500 ns: tid 102 (pid 100) on cpu 0\",
+             \"   ran on cpu 0 meanwhile: tid 101 3500 ns (1)\",
+             \"tid = 101 (pid 100)\", \"tid = 102 (pid 100)\"]:
+    assert want in lines, (want, txt)
+assert any(l.endswith(\" woken on cpu 0 by tid 101\") for l in lines), txt
+named=[l for l in lines if l.startswith((\"#\", \"   r\", \"tid = \"))]
+assert len(named)==8 and not any(\"  (\" in l or l.endswith(\" \") for l in named), named
+' '$tmp/en.txt'"
 t "fxt2json: a reused tid's events move to its new process at its new name" "'$J' '$F/reuse.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]
