@@ -265,6 +265,11 @@ if command -v groff >/dev/null 2>&1; then
 		awk '/^[^ ]/ { on = ($0 == "CSV"); next }
 		     on { sub(/^ +/, ""); line = line $0; if ($0 !~ /,$/) { print line; line = "" } }' \
 		>"$tmp/page-csv.txt"
+	# ran_meanwhile's names are RFC 3986 percent-encoded: a form decoder
+	# (unquote_plus) would turn the '+' of "g++" into spaces.
+	groff -man -Tascii -P-c -P-b -P-o -P-u "$R/tools/fxt-sched.1" 2>/dev/null |
+		tr -s ' \n' '  ' >"$tmp/page.txt"
+	t "fxt-sched(1): decode ran_meanwhile names with RFC 3986 percent-decoding (unquote), not a form decoder (unquote_plus)" "grep -q 'RFC 3986 percent-decoding (Python.s urllib.parse.unquote), not an HTML form decoder (unquote_plus,' '$tmp/page.txt' && ! grep -qF 'any URL decoder' '$tmp/page.txt'"
 	for args in latency "latency --intervals" top summary; do
 		# shellcheck disable=SC2086
 		h=$("$S" $args "$tmp/t.fxt" --csv 2>/dev/null | head -n 1)
