@@ -30,6 +30,8 @@
 #include <trace/events/task.h>
 
 #include "fxtrace_compat.h"
+#include "fxtrace_names.h"
+#include "fxtrace_probe_context.h"
 #include "fxtrace_probes.h"
 #include "fxtrace_record.h"
 #include "fxtrace_ring.h"
@@ -56,26 +58,6 @@ static u64 fxtrace_wakers[1 << FXTRACE_WAKER_BITS];
 static void fxtrace_wakers_clear(void)
 {
 	memset(fxtrace_wakers, 0, sizeof(fxtrace_wakers));
-}
-
-/*
- * Every probe is attached with the session's rings as its @data (a per-CPU
- * pointer, fxtrace_probes_attach()); the tracepoint hands it over from the
- * probe table it is already reading, so no global is loaded on the hot path.
- */
-static __always_inline struct fxtrace_ring *fxtrace_this_ring(void *data)
-{
-	return this_cpu_ptr((struct fxtrace_ring __percpu __force *)data);
-}
-
-/*
- * One clock for all CPUs, readable from userspace as CLOCK_BOOTTIME, and safe
- * in any context (the _fast_ accessor never waits on the timekeeping lock,
- * which a wakeup from inside a timekeeping update would otherwise deadlock on).
- */
-static __always_inline u64 fxtrace_clock(void)
-{
-	return ktime_get_boot_fast_ns();
 }
 
 /* The weight Perfetto reads as the priority, or marks an idle task with. */
@@ -286,9 +268,6 @@ static void fxtrace_probe_sched_wakeup(void *data, struct task_struct *p)
 	fxtrace_write_wakeup(data, p, waker);
 }
 
-static noinline void fxtrace_write_names(void *data, struct task_struct *task,
-					 const char *comm, bool process);
-
 /*
  * wake_up_new_task() runs in the parent, which is the waker; no sched_waking.
  * Every new task comes here once, before it first runs, whatever created it,
@@ -296,8 +275,8 @@ static noinline void fxtrace_write_names(void *data, struct task_struct *task,
  * sched_process_fork: that fires only in kernel_clone(), and a task made by
  * copy_process() alone, with its comm set there and no task_rename (a vhost
  * worker on 6.12, vhost_task_create()), would never be named. The name code
- * stays out of line (fxtrace_write_names() is noinline) so that this probe
- * stays small and in the module's first text page with the other hot ones
+ * is in fxtrace_names.c, linked after this file, so that it takes no room
+ * in the module's first text page, which the hot probes share
  * (scripts/check-hot-text.sh).
  */
 static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
@@ -306,122 +285,10 @@ static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
 	fxtrace_write_wakeup(data, p, fxtrace_current_waker());
 }
 
-/*
- * A task name as an FXT inline string: at most 15 bytes (a comm, or the
- * first 15 bytes of what task_rename is given), zero-padded to whole words.
- */
-struct fxtrace_name {
-	union {
-		char text[FXTRACE_NAME_MAX_WORDS * sizeof(u64)];
-		u64 words[FXTRACE_NAME_MAX_WORDS];
-	};
-	unsigned int len;
-	unsigned int nwords;
-};
-
-/*
- * @src may change under us (a comm being renamed): strscpy_pad() still
- * stops within the buffer, terminates it and zeroes the rest, so the worst
- * case is a mix of the old and new names, as with get_task_comm().
- */
-static void fxtrace_get_name(struct fxtrace_name *name, const char *src)
-{
-	strscpy_pad(name->text, src, sizeof(name->text));
-	name->len = strlen(name->text);
-	name->nwords = DIV_ROUND_UP(name->len, sizeof(u64));
-}
-
-/*
- * A kernel object record naming @koid, built in place: header, koid, the
- * inline name, and for a thread its process's koid as the argument
- * "process" (a process's record has no arguments).
- */
-static void fxtrace_put_name(struct fxtrace_ring *ring, u32 obj_type,
-			     u32 koid, const struct fxtrace_name *name,
-			     u32 process, u64 now)
-{
-	bool thread = obj_type == FXT_OBJ_TYPE_THREAD;
-	unsigned int words = 2 + name->nwords + (thread ? 2 : 0);
-	struct fxtrace_slot slot;
-	u64 *rec;
-
-	if (!fxtrace_ring_reserve(ring, words, now, &slot))
-		return;
-	rec = slot.rec;
-	rec[0] = fxt_kobj_header(obj_type, words, name->len, thread ? 1 : 0);
-	rec[1] = koid;
-	memcpy(&rec[2], name->words, name->nwords * sizeof(u64));
-	if (thread) {
-		rec[2 + name->nwords] = fxt_arg_header2(FXT_ARG_KOID,
-							FXTRACE_STR_PROCESS);
-		rec[3 + name->nwords] = process;
-	}
-	fxtrace_ring_commit(ring, &slot, words);
-}
-
-/*
- * Kernel object records naming @task (uapi header, "Names"): its thread,
- * and its process first when @process. They carry no timestamp; the one
- * clock read is for the loss accounting (a drop's time, a hole's end).
- * Never inlined (fxtrace_probe_sched_wakeup_new() says why).
- */
-static noinline void fxtrace_write_names(void *data, struct task_struct *task,
-					 const char *comm, bool process)
-{
-	struct fxtrace_name name;
-	struct fxtrace_ring *ring;
-	unsigned long flags;
-	u64 now;
-
-	fxtrace_get_name(&name, comm);
-	local_irq_save(flags);
-	ring = fxtrace_this_ring(data);
-	now = fxtrace_clock();
-	if (process)
-		fxtrace_put_name(ring, FXT_OBJ_TYPE_PROCESS,
-				 task_tgid_nr(task), &name, 0, now);
-	fxtrace_put_name(ring, FXT_OBJ_TYPE_THREAD, task_pid_nr(task), &name,
-			 task_tgid_nr(task), now);
-	local_irq_restore(flags);
-}
-
-/*
- * After the new image is in place: comm is the new name, pid the leader's.
- * On 6.1 and 6.12 task_rename has named the task already, from exec's own
- * __set_task_comm(), so an exec writes its names twice. Kept on purpose:
- * two records an exec, and an exec stays named on a kernel that sets comm
- * at exec some other way.
- */
-static void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
-					     pid_t old_pid,
-					     struct linux_binprm *bprm)
-{
-	fxtrace_write_names(data, p, p->comm, true);
-}
-
-/* Before the rename: @comm is the new name (maybe longer than a comm). */
-static void fxtrace_probe_task_rename(void *data, struct task_struct *task,
-				      const char *comm)
-{
-	fxtrace_write_names(data, task, comm, thread_group_leader(task));
-}
-
-/*
- * A prototype change in a future kernel must fail the build, not corrupt
- * records at run time: compare each probe with the register_trace_<event>()
- * that <trace/events/sched.h> declares for that tracepoint.
- */
-#define FXTRACE_CHECK_PROBE(event, probe)					\
-	static_assert(__same_type(&register_trace_##event,			\
-				  int (*)(typeof(probe) *, void *)),		\
-		      #probe " does not match the tracepoint " #event)
-
 FXTRACE_CHECK_PROBE(sched_switch, fxtrace_probe_sched_switch);
 FXTRACE_CHECK_PROBE(sched_waking, fxtrace_probe_sched_waking);
 FXTRACE_CHECK_PROBE(sched_wakeup, fxtrace_probe_sched_wakeup);
 FXTRACE_CHECK_PROBE(sched_wakeup_new, fxtrace_probe_sched_wakeup_new);
-FXTRACE_CHECK_PROBE(sched_process_exec, fxtrace_probe_sched_process_exec);
-FXTRACE_CHECK_PROBE(task_rename, fxtrace_probe_task_rename);
 
 struct fxtrace_probe {
 	const char *name;
