@@ -132,9 +132,10 @@ static inline int cpu_possible(unsigned long cpu)
  */
 #define FXTRACE_LIVE_ALLOCS_PATH "/sys/kernel/debug/fxtrace/live_allocations"
 
-static inline long long live_allocations(void)
+/* A number in a debugfs file: -1 if it is absent, -2 if unreadable. */
+static inline long long debugfs_number(const char *path)
 {
-	FILE *f = fopen(FXTRACE_LIVE_ALLOCS_PATH, "r");
+	FILE *f = fopen(path, "r");
 	long long n = -1;
 
 	if (!f)
@@ -143,6 +144,11 @@ static inline long long live_allocations(void)
 		n = -2;		/* present but unreadable: a failure */
 	fclose(f);
 	return n;
+}
+
+static inline long long live_allocations(void)
+{
+	return debugfs_number(FXTRACE_LIVE_ALLOCS_PATH);
 }
 
 /* After the last session closed: nothing of the module's may be left. */

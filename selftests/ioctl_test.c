@@ -289,9 +289,7 @@ TEST(open_allocation_failure_is_enomem)
 	int fd;
 
 	require_device();
-	fail_nth_allocation(1);
-	ASSERT_ERRNO(ENOMEM, open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC));
-	expect_injected_failure_used();
+	ASSERT_ENOMEM_AT(1, open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC));
 	/* The failed open left no session behind: the next one is not EBUSY. */
 	fd = dev_open();
 	close(fd);
@@ -313,9 +311,7 @@ TEST(configure_allocation_failure_is_enomem_and_frees_what_it_got)
 		printf("#   allocation %u of %u fails\n", nth, allocs);
 		ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
 		EXPECT_EQ(FXTRACE_STATE_READY, dev_info(fd).state);
-		fail_nth_allocation((int)nth);
-		ASSERT_ERRNO(ENOMEM, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
-		expect_injected_failure_used();
+		ASSERT_ENOMEM_AT(nth, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
 		EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
 		if (before >= 0)
 			EXPECT_EQ(before, live_allocations());
@@ -331,9 +327,7 @@ TEST(start_allocation_failure_is_enomem)
 	int fd = dev_open();
 
 	/* Never configured: START allocates the default buffers. */
-	fail_nth_allocation(1);
-	ASSERT_ERRNO(ENOMEM, ioctl(fd, FXTRACE_IOC_START));
-	expect_injected_failure_used();
+	ASSERT_ENOMEM_AT(1, ioctl(fd, FXTRACE_IOC_START));
 	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
 	ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_STOP));
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));

@@ -178,11 +178,8 @@ TEST(mmap_allocation_failure_is_enomem)
 	struct fxtrace_info info = dev_info(fd);
 
 	ASSERT_EQ(FXTRACE_STATE_EMPTY, info.state);
-	fail_nth_allocation(1);
-	ASSERT_ERRNO(ENOMEM, (long)mmap(NULL, info.ctrl_size,
-				       PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-				       (off_t)ctrl_offset(&info, 0)));
-	expect_injected_failure_used();
+	ASSERT_ENOMEM_AT(1, mmap(NULL, info.ctrl_size, PROT_READ | PROT_WRITE,
+				 MAP_SHARED, fd, (off_t)ctrl_offset(&info, 0)));
 	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
 	/* Nothing is mapped, so CONFIGURE is not EBUSY; then mmap works. */
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
