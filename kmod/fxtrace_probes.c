@@ -7,12 +7,12 @@
  * and task_rename, so that a thread born and gone during the trace is still
  * named. None of these tracepoints is exported to modules, so they are found
  * by name with for_each_kernel_tracepoint() and attached with
- * tracepoint_probe_register() (design.md decision 2).
+ * tracepoint_probe_register() (docs/decisions.md, decision 2).
  *
  * Each probe reserves room in the current CPU's ring, builds its record
  * there and publishes it, with interrupts disabled: a wakeup from an
  * interrupt can arrive in the middle of another probe on the same CPU
- * (design.md decision 3), and disabling interrupts across "read the clock,
+ * (docs/decisions.md, decision 3), and disabling interrupts across "read the clock,
  * reserve, write, publish" keeps every ring's records whole and in
  * timestamp order.
  */
@@ -115,14 +115,14 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *     most wakeups, which run under the woken task's pi_lock with them off;
  *     but a task waking itself, try_to_wake_up(current), calls both wakeup
  *     tracepoints with interrupts on). Needed so an interrupt's wakeup
- *     cannot land in the middle of this record (design.md decision 3).
+ *     cannot land in the middle of this record (docs/decisions.md, decision 3).
  *   - one clock read (fxtrace_clock()), about 50, the largest single cost:
  *     the timekeeper's NMI-safe fast copy (a seqcount latch the timekeeping
  *     CPU rewrites once per tick: read-shared, no lock), then rdtsc through
  *     the clocksource's read() pointer, an indirect call (a retpoline where
  *     Spectre v2 mitigations are on), then a multiply and a shift. A cheaper
  *     per-CPU clock (local_clock()) is not CLOCK_BOOTTIME, which the file
- *     format and userspace rely on (design.md decision 6).
+ *     format and userspace rely on (docs/decisions.md, decision 6).
  *   - the task fields (pid, prio, exit_state): cache lines the scheduler has
  *     just touched for this switch.
  *   - fxtrace_ring_reserve(): a store to this CPU's own control cache line

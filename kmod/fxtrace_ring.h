@@ -49,7 +49,7 @@
  * @first_lost_ns: timestamp of the first of those @lost records
  * @markers: loss markers written (ctrl->markers_written)
  * @area: the vmalloc_user() area holding @ctrl then @data
- * @wakeup: wakes @wq from outside the probe (design.md decision 4)
+ * @wakeup: wakes @wq from outside the probe (docs/decisions.md, decision 4)
  * @wq: the session's poll() wait queue
  * @owner_tgid: the session opener's process, the loss markers' thread
  * @owner_tid: the session opener's thread
@@ -94,7 +94,7 @@ struct fxtrace_ring {
 	u64 spill[FXTRACE_RECORD_MAX_WORDS];
 } ____cacheline_aligned;
 
-/* The weight Perfetto reads as an idle task (design.md). */
+/* The weight Perfetto reads as an idle task (its importer: INT32_MIN). */
 #define FXTRACE_WEIGHT_IDLE	((u32)S32_MIN)
 /*
  * No weight at all: a task's is its prio (-1 to 139) or idle's, so no

@@ -17,7 +17,7 @@
 // unpacks them into ${FXTRACE_CACHE:-<repo>/.cache}/perfetto/trace-processor/.
 // FXTRACE_TP_DIR overrides that directory.
 //
-// How the engine is driven (see docs/design.md, "Where it can be tested"):
+// How the engine is driven:
 // engine_bundle.node.js is Perfetto UI's engine *worker* script. We evaluate
 // it inside a function whose parameters shadow the worker globals it looks
 // for (self, WorkerGlobalScope, XMLHttpRequest, console), so nothing leaks
