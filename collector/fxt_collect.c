@@ -1126,20 +1126,23 @@ static void print_summary(struct session *s)
 }
 
 /*
- * A second signal stopped tracing (or the wait below) while COMMAND ran:
- * it is left running, and fxt-collect exits with the signal's status. Say
- * so, unless COMMAND has exited meanwhile (then its status counts).
+ * A second signal stopped tracing (@waiting false), or two more ended the
+ * wait below after -d had stopped it (@waiting true), while COMMAND ran: it
+ * is left running, and fxt-collect exits with the signal's status. Say so,
+ * unless COMMAND has exited meanwhile (then its status counts).
  */
-static void report_abandoned(struct session *s)
+static void report_abandoned(struct session *s, bool waiting)
 {
 	reap_child(s);
 	if (!s->child_running) {
 		s->child_abandoned = false;
 		return;
 	}
-	msg("%s (pid %d) is still running; fxt-collect did not wait for it (a second signal stops tracing at once): exit status %d is that signal's, not %s's",
-	    s->opts.command[0], (int)s->child, 128 + (int)last_stop_signal,
-	    s->opts.command[0]);
+	msg("%s (pid %d) is still running; %s: exit status %d is that signal's, not %s's",
+	    s->opts.command[0], (int)s->child,
+	    waiting ? "fxt-collect stopped waiting for it (tracing had already stopped; two signals end the wait)"
+		    : "fxt-collect did not wait for it (a second signal stops tracing at once)",
+	    128 + (int)last_stop_signal, s->opts.command[0]);
 }
 
 /* After -d: tracing is over but COMMAND is not. Wait for it. */
@@ -1151,7 +1154,7 @@ static void wait_for_command(struct session *s)
 	if (!s->child_running)
 		return;
 	if (s->child_abandoned) {
-		report_abandoned(s);
+		report_abandoned(s, false);
 		return;
 	}
 	if (!s->opts.quiet)
@@ -1167,7 +1170,7 @@ static void wait_for_command(struct session *s)
 		}
 		if (stop_signals - handled >= 2) {
 			s->child_abandoned = true;
-			report_abandoned(s);
+			report_abandoned(s, true);
 			return;
 		}
 	}

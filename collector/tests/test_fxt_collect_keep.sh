@@ -7,7 +7,8 @@
 # it must leave things as they were: a failure before tracing starts
 # (mmap of the rings, START) keeps an existing -o FILE and its trace, and
 # creates no new one; and a second signal while COMMAND runs stops tracing
-# but leaves COMMAND running, and says so.
+# but leaves COMMAND running, and says so (as two more do while it waits
+# for COMMAND after -d, saying that tracing had stopped already).
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 FAKE_LIB_PREFIX=fxt-keep
@@ -116,5 +117,34 @@ if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" 
 	ok "a second SIGTERM with COMMAND: exit 143, a valid trace, 'sh (pid N) is still running; fxt-collect did not wait for it', and it is"
 else
 	fail "a second SIGTERM with COMMAND: exit $rc, COMMAND pid ${child:-?} (alive: $alive), the message says pid '${said}'" "$TMP/err"
+fi
+[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
+
+# After -d, tracing has stopped and fxt-collect waits for COMMAND; two more
+# signals end the wait and leave COMMAND running. Tracing had stopped
+# already, so the message must not say that a second signal stopped it.
+rm -f "$TMP/s.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -d 0.2 -- \
+	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for i in $(seq 100); do
+	grep -q "tracing stopped; waiting for sh" "$TMP/err" && break
+	sleep 0.05
+done
+child=$(command_of $pid)
+kill -TERM $pid
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect stopped waiting for it (tracing had already stopped;.*/\1/p' "$TMP/err")
+alive=no
+[ -n "$child" ] && kill -0 "$child" 2>/dev/null && alive=yes
+if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
+   ! grep -q "second signal stops tracing" "$TMP/err" &&
+   "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1; then
+	ok "two SIGTERMs while waiting for COMMAND after -d: exit 143, 'stopped waiting for it (tracing had already stopped)', not 'a second signal stops tracing'"
+else
+	fail "two SIGTERMs while waiting for COMMAND after -d: exit $rc, COMMAND pid ${child:-?} (alive: $alive), the message says pid '${said}'" "$TMP/err"
 fi
 [ -n "$child" ] && kill -KILL "$child" 2>/dev/null
