@@ -55,8 +55,14 @@ static int reports;
 
 static unsigned long long rng_state;
 
+/*
+ * Each test seeds its own stream from the run's seed, and says the seed
+ * (inside the TAP output: the "TAP version" line must come first).
+ */
 static void rng_seed(unsigned long long test)
 {
+	printf("# seed %llu (rerun: ioctl_fuzz --seed %llu --seconds %g)\n",
+	       opt_seed, opt_seed, opt_seconds);
 	rng_state = (opt_seed ^ (test * 0x9e3779b97f4a7c15ULL)) | 1;
 }
 
@@ -925,8 +931,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ioctl_fuzz: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	printf("# seed %llu (rerun: ioctl_fuzz --seed %llu --seconds %g)\n",
-	       opt_seed, opt_seed, opt_seconds);
 	taint_before = read_taint();
 	return harness_run();
 }
