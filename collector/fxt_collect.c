@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -412,6 +413,7 @@ static int map_rings(struct session *s)
 static int open_output(struct session *s)
 {
 	char step[300];
+	struct stat st;
 	int err;
 
 	err = trace_output_open(&s->out, s->opts.output);
@@ -424,6 +426,14 @@ static int open_output(struct session *s)
 			msg("warning: starting the guard process failed (%s): if fxt-collect is killed by SIGKILL, %s may end in a cut record (readers drop it)",
 			    strerror(-err), s->out.path);
 		return 0;
+	}
+	if (err == -ENOENT && lstat(s->opts.output, &st) == 0 &&
+	    S_ISLNK(st.st_mode)) {
+		msg("%s is a symbolic link to a file that does not exist: fxt-collect does not create a file through a link",
+		    s->opts.output);
+		msg("give the file's own path with -o, or create it first");
+		s->failed = true;
+		return -1;
 	}
 	snprintf(step, sizeof(step), "creating the trace file %s", s->opts.output);
 	return step_failed(s, step, -err,

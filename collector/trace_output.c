@@ -54,7 +54,7 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name)
 int trace_output_open(struct trace_output *out, const char *path)
 {
 	bool created = false;
-	int fd;
+	int fd, err;
 
 	if (!strcmp(path, "-")) {
 		trace_output_from_fd(out, STDOUT_FILENO, "stdout");
@@ -62,15 +62,31 @@ int trace_output_open(struct trace_output *out, const char *path)
 	}
 	/*
 	 * No O_TRUNC: the old trace stays until the new one begins. O_EXCL
-	 * first, to know whether the file is ours to remove if it never does.
+	 * first, to know whether the file is ours to remove if it never does
+	 * (O_CREAT | O_EXCL never follows a symbolic link: EEXIST). Then an
+	 * existing file, without O_CREAT: ENOENT means @path is a symbolic
+	 * link to nothing, refused rather than creating its target behind
+	 * the name we would report, or the file went away between the two
+	 * opens (try again).
 	 */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	else if (fd >= 0)
-		created = true;
-	if (fd < 0)
-		return -errno;
+	for (int tries = 0; ; tries++) {
+		struct stat st;
+
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			created = true;
+			break;
+		}
+		if (errno != EEXIST)
+			return -errno;
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0)
+			break;
+		err = errno;
+		if (err != ENOENT || tries == 2 ||
+		    (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)))
+			return -err;
+	}
 	trace_output_from_fd(out, fd, path);
 	out->owns_fd = true;
 	out->created = created;

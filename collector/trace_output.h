@@ -92,7 +92,9 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
  * Open @path for writing (created 0644 if it does not exist), or stdout for
  * "-". An existing file is not truncated yet: that waits for
  * trace_output_begin(), so a session that fails before it has anything to
- * write leaves the file as it was. Return 0 or -errno.
+ * write leaves the file as it was. A symbolic link to an existing file is
+ * that file; a dangling one is refused with -ENOENT (its target is not
+ * created). Return 0 or -errno.
  */
 int trace_output_open(struct trace_output *out, const char *path);
 

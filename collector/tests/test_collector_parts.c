@@ -630,6 +630,44 @@ TEST(output_replaces_a_file_only_once_the_trace_begins)
 	EXPECT_EQ(trace_output_close(&out), 0);
 }
 
+/*
+ * -o through a symbolic link: to an existing file it is that file, kept
+ * until the trace begins; a dangling one is refused (-ENOENT), and its
+ * target is not created, so "left as it was" stays true.
+ */
+TEST(output_through_a_symbolic_link)
+{
+	char link[256], target[256], none[TRACE_OUTPUT_NO_TRACE_SIZE], want[512];
+	struct trace_output out;
+	struct stat st;
+	int fd;
+
+	snprintf(link, sizeof(link), "%s/link.fxt", fake_proc);
+	snprintf(target, sizeof(target), "%s/target.fxt", fake_proc);
+	unlink(link);
+	unlink(target);
+	ASSERT(symlink("target.fxt", link) == 0);
+
+	EXPECT_EQ(trace_output_open(&out, link), (uint64_t)-ENOENT);
+	EXPECT(lstat(target, &st) < 0 && errno == ENOENT);	/* not created */
+	EXPECT(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT(fd >= 0);
+	ASSERT(write(fd, "old", 3) == 3);
+	close(fd);
+	ASSERT(trace_output_open(&out, link) == 0);
+	EXPECT(!out.created);
+	trace_output_untouched(&out, none, sizeof(none));
+	snprintf(want, sizeof(want), "no trace was written: %s was left as it was", link);
+	EXPECT_STREQ(none, want);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT(stat(target, &st) == 0 && st.st_size == 3);
+	EXPECT(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	unlink(link);
+	unlink(target);
+}
+
 /* Does the file at @path start with @n bytes of @c? */
 static bool starts_with(const char *path, char c, size_t n)
 {
@@ -948,6 +986,7 @@ int main(void)
 	RUN(drop_counters_for_many_cpus);
 	RUN(output_cut_back_to_the_last_whole_record);
 	RUN(output_replaces_a_file_only_once_the_trace_begins);
+	RUN(output_through_a_symbolic_link);
 	RUN(output_appended_to_a_file_keeps_what_it_held);
 	RUN(output_disk_full_device);
 	RUN(output_short_write_then_error);

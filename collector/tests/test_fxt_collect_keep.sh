@@ -148,3 +148,16 @@ else
 	fail "two SIGTERMs while waiting for COMMAND after -d: exit $rc, COMMAND pid ${child:-?} (alive: $alive), the message says pid '${said}'" "$TMP/err"
 fi
 [ -n "$child" ] && kill -KILL "$child" 2>/dev/null
+
+# -o through a dangling symbolic link: refused before anything is traced,
+# with the link named; its target is not created (it used to be, while
+# fxt-collect said the file was left as it was).
+ln -s "$TMP/target.fxt" "$TMP/dangling.fxt"
+collect -o "$TMP/dangling.fxt" -d 0.2
+if [ "$rc" -eq 1 ] && [ ! -e "$TMP/target.fxt" ] && [ -L "$TMP/dangling.fxt" ] &&
+   grep -qF "$TMP/dangling.fxt is a symbolic link to a file that does not exist" "$TMP/err" &&
+   ! grep -q "no trace was written" "$TMP/err"; then
+	ok "-o a dangling symbolic link: exit 1, refused with the link named, its target not created"
+else
+	fail "-o a dangling symbolic link: exit $rc, target $( [ -e "$TMP/target.fxt" ] && echo created || echo absent)" "$TMP/err"
+fi
