@@ -19,6 +19,9 @@
  *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
  *   FAKE_FXTRACE_MMAP_ERRNO=E   mmap() of a data area fails with errno E
  *                               (ENOMEM: a -b too large for the memory)
+ *   FAKE_FXTRACE_CONFIGURE_ERRNO=E  FXTRACE_IOC_CONFIGURE fails with
+ *                               errno E (ENOMEM: rings larger than the
+ *                               memory available)
  *   FAKE_FXTRACE_START_ERRNO=E  FXTRACE_IOC_START fails with errno E
  *   FAKE_FXTRACE_START_DELAY_MS=N  START returns N ms after the producer
  *                               started writing records, as the module's
@@ -433,6 +436,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 		memcpy(arg, &fake.info, sizeof(fake.info));
 		return 0;
 	case FXTRACE_IOC_CONFIGURE:
+		if (env_long("FAKE_FXTRACE_CONFIGURE_ERRNO", 0))
+			return -(int)env_long("FAKE_FXTRACE_CONFIGURE_ERRNO", 0);
 		return fake_configure(arg);
 	case FXTRACE_IOC_START:
 		if (env_long("FAKE_FXTRACE_START_ERRNO", 0))

@@ -6,7 +6,8 @@
 # fxt-collect against fake_fxtrace.so (see test_fxt_collect_fake.sh) where
 # it must leave things as they were: a failure before tracing starts
 # (mmap of the rings, START) keeps an existing -o FILE and its trace, and
-# creates no new one; and a second signal while COMMAND runs stops tracing
+# creates no new one (a failure opening or configuring the device comes
+# before FILE is opened: nothing is said of it); and a second signal while COMMAND runs stops tracing
 # but leaves COMMAND running, and says so (as two more do while it waits
 # for COMMAND after -d, saying that tracing had stopped already).
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
@@ -51,6 +52,46 @@ for knob in "FAKE_FXTRACE_MMAP_ERRNO=12:mapping CPU 0's ring" \
 		fail "$name (exit $rc)" "$TMP/err"
 	fi
 done
+# Opening the device, GET_INFO and CONFIGURE (ENOMEM: rings larger than
+# the memory) fail before -o FILE is opened: an existing FILE is not
+# touched, none is created, and nothing is said about it (fxt-collect(1)
+# says so; it used to promise a removal and a "no trace was written").
+for knob in "FAKE_FXTRACE_OPEN_ERRNO=13:opening $DEV failed" \
+	    "FAKE_FXTRACE_ABI=99:ABI" \
+	    "FAKE_FXTRACE_CONFIGURE_ERRNO=12:FXTRACE_IOC_CONFIGURE failed"; do
+	env=${knob%%:*} step=${knob#*:}
+	cp "$TMP/good.fxt" "$TMP/s.fxt"
+	rm -f "$TMP/new.fxt"
+	# shellcheck disable=SC2086
+	env $env LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" \
+		-o "$TMP/s.fxt" -d 0.2 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	# shellcheck disable=SC2086
+	env $env LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" \
+		-o "$TMP/new.fxt" -d 0.2 >"$TMP/out" 2>>"$TMP/err"
+	rc2=$?
+	name="${env%%=*} (fails before -o FILE is opened): exit 1, the step named, FILE untouched, none created, nothing said of it"
+	if [ "$rc" -eq 1 ] && [ "$rc2" -eq 1 ] && grep -qF "$step" "$TMP/err" &&
+	   cmp -s "$TMP/good.fxt" "$TMP/s.fxt" && [ ! -e "$TMP/new.fxt" ] &&
+	   ! grep -q "no trace was written" "$TMP/err"; then
+		ok "$name"
+	else
+		fail "$name (exit $rc and $rc2)" "$TMP/err"
+	fi
+done
+# ... and fxt-collect(1) says which failures come before FILE is opened.
+if command -v groff >/dev/null 2>&1; then
+	groff -man -Tascii -P-c -P-b -P-o -P-u "$(dirname "$0")/../fxt-collect.1" 2>/dev/null |
+		tr -s ' \n' '  ' >"$TMP/page.txt"
+	if grep -qF "Opening the device, FXTRACE_IOC_GET_INFO and FXTRACE_IOC_CONFIGURE (such as ENOMEM, rings larger than the memory available) come before FILE is opened: a failure there neither creates nor touches it" "$TMP/page.txt" &&
+	   ! grep -qF "(the device, mapping the rings, starting the module)" "$TMP/page.txt"; then
+		ok "fxt-collect(1) -o: device, GET_INFO and CONFIGURE failures come before FILE is opened"
+	else
+		fail "fxt-collect(1) -o: device, GET_INFO and CONFIGURE failures come before FILE is opened"
+	fi
+else
+	ok "fxt-collect(1) -o # SKIP groff is not installed"
+fi
 FAKE_FXTRACE_START_ERRNO=5 collect -o /dev/null -d 0.2
 if [ "$rc" -eq 1 ] && [ -c /dev/null ] && ! grep -q "no trace was written" "$TMP/err"; then
 	ok "START fails with -o /dev/null: exit 1, /dev/null left alone, nothing said of a file"
