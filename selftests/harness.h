@@ -103,9 +103,21 @@ extern int harness_failed;
 		      #call, _r, errno, strerror(errno), err, strerror(err)); \
 } while (0)
 
+/*
+ * A skipped test's reason goes to the runner through a pipe, so that its
+ * TAP line says it ("ok 3 name # SKIP reason"), as kselftest's do.
+ */
+static int harness_skip_fd = -1;
+
 #define SKIP(fmt, ...) do {						\
-	printf("#   SKIP: " fmt "\n", ##__VA_ARGS__);			\
+	char _why[160];							\
+	int _n = snprintf(_why, sizeof(_why), fmt, ##__VA_ARGS__);	\
+									\
+	printf("#   SKIP: %s\n", _why);					\
 	fflush(stdout);							\
+	if (harness_skip_fd >= 0 && _n > 0 &&				\
+	    write(harness_skip_fd, _why, strlen(_why)) < 0)		\
+		printf("#   (the reason did not reach the runner)\n");	\
 	_exit(KSFT_SKIP);						\
 } while (0)
 
@@ -114,25 +126,43 @@ extern int harness_failed;
 	int harness_failed;						\
 	int main(void) { return harness_run(); }
 
-static inline int harness_run_one(struct harness_test *t)
+/* Run @t in a child; a skip's reason (if any) lands in @why. */
+static inline int harness_run_one(struct harness_test *t, char *why,
+				  size_t len)
 {
-	int status;
+	int status, p[2];
+	ssize_t n;
 	pid_t pid;
 
+	why[0] = '\0';
+	if (pipe(p) < 0) {
+		printf("#   pipe: %s\n", strerror(errno));
+		return KSFT_FAIL;
+	}
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
 		printf("#   fork: %s\n", strerror(errno));
+		close(p[0]);
+		close(p[1]);
 		return KSFT_FAIL;
 	}
 	if (pid == 0) {
+		close(p[0]);
+		harness_skip_fd = p[1];
 		/* A hung test fails alone instead of eating the VM's time. */
 		alarm(HARNESS_TIMEOUT_S);
 		t->fn();
 		_exit(harness_failed ? KSFT_FAIL : KSFT_PASS);
 	}
-	if (waitpid(pid, &status, 0) < 0)
+	close(p[1]);
+	if (waitpid(pid, &status, 0) < 0) {
+		close(p[0]);
 		return KSFT_FAIL;
+	}
+	n = read(p[0], why, len - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(p[0]);
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
 		printf("#   timed out after %d s\n", HARNESS_TIMEOUT_S);
 		return KSFT_FAIL;
@@ -154,7 +184,8 @@ static inline int harness_run(void)
 		n++;
 	printf("TAP version 13\n1..%d\n", n);
 	for (t = harness_tests; t; t = t->next) {
-		int r = harness_run_one(t);
+		char why[160];
+		int r = harness_run_one(t, why, sizeof(why));
 
 		i++;
 		if (r == KSFT_PASS) {
@@ -162,7 +193,7 @@ static inline int harness_run(void)
 			printf("ok %d %s\n", i, t->name);
 		} else if (r == KSFT_SKIP) {
 			skip++;
-			printf("ok %d %s # SKIP\n", i, t->name);
+			printf("ok %d %s # SKIP %s\n", i, t->name, why);
 		} else {
 			fail++;
 			printf("not ok %d %s\n", i, t->name);
