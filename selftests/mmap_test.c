@@ -463,7 +463,9 @@ TEST(poll_is_woken_by_a_ring_dropping_below_its_watermark)
 
 	ASSERT_EQ(0, dev_configure(p.fd, size, size - 8));
 	info = dev_info(p.fd);
-	ASSERT_TRUE(info.nr_cpu_ids <= 256);
+	if (info.nr_cpu_ids > 256)
+		SKIP("%u CPU ids: this test's table of rings holds 256",
+		     info.nr_cpu_ids);
 	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++)
 		if (cpu_possible((unsigned long)cpu))
 			ctrl[cpu] = map_ctrl(p.fd, &info, cpu);
@@ -508,7 +510,9 @@ TEST(poll_reports_data_at_the_watermark)
 	__u64 pending, most = 0;
 	pid_t pid;
 
-	ASSERT_TRUE(ncpus >= 1 && ncpus <= 64);
+	if (ncpus > 64)
+		SKIP("%d CPUs online: this test's table of rings holds 64", ncpus);
+	ASSERT_TRUE(ncpus >= 1);
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 4096));
 	info = dev_info(fd);
 	for (cpu = 0; cpu < ncpus; cpu++)
