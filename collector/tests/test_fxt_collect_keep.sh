@@ -138,21 +138,27 @@ command_of() {
 		[ "$(cat "/proc/$c/comm" 2>/dev/null)" = sleep ] && echo "$c"
 	done
 }
+# term_twice PID: two SIGTERMs to fxt-collect (PID), 0.3 s apart; its
+# status in $rc, its COMMAND's pid in $child, and whether that still runs
+# in $alive.
+term_twice() {
+	child=$(command_of "$1")
+	kill -TERM "$1"
+	sleep 0.3
+	kill -TERM "$1"
+	wait "$1"
+	rc=$?
+	alive=no
+	[ -n "$child" ] && kill -0 "$child" 2>/dev/null && alive=yes
+}
 rm -f "$TMP/s.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -- \
 	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 wait_for_output "$TMP/s.fxt"
 sleep 0.3
-child=$(command_of $pid)
-kill -TERM $pid
-sleep 0.3
-kill -TERM $pid
-wait $pid
-rc=$?
+term_twice $pid
 said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
-alive=no
-[ -n "$child" ] && kill -0 "$child" 2>/dev/null && alive=yes
 if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
    "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1 && grep -q "traced 3 CPUs" "$TMP/err"; then
 	ok "a second SIGTERM with COMMAND: exit 143, a valid trace, 'sh (pid N) is still running; fxt-collect did not wait for it', and it is"
@@ -172,15 +178,8 @@ for i in $(seq 100); do
 	grep -q "tracing stopped; waiting for sh" "$TMP/err" && break
 	sleep 0.05
 done
-child=$(command_of $pid)
-kill -TERM $pid
-sleep 0.3
-kill -TERM $pid
-wait $pid
-rc=$?
+term_twice $pid
 said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect stopped waiting for it (tracing had already stopped;.*/\1/p' "$TMP/err")
-alive=no
-[ -n "$child" ] && kill -0 "$child" 2>/dev/null && alive=yes
 if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
    ! grep -q "second signal stops tracing" "$TMP/err" &&
    "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1; then
