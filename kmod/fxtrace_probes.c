@@ -12,9 +12,9 @@
  * Each probe reserves room in the current CPU's ring, builds its record
  * there and publishes it, with interrupts disabled: a wakeup from an
  * interrupt can arrive in the middle of another probe on the same CPU
- * (docs/decisions.md, decision 3), and disabling interrupts across "read the clock,
- * reserve, write, publish" keeps every ring's records whole and in
- * timestamp order.
+ * (docs/decisions.md, decision 3), and disabling interrupts across "read
+ * the clock, reserve, write, publish" keeps every ring's records whole and
+ * in timestamp order.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -115,7 +115,8 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *     most wakeups, which run under the woken task's pi_lock with them off;
  *     but a task waking itself, try_to_wake_up(current), calls both wakeup
  *     tracepoints with interrupts on). Needed so an interrupt's wakeup
- *     cannot land in the middle of this record (docs/decisions.md, decision 3).
+ *     cannot land in the middle of this record (docs/decisions.md,
+ *     decision 3).
  *   - one clock read (fxtrace_clock()), about 50, the largest single cost:
  *     the timekeeper's NMI-safe fast copy (a seqcount latch the timekeeping
  *     CPU rewrites once per tick: read-shared, no lock), then rdtsc through
