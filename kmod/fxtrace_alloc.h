@@ -10,9 +10,11 @@
  *
  * Nor do they have fault injection, so the wrappers bring their own: a
  * number N written to debugfs (fxtrace/fail_nth_allocation) makes the Nth
- * allocation from then on fail, once, as if memory had run out. The
- * selftests use it to reach each ENOMEM path; it costs one atomic read per
- * allocation, and no allocation is on a probe's path.
+ * allocation from then on fail, once, as if memory had run out. Attaching
+ * a probe to a tracepoint counts as one (the kernel allocates the
+ * tracepoint's probe array; fxtrace_probe_register()). The selftests use
+ * it to reach each ENOMEM path; it costs one atomic read per allocation,
+ * and no allocation is on a probe's path.
  */
 #ifndef FXTRACE_ALLOC_H
 #define FXTRACE_ALLOC_H

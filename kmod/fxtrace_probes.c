@@ -29,6 +29,7 @@
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
 
+#include "fxtrace_alloc.h"
 #include "fxtrace_compat.h"
 #include "fxtrace_names.h"
 #include "fxtrace_probe_context.h"
@@ -347,6 +348,20 @@ int fxtrace_probes_init(void)
 	return 0;
 }
 
+/*
+ * On a valid call tracepoint_probe_register() fails only when it cannot
+ * allocate the tracepoint's new array of probes (-ENOMEM), so it is one of
+ * the allocations the fault injection can fail (fxtrace_alloc.h): that is
+ * how the selftests reach the unwinding below.
+ */
+static int fxtrace_probe_register(const struct fxtrace_probe *probe,
+				  void *data)
+{
+	if (fxtrace_alloc_fails())
+		return -ENOMEM;
+	return tracepoint_probe_register(probe->tp, probe->func, data);
+}
+
 /**
  * fxtrace_probes_attach() - start writing records into @rings
  * @rings: the session's rings, one per possible CPU
@@ -375,10 +390,8 @@ int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 	 * any probe call that can see them.
 	 */
 	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++) {
-		ret = tracepoint_probe_register(fxtrace_probes[i].tp,
-						fxtrace_probes[i].func, data);
+		ret = fxtrace_probe_register(&fxtrace_probes[i], data);
 		if (ret) {
-			/* -ENOMEM for the tracepoint's new probe array. */
 			pr_err("attaching to tracepoint %s failed (%d)\n",
 			       fxtrace_probes[i].name, ret);
 			goto out_unregister;
