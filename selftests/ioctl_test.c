@@ -337,6 +337,77 @@ TEST(start_allocation_failure_is_enomem)
 	expect_no_live_allocations();
 }
 
+/* Every probe call so far, on every possible CPU (hits carry on). */
+static unsigned long long tracepoint_hits_total(int fd)
+{
+	struct fxtrace_info info = dev_info(fd);
+	unsigned long long hits = 0;
+	struct fxtrace_ctrl *ctrl;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < info.nr_cpu_ids; cpu++) {
+		if (cpu_possible(cpu) != 1)
+			continue;
+		ctrl = map_ctrl(fd, &info, cpu);
+		hits += *(volatile __u64 *)&ctrl->tracepoint_hits;
+		ASSERT_EQ(0, munmap(ctrl, info.ctrl_size));
+	}
+	return hits;
+}
+
+/* A fork, a sleep and a wait: switches and wakeups, new ones included. */
+static void schedule_a_little(void)
+{
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		usleep(2000);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	usleep(2000);
+}
+
+/*
+ * START attaches the probes one tracepoint at a time (six of them,
+ * kmod/fxtrace_probes.c), and each attach can fail with ENOMEM. Each
+ * failure in turn must detach the probes attached before it: no probe
+ * runs afterwards (the rings' hit counts stand still), and the next START
+ * succeeds, where a probe left attached would make it fail with EEXIST.
+ * The buffers stay (READY).
+ */
+TEST(start_attach_failure_is_enomem_and_detaches_what_it_attached)
+{
+	const unsigned int attaches = 6;
+	unsigned long long hits;
+	unsigned int nth;
+	int fd = dev_open();
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	for (nth = 1; nth <= attaches; nth++) {
+		printf("#   attach %u of %u fails\n", nth, attaches);
+		ASSERT_ENOMEM_AT(nth, ioctl(fd, FXTRACE_IOC_START));
+		/* The probes attached before the failure ran until it. */
+		hits = tracepoint_hits_total(fd);
+		EXPECT_EQ(FXTRACE_STATE_READY, dev_info(fd).state);
+		ASSERT_ERRNO(EINVAL, ioctl(fd, FXTRACE_IOC_STOP));
+		schedule_a_little();
+		EXPECT_EQ(hits, tracepoint_hits_total(fd));
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+		schedule_a_little();
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+		EXPECT_TRUE(hits < tracepoint_hits_total(fd));
+	}
+	/* One past the last attach: START makes exactly six, and succeeds. */
+	fail_nth_allocation(attaches + 1);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	EXPECT_EQ(1, fail_nth_allocation_disarm());
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	close(fd);
+	expect_no_live_allocations();
+}
+
 /*
  * Rings that would not fit in the memory available are refused up front,
  * before vmalloc() could wake the OOM killer. Available memory is brought
