@@ -8,10 +8,21 @@
  * control page read-write and its data area read-only. The ABI is described
  * in uapi/linux/fxtrace.h.
  *
- * Locking: session->lock serializes ioctls, mmap and release. It nests inside
- * mmap_lock (->mmap is called with it held), so no code holding
- * session->lock may touch user memory: ioctl arguments are copied in before
- * taking it and copied out after dropping it.
+ * Locking: two mutexes per session, taken in this order.
+ *   - session->lock serializes the ioctls, poll and release. START and STOP
+ *     hold it while they attach and detach the probes, which takes
+ *     cpus_read_lock() (static keys and static calls). It is never taken
+ *     under mmap_lock: the kernel already orders cpu_hotplug_lock before
+ *     mmap_lock (cpuset_attach() rebinds a moving task's memory policy),
+ *     so mmap_lock -> session->lock -> cpu_hotplug_lock would close a cycle.
+ *   - session->buf_lock guards the buffers (rings, buf_size, watermark, and
+ *     nr_maps against CONFIGURE). ->mmap takes it under mmap_lock, so
+ *     nothing holding it may touch user memory or take session->lock or
+ *     cpus_read_lock(): ioctl arguments are copied in before and out after.
+ * Whatever changes the buffers holds both; whatever reads them holds either.
+ * The one exception is the first mmap of a session never configured, which
+ * allocates them holding buf_lock only, so code holding only
+ * session->lock takes buf_lock too before it looks at a NULL @rings.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,7 +53,9 @@
 
 /**
  * struct fxtrace_session - the state of one open /dev/fxtrace
- * @lock: serializes ioctls, mmap and release (see the top of this file)
+ * @lock: serializes ioctls, poll and release; held across attach and
+ *	detach (see "Locking" at the top of this file)
+ * @buf_lock: guards the buffers; the only lock ->mmap takes
  * @rings: one ring per possible CPU (per-CPU memory: the probes take
  *	theirs with this_cpu_ptr()); NULL until the buffers are allocated
  * @buf_size: data bytes per ring, configured or the default
@@ -56,6 +69,7 @@
  */
 struct fxtrace_session {
 	struct mutex lock;	/* see "Locking" at the top of this file */
+	struct mutex buf_lock;
 	struct fxtrace_ring __percpu *rings;
 	u64 buf_size;
 	u64 watermark;
@@ -73,6 +87,7 @@ static void fxtrace_free_rings(struct fxtrace_session *s)
 {
 	unsigned int cpu;
 
+	lockdep_assert_held(&s->buf_lock);
 	if (!s->rings)
 		return;
 	for_each_possible_cpu(cpu)
@@ -105,7 +120,7 @@ static int fxtrace_alloc_rings(struct fxtrace_session *s)
 	unsigned int cpu;
 	int ret;
 
-	lockdep_assert_held(&s->lock);
+	lockdep_assert_held(&s->buf_lock);
 	ret = fxtrace_check_memory(s);
 	if (ret)
 		return ret;
@@ -129,7 +144,12 @@ out_free_rings:
 
 static int fxtrace_ensure_rings(struct fxtrace_session *s)
 {
-	return s->rings ? 0 : fxtrace_alloc_rings(s);
+	int ret;
+
+	mutex_lock(&s->buf_lock);
+	ret = s->rings ? 0 : fxtrace_alloc_rings(s);
+	mutex_unlock(&s->buf_lock);
+	return ret;
 }
 
 static void fxtrace_stop(struct fxtrace_session *s)
@@ -154,6 +174,7 @@ static int fxtrace_open(struct inode *inode, struct file *file)
 	if (!s)
 		goto out_clear_busy;
 	mutex_init(&s->lock);
+	mutex_init(&s->buf_lock);
 	init_waitqueue_head(&s->wq);
 	atomic_set(&s->nr_maps, 0);
 	s->buf_size = FXTRACE_BUF_SIZE_DEFAULT;
@@ -176,8 +197,11 @@ static int fxtrace_release(struct inode *inode, struct file *file)
 	mutex_lock(&s->lock);
 	if (s->tracing)
 		fxtrace_stop(s);
+	mutex_lock(&s->buf_lock);
 	fxtrace_free_rings(s);
+	mutex_unlock(&s->buf_lock);
 	mutex_unlock(&s->lock);
+	mutex_destroy(&s->buf_lock);
 	mutex_destroy(&s->lock);
 	fxtrace_kfree(s);
 	clear_bit_unlock(0, &fxtrace_busy);
@@ -212,7 +236,9 @@ static long fxtrace_ioctl_get_info(struct fxtrace_session *s,
 	struct fxtrace_info info;
 
 	mutex_lock(&s->lock);
+	mutex_lock(&s->buf_lock);
 	fxtrace_fill_info(s, &info);
+	mutex_unlock(&s->buf_lock);
 	mutex_unlock(&s->lock);
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
@@ -251,6 +277,7 @@ static long fxtrace_ioctl_configure(struct fxtrace_session *s,
 		return ret;
 
 	mutex_lock(&s->lock);
+	mutex_lock(&s->buf_lock);
 	if (s->tracing || atomic_read(&s->nr_maps)) {
 		ret = -EBUSY;
 		goto out_unlock;
@@ -260,6 +287,7 @@ static long fxtrace_ioctl_configure(struct fxtrace_session *s,
 	s->watermark = cfg.watermark ? cfg.watermark : size / 4;
 	ret = fxtrace_alloc_rings(s);
 out_unlock:
+	mutex_unlock(&s->buf_lock);
 	mutex_unlock(&s->lock);
 	return ret;
 }
@@ -276,6 +304,10 @@ static long fxtrace_ioctl_start(struct fxtrace_session *s)
 	ret = fxtrace_ensure_rings(s);
 	if (ret)
 		goto out_unlock;
+	/*
+	 * Without buf_lock: only CONFIGURE and release replace or free the
+	 * rings, and both need session->lock, which is held.
+	 */
 	ret = fxtrace_probes_attach(s->rings);
 	if (!ret)
 		s->tracing = true;
@@ -329,6 +361,7 @@ static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &s->wq, wait);
 	mutex_lock(&s->lock);
+	mutex_lock(&s->buf_lock);
 	if (s->rings) {
 		for_each_possible_cpu(cpu) {
 			if (fxtrace_ring_readable(per_cpu_ptr(s->rings, cpu),
@@ -338,6 +371,7 @@ static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
 			}
 		}
 	}
+	mutex_unlock(&s->buf_lock);
 	mutex_unlock(&s->lock);
 	return mask;
 }
@@ -375,6 +409,7 @@ static int fxtrace_mmap_locked(struct fxtrace_session *s,
 	unsigned long len = vma->vm_end - vma->vm_start;
 	int ret;
 
+	lockdep_assert_held(&s->buf_lock);
 	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
 	if (!cpu_possible(cpu))
@@ -392,9 +427,11 @@ static int fxtrace_mmap_locked(struct fxtrace_session *s,
 		fxtrace_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 
-	ret = fxtrace_ensure_rings(s);
-	if (ret)
-		return ret;
+	if (!s->rings) {
+		ret = fxtrace_alloc_rings(s);
+		if (ret)
+			return ret;
+	}
 	ret = remap_vmalloc_range(vma, per_cpu_ptr(s->rings, cpu)->area, pgoff);
 	if (ret)
 		return ret;
@@ -415,9 +452,10 @@ static int fxtrace_mmap(struct file *file, struct vm_area_struct *vma)
 	 */
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
-	mutex_lock(&s->lock);
+	/* Not session->lock: see "Locking" at the top of this file. */
+	mutex_lock(&s->buf_lock);
 	ret = fxtrace_mmap_locked(s, vma);
-	mutex_unlock(&s->lock);
+	mutex_unlock(&s->buf_lock);
 	return ret;
 }
 

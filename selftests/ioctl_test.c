@@ -409,6 +409,44 @@ TEST(start_attach_failure_is_enomem_and_detaches_what_it_attached)
 }
 
 /*
+ * mmap and START/STOP at the same time, from two processes sharing the
+ * session: START and STOP hold the session's lock across attach and detach
+ * (which take cpus_read_lock()), mmap takes only the buffers' lock under
+ * mmap_lock (kmod/fxtrace_main.c, "Locking"). Both loops must finish, and
+ * every mapping must succeed: the buffers exist, and mapping them is
+ * allowed while tracing.
+ */
+TEST(mmap_runs_alongside_start_and_stop)
+{
+	struct fxtrace_info info;
+	int fd = dev_open(), status, i;
+	pid_t pid;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		for (i = 0; i < 2000; i++) {
+			void *p = mmap(NULL, info.ctrl_size, PROT_READ,
+				       MAP_SHARED, fd, (off_t)info.ctrl_offset);
+
+			if (p == MAP_FAILED || munmap(p, info.ctrl_size))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(fd);
+	expect_no_live_allocations();
+}
+
+/*
  * Rings that would not fit in the memory available are refused up front,
  * before vmalloc() could wake the OOM killer. Available memory is brought
  * below the request by filling a tmpfs in a mount namespace of this test's
