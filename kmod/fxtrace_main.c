@@ -360,6 +360,14 @@ static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
 	unsigned int cpu;
 
 	poll_wait(file, &s->wq, wait);
+	/*
+	 * (F): pairs with (E) in fxtrace_ring_commit(). The reader stored
+	 * consumer_pos before calling poll(), and is now on the wait queue:
+	 * either the positions read below include a record that reached the
+	 * watermark, or that record's commit saw this consumer_pos and queued
+	 * the wakeup.
+	 */
+	smp_mb();
 	mutex_lock(&s->lock);
 	mutex_lock(&s->buf_lock);
 	if (s->rings) {

@@ -4,7 +4,9 @@
  * userspace through mmap, written only by the probes running on that CPU
  *
  * The publication protocol and its barriers (A)-(D) are described once, in
- * uapi/linux/fxtrace.h; the comments here cite those labels.
+ * uapi/linux/fxtrace.h; the comments here cite those labels. (E) and (F),
+ * which keep poll() from sleeping through a watermark, are the kernel's
+ * own: fxtrace_ring_commit() and fxtrace_poll().
  */
 #ifndef FXTRACE_RING_H
 #define FXTRACE_RING_H
@@ -277,7 +279,8 @@ static __always_inline bool fxtrace_ring_reserve(struct fxtrace_ring *ring,
  * Cost: stores to this CPU's own control line (records_written,
  * producer_pos) and a compare with the watermark; the irq_work that wakes
  * the reader is queued only when this record crosses the watermark, once
- * per drain.
+ * per drain. Only while the reader is a watermark or more behind, a full
+ * barrier and a second load of consumer_pos.
  *
  * Context: interrupts disabled since the reserve.
  */
@@ -291,7 +294,8 @@ static __always_inline void fxtrace_ring_commit(struct fxtrace_ring *ring,
 	 */
 	struct fxtrace_ctrl *ctrl = slot->ctrl;
 	u64 watermark = ring->watermark;
-	u64 before = ring->head - slot->cons;
+	u64 prev = ring->head;
+	u64 cons = slot->cons;
 	u64 head = slot->pos + (u64)words * sizeof(u64);
 	u64 written = ring->written + 1;
 
@@ -304,7 +308,27 @@ static __always_inline void fxtrace_ring_commit(struct fxtrace_ring *ring,
 	/* (A): pairs with the reader's (C); the bytes are visible first. */
 	smp_store_release(&ctrl->producer_pos, head);
 
-	if (unlikely(before < watermark && head - slot->cons >= watermark))
+	/*
+	 * Wake the reader when this record takes the ring to the watermark.
+	 * The consumer position the reserve read can be stale by now: a
+	 * reader that has since drained and gone to sleep in poll() would
+	 * never be woken, since by the stale position the watermark was
+	 * crossed already, and so it is for every record after this one. So
+	 * when the stale position says "crossed already" (the reader is
+	 * behind, which is rare), look again, after a full barrier.
+	 */
+	if (unlikely(prev - cons >= watermark)) {
+		/*
+		 * (E): pairs with (F) in fxtrace_poll(). Either poll() sees
+		 * the ring->head stored above, or this load sees the
+		 * consumer_pos the reader stored before it called poll().
+		 */
+		smp_mb();
+		cons = READ_ONCE(ctrl->consumer_pos);
+		if (prev - cons >= watermark)
+			return;
+	}
+	if (unlikely(head - cons >= watermark))
 		fxtrace_ring_wake_reader(ring);
 }
 
