@@ -27,7 +27,11 @@
 extern atomic_t fxtrace_live_allocs;
 extern atomic_t fxtrace_fail_nth;
 
-/* True for the one allocation fail_nth_allocation chose (then it is 0). */
+/*
+ * True for the one allocation fail_nth_allocation chose, which brings the
+ * count to 0 (two allocations racing past 1 can take it to -1: no harm,
+ * nothing else fails until the next write).
+ */
 static inline bool fxtrace_alloc_fails(void)
 {
 	return atomic_read(&fxtrace_fail_nth) > 0 &&

@@ -254,8 +254,9 @@ static int fxtrace_check_config(const struct fxtrace_config *cfg, u64 size)
 	for (i = 0; i < ARRAY_SIZE(cfg->__reserved); i++)
 		if (cfg->__reserved[i])
 			return -EINVAL;
+	/* MIN is at least a page (fxtrace_check_abi_layout()). */
 	if (size < FXTRACE_BUF_SIZE_MIN || size > FXTRACE_BUF_SIZE_MAX ||
-	    !is_power_of_2(size) || size < PAGE_SIZE)
+	    !is_power_of_2(size))
 		return -EINVAL;
 	if (cfg->watermark >= size)
 		return -EINVAL;
@@ -484,15 +485,54 @@ static struct miscdevice fxtrace_miscdev = {
 	.mode = 0600,
 };
 
-/* The uapi layout is a contract: any change here must bump the version. */
+#define FXTRACE_CHECK_OFFSET(type, field, offset) \
+	BUILD_BUG_ON(offsetof(struct type, field) != (offset))
+
+/*
+ * The uapi layout is a contract: any change here must bump the version.
+ * Every field's offset, not only the sizes: two fields of one size swapped
+ * would keep every size and break every reader.
+ */
 static void __init fxtrace_check_abi_layout(void)
 {
 	BUILD_BUG_ON(sizeof(struct fxtrace_info) != 96);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, abi_version, 0);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, info_size, 4);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, nr_cpu_ids, 8);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, page_size, 12);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, buf_size, 16);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, cpu_stride, 24);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, ctrl_offset, 32);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, data_offset, 40);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, ctrl_size, 48);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, clock_id, 52);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, state, 56);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, __pad, 60);
+	FXTRACE_CHECK_OFFSET(fxtrace_info, __reserved, 64);
+
 	BUILD_BUG_ON(sizeof(struct fxtrace_config) != 64);
+	FXTRACE_CHECK_OFFSET(fxtrace_config, buf_size, 0);
+	FXTRACE_CHECK_OFFSET(fxtrace_config, watermark, 8);
+	FXTRACE_CHECK_OFFSET(fxtrace_config, flags, 12);
+	FXTRACE_CHECK_OFFSET(fxtrace_config, __reserved, 16);
+
 	BUILD_BUG_ON(sizeof(struct fxtrace_ctrl) != 192);
-	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, producer_pos) != 64);
-	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, markers_written) != 112);
-	BUILD_BUG_ON(offsetof(struct fxtrace_ctrl, consumer_pos) != 128);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, version, 0);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, size, 4);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, cpu, 8);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, __pad, 12);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, buf_size, 16);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, __reserved0, 24);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, producer_pos, 64);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, records_written, 72);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, records_dropped, 80);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, tracepoint_hits, 88);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, last_drop_ns, 96);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, consumer_errors, 104);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, markers_written, 112);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, __reserved1, 120);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, consumer_pos, 128);
+	FXTRACE_CHECK_OFFSET(fxtrace_ctrl, __reserved2, 136);
 	BUILD_BUG_ON(sizeof(struct fxtrace_ctrl) > PAGE_SIZE);
 	BUILD_BUG_ON(FXTRACE_BUF_SIZE_MAX + PAGE_SIZE > FXTRACE_CPU_STRIDE);
 	BUILD_BUG_ON(FXTRACE_BUF_SIZE_MIN < PAGE_SIZE);
