@@ -313,6 +313,8 @@ TEST(configure_allocation_failure_is_enomem_and_frees_what_it_got)
 		EXPECT_EQ(FXTRACE_STATE_READY, dev_info(fd).state);
 		ASSERT_ENOMEM_AT(nth, dev_configure(fd, FXTRACE_BUF_SIZE_MIN * 2, 0));
 		EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+		/* The size that failed stays, for START or mmap to try (uapi). */
+		EXPECT_EQ(FXTRACE_BUF_SIZE_MIN * 2, dev_info(fd).buf_size);
 		if (before >= 0)
 			EXPECT_EQ(before, live_allocations());
 	}

@@ -22,7 +22,10 @@
  *
  * The buffers are allocated (zeroed) by CONFIGURE, or with the default size by
  * the first mmap or START if CONFIGURE was never called. CONFIGURE fails with
- * EBUSY while tracing or while any part of the buffers is mapped.
+ * EBUSY while tracing or while any part of the buffers is mapped. A CONFIGURE
+ * that fails with ENOMEM leaves no buffers, but its buf_size and watermark
+ * stay (GET_INFO shows them, state EMPTY): the first mmap or START tries that
+ * size again, so configure a smaller one first.
  *
  * The session, and tracing if it was started, lasts until its last file
  * descriptor and its last mapping are gone. Both are inherited by fork(): a
@@ -319,8 +322,8 @@ struct fxtrace_ctrl {
  *                      either way none are left, and a smaller buf_size
  *                      may be configured
  *   START      EBUSY   already tracing
- *              ENOMEM  default buffers could not be allocated (as for
- *                      CONFIGURE), or attaching to a tracepoint failed:
+ *              ENOMEM  buffers of the configured or default size could
+ *                      not be allocated (as for CONFIGURE), or attaching to a tracepoint failed:
  *                      then no probe stays attached, the buffers stay, and
  *                      START may be tried again
  *   STOP       EINVAL  not tracing
@@ -332,8 +335,9 @@ struct fxtrace_ctrl {
  *                      read-only (the kernel's check): a reader that
  *                      consumes opens O_RDWR
  *              ENXIO   a CPU below nr_cpu_ids that is not possible here
- *              ENOMEM  the first mapping of a session never configured
- *                      could not allocate the default buffers
+ *              ENOMEM  the first mapping of a session with no buffers
+ *                      (never configured, or its CONFIGURE failed) could
+ *                      not allocate them
  * START and STOP take no argument and ignore the third ioctl() argument.
  */
 
