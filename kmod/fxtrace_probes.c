@@ -149,7 +149,10 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *   - fxtrace_ring_commit(): two more stores to the control line
  *     (records_written, producer_pos) and a compare with the watermark. The
  *     irq_work that wakes the reader is queued only when the watermark is
- *     crossed, once per drain (its one atomic is there).
+ *     crossed, once per drain (its one atomic is there). Only while the
+ *     reader is a watermark or more behind: a full barrier and a second
+ *     load of consumer_pos, so that a reader that just drained and slept
+ *     is not missed.
  *   - wakeups only: the waker slot (fxtrace_wakers), one hash of the task
  *     pointer and one load; the one cache line another CPU may have written
  *     (sched_waking on the waker's CPU), and only for the woken task's slot.
