@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "fault_inject.h"
@@ -424,6 +425,72 @@ TEST(full_ring_with_producer_pos_overwritten_shows_the_real_one)
 	close(fd);
 }
 
+/* A thread in poll() for up to 10 s: what poll() said, and when. */
+struct poller {
+	int fd;
+	int ret;
+	short revents;
+	double woken_at;
+	pid_t tid;	/* set just before the thread calls poll() */
+};
+
+static void *poll_10s(void *arg)
+{
+	struct poller *p = arg;
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+
+	__atomic_store_n(&p->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	p->ret = poll(&pfd, 1, 10000);
+	p->revents = pfd.revents;
+	p->woken_at = now_s();
+	return NULL;
+}
+
+/* Map every possible CPU's control page; the others' entries stay NULL. */
+#define MAX_CTRLS	256
+
+static void map_possible_ctrls(int fd, const struct fxtrace_info *info,
+			       struct fxtrace_ctrl **ctrl)
+{
+	int cpu;
+
+	if (info->nr_cpu_ids > MAX_CTRLS)
+		SKIP("%u CPU ids: this test's table of rings holds %d",
+		     info->nr_cpu_ids, MAX_CTRLS);
+	for (cpu = 0; cpu < (int)info->nr_cpu_ids; cpu++)
+		if (cpu_possible((unsigned long)cpu))
+			ctrl[cpu] = map_ctrl(fd, info, cpu);
+}
+
+/*
+ * Wait until @p's thread sleeps. It blocks in nothing but poll() once its
+ * tid is set, so sleeping means asleep in poll(): what the test does next
+ * must find it there, not be seen by a poll() that started after it.
+ */
+static void wait_until_asleep_in_poll(struct poller *p)
+{
+	char path[64], stat[512], *s;
+	int i, fd;
+	ssize_t n;
+	pid_t tid;
+
+	for (i = 0; i < 500; i++) {
+		tid = __atomic_load_n(&p->tid, __ATOMIC_ACQUIRE);
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+		fd = tid ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+		n = fd >= 0 ? read(fd, stat, sizeof(stat) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		stat[n > 0 ? n : 0] = '\0';
+		/* "tid (comm) S ...": the comm may hold a ')' itself. */
+		s = strrchr(stat, ')');
+		if (s && s[1] == ' ' && s[2] == 'S')
+			return;
+		usleep(10000);
+	}
+	HARNESS_CHECK(0, 1, "the poller (tid %d) is not asleep after 5 s", tid);
+}
+
 /*
  * A watermark just below the ring's size may never be reached: once a
  * record does not fit, the ring drops everything with up to a record's
@@ -433,28 +500,10 @@ TEST(full_ring_with_producer_pos_overwritten_shows_the_real_one)
  * reader went to sleep: less room than any record, so no ring ever
  * reaches the watermark, and only a drop can wake it.
  */
-struct poller {
-	int fd;
-	int ret;
-	short revents;
-	double woken_at;
-};
-
-static void *poll_10s(void *arg)
-{
-	struct poller *p = arg;
-	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
-
-	p->ret = poll(&pfd, 1, 10000);
-	p->revents = pfd.revents;
-	p->woken_at = now_s();
-	return NULL;
-}
-
 TEST(poll_is_woken_by_a_ring_dropping_below_its_watermark)
 {
 	__u64 size = FXTRACE_BUF_SIZE_MIN, dropped = 0, most = 0, pos;
-	struct fxtrace_ctrl *ctrl[256] = { NULL };
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
 	struct poller p = { .fd = dev_open() };
 	struct fxtrace_info info;
 	pthread_t thread;
@@ -463,12 +512,7 @@ TEST(poll_is_woken_by_a_ring_dropping_below_its_watermark)
 
 	ASSERT_EQ(0, dev_configure(p.fd, size, size - 8));
 	info = dev_info(p.fd);
-	if (info.nr_cpu_ids > 256)
-		SKIP("%u CPU ids: this test's table of rings holds 256",
-		     info.nr_cpu_ids);
-	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++)
-		if (cpu_possible((unsigned long)cpu))
-			ctrl[cpu] = map_ctrl(p.fd, &info, cpu);
+	map_possible_ctrls(p.fd, &info, ctrl);
 	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_START));
 	ASSERT_EQ(0, pthread_create(&thread, NULL, poll_10s, &p));
 	/* Asleep in poll() by then: the rings hold far less than 64 KiB. */
@@ -538,6 +582,64 @@ TEST(poll_reports_data_at_the_watermark)
 	waitpid(pid, NULL, 0);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	close(fd);
+}
+
+/*
+ * STOP wakes a reader asleep in poll(), and from then on poll() reports
+ * anything left to drain, however far below the watermark: no record will
+ * come to reach it. The watermark here is never reached and no ring drops
+ * (both checked), so STOP is the only thing that can wake the reader. A
+ * poll() that times out looks at the rings once more, so its POLLIN alone
+ * would not show that STOP woke it: the time it woke does.
+ */
+TEST(stop_wakes_poll_and_leaves_the_rest_readable)
+{
+	__u64 size = 4 * FXTRACE_BUF_SIZE_MIN, dropped = 0, most = 0, pending;
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
+	struct poller p = { .fd = dev_open() };
+	struct pollfd pfd = { .fd = p.fd, .events = POLLIN };
+	struct fxtrace_info info;
+	pthread_t thread;
+	double t;
+	int cpu;
+
+	ASSERT_EQ(0, dev_configure(p.fd, size, size - 8));
+	info = dev_info(p.fd);
+	map_possible_ctrls(p.fd, &info, ctrl);
+	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_START));
+	make_scheduler_noise(20);
+	ASSERT_EQ(0, pthread_create(&thread, NULL, poll_10s, &p));
+	wait_until_asleep_in_poll(&p);
+	t = now_s();
+	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_STOP));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	printf("#   poll() returned %d, %.3f s after STOP began\n", p.ret,
+	       p.woken_at - t);
+
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
+		if (!ctrl[cpu])
+			continue;
+		pending = load_producer(ctrl[cpu]) - ctrl[cpu]->consumer_pos;
+		if (pending > most)
+			most = pending;
+		dropped += ctrl[cpu]->records_dropped;
+	}
+	/* Something to drain, no ring at the watermark, none dropping. */
+	ASSERT_LE(8, most);
+	ASSERT_LE(most + 1, size - 8);
+	ASSERT_EQ(0, dropped);
+	EXPECT_EQ(1, p.ret);
+	EXPECT_TRUE(p.revents & POLLIN);
+	EXPECT_TRUE(p.woken_at >= t && p.woken_at - t < 2);
+
+	/* Readable at once while stopped with records left, until drained. */
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++)
+		if (ctrl[cpu])
+			store_consumer(ctrl[cpu], load_producer(ctrl[cpu]));
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	close(p.fd);
 }
 
 /* A consumer position more than a ring behind the producer is refused too. */
