@@ -84,6 +84,7 @@ static void seed_names(struct conv *cv)
 static const char *const state_names[] = {
 	"new", "runnable", "suspended", "blocked", "dying", "dead"
 };
+#define END_UNKNOWN	6	/* a slice's end_state: "unknown" */
 
 static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
 		       uint64_t start, uint64_t end, unsigned int end_state)
@@ -148,7 +149,8 @@ static void conv_sched(void *ctx, const struct sc_event *ev)
 		 * until its next switch; end the slice where the hole starts */
 		c = ev->a ? cpu_track(cv, ev->cpu) : NULL;
 		if (c && c->known && !c->idle && ev->ts >= c->since)
-			emit_slice(cv, ev->cpu, c->tid, c->since, ev->ts, 6);
+			emit_slice(cv, ev->cpu, c->tid, c->since, ev->ts,
+				   END_UNKNOWN);
 		if (c)
 			c->known = false;
 		return;
@@ -173,6 +175,26 @@ static void conv_sched(void *ctx, const struct sc_event *ev)
 	c->idle = ev->flags & SC_IN_IDLE;
 	c->tid = ev->b;
 	c->since = ev->ts;
+}
+
+/*
+ * The trace ended: the slice each CPU was running then has no switch to
+ * end it. It ends at the trace's last scheduling timestamp, with
+ * end_state "unknown", else a thread that never left its CPU would have
+ * no slice at all. A CPU inside a records_lost hole runs nothing known.
+ */
+static void close_open_slices(struct conv *cv)
+{
+	uint64_t end = cv->live.t_end;
+	uint32_t i;
+
+	for (i = 0; i < cv->ncpus; i++) {
+		struct cpu_track *c = &cv->cpus[i];
+
+		if (c->known && !c->idle && end >= c->since)
+			emit_slice(cv, i, c->tid, c->since, end, END_UNKNOWN);
+		c->known = false;
+	}
 }
 
 static void put_args(FILE *out, const struct fxt_record *rec)
@@ -425,6 +447,7 @@ int main(int argc, char **argv)
 			ret = 1;
 		}
 	}
+	close_open_slices(&cv);
 	write_names(&cv);
 	fputs("\n]}\n", cv.out);
 	if (st.malformed) {

@@ -315,4 +315,35 @@ static void build_empty_names(struct tb *t)
 	tb_switch(t, 0, 12000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 
+/*
+ * The trace ends while CPUs are running threads (fxt2json must still show
+ * those slices, ending at the trace's last timestamp, 5000):
+ *   cpu0: 1000 idle -> 101 "spinner", never switched out (CPU-bound)
+ *   cpu1: 1000 idle -> 102; 2000 102 -> idle (blocked);
+ *         3000 wakeup 102 (by 101); 3500 idle -> 102, still running
+ *   cpu2: 1000 idle -> 103; 5000 103 -> idle (blocked): the last record
+ *   cpu3: 1000 idle -> 104; [hole 2000..2500, 3 records lost], no switch
+ *         after it: what cpu3 runs at the end is not known
+ * fxt2json "running" slices: 101 1000..5000 unknown; 102 1000..2000
+ * blocked, 3500..5000 unknown; 103 1000..5000 blocked; 104 1000..2000
+ * unknown (the hole), nothing after it.
+ */
+FX_UNUSED
+static void build_open_end(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "busy");
+	tb_thread(t, 101, 100, "spinner");
+	tb_thread(t, 102, 100, "napper");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 1, 1000, IDLE, 102, 0);
+	tb_switch(t, 2, 1000, IDLE, 103, 0);
+	tb_switch(t, 3, 1000, IDLE, 104, 0);
+	tb_switch(t, 1, 2000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_lost(t, 3, 2000, 2500, 3);
+	tb_wake(t, 1, 3000, 102, 101);
+	tb_switch(t, 1, 3500, IDLE, 102, 0);
+	tb_switch(t, 2, 5000, 103, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
 #endif /* FIXTURES_H */

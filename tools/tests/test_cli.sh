@@ -143,6 +143,14 @@ assert c==[(2.0,1,4),(3.0,1,0)], c
 b=[(e[\"ts\"],e[\"dur\"],e[\"args\"][\"end_state\"]) for e in ev if e[\"name\"]==\"running\" and e[\"tid\"]==102]
 assert b==[(1.0,1.0,\"unknown\")], b
 '"
+t "fxt2json: the slice each CPU is running when the trace ends is shown, to the last timestamp, end_state unknown (not dropped)" "'$J' '$F/open_end.fxt' | python3 -c '
+import json,sys
+ev=json.load(sys.stdin)[\"traceEvents\"]
+run=sorted((e[\"tid\"],e[\"ts\"],e[\"dur\"],e[\"args\"][\"cpu\"],e[\"args\"][\"end_state\"]) for e in ev if e[\"name\"]==\"running\")
+assert run==[(101,1.0,4.0,0,\"unknown\"),(102,1.0,1.0,1,\"blocked\"),(102,3.5,1.5,1,\"unknown\"),(103,1.0,4.0,2,\"blocked\"),(104,1.0,1.0,3,\"unknown\")], run
+cpu=sorted((e[\"tid\"],e[\"ts\"],e[\"dur\"],e[\"name\"]) for e in ev if e[\"ph\"]==\"X\" and e[\"pid\"]==2147483647)
+assert cpu==[(0,1.0,4.0,\"spinner\"),(1,1.0,1.0,\"napper\"),(1,3.5,1.5,\"napper\"),(2,1.0,4.0,\"tid 103\"),(3,1.0,1.0,\"tid 104\")], cpu
+'"
 # odd_names.fxt: a thread "a\"b,c;d:e" and one whose name is cut mid-character.
 t "top --csv: names with quote, comma, ';' and ':' keep every row's columns; ran_meanwhile decodes to the names" "'$S' top '$F/odd_names.fxt' --csv >'$tmp/n.csv' && python3 -c '
 import csv,sys
