@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis.h"
 
@@ -457,9 +459,52 @@ static void note_top(struct analysis *an, struct thread *t, int kind,
 	fill_context(&an->cpus[cpu], e);
 }
 
+const char *analysis_tmpdir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
+/* An unnamed file in analysis_tmpdir() (tmpfile() ignores $TMPDIR):
+ * O_TMPFILE, or where the kernel or file system lacks it, a mkostemp()
+ * file removed at once. */
+static FILE *tmp_in_tmpdir(void)
+{
+	const char *dir = analysis_tmpdir();
+	size_t len = strlen(dir);
+	char *path;
+	FILE *f;
+	int fd, err;
+
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		path = malloc(len + sizeof("/fxt-sched.XXXXXX"));
+		if (!path)
+			return NULL;
+		memcpy(path, dir, len);
+		memcpy(path + len, "/fxt-sched.XXXXXX", sizeof("/fxt-sched.XXXXXX"));
+		fd = mkostemp(path, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(path);
+		err = errno;
+		free(path);
+		errno = err;
+		if (fd < 0)
+			return NULL;
+	}
+	f = fdopen(fd, "w+");
+	if (!f) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
 int analysis_spool_intervals(struct analysis *an)
 {
-	an->intervals = tmpfile();
+	an->intervals = tmp_in_tmpdir();
 	return an->intervals ? 0 : -1;
 }
 

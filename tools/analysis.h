@@ -171,10 +171,12 @@ void analysis_seed_name(struct analysis *an, uint64_t tid, uint64_t pid,
 			bool pid_known, const char *name);
 /* Thread row @row, or NULL for NO_ROW. */
 struct thread *analysis_row(struct analysis *an, uint32_t row);
-/* Send every latency interval to a temporary file, to be printed (with
- * the filters, which may depend on names at the end of the trace) by
- * print_intervals(). 0, or -1 with errno. */
+/* Send every latency interval to a temporary file in analysis_tmpdir(),
+ * to be printed (with the filters, which may depend on names at the end of
+ * the trace) by print_intervals(). 0, or -1 with errno. */
 int analysis_spool_intervals(struct analysis *an);
+/* Where the temporary file goes: $TMPDIR, or /tmp if unset or empty. */
+const char *analysis_tmpdir(void);
 bool analysis_selected(const struct analysis *an, const struct thread *t);
 const char *analysis_proc_name(const struct analysis *an, uint64_t pid);
 

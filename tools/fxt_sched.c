@@ -245,8 +245,8 @@ int main(int argc, char **argv)
 		}
 		/* the filters are applied at the end (names may come last) */
 		if (analysis_spool_intervals(&an)) {
-			fprintf(stderr, "%s: --intervals: cannot create a temporary file: %s (set TMPDIR to a writable directory)\n",
-				prog, strerror(errno));
+			fprintf(stderr, "%s: --intervals: cannot create a temporary file in %s: %s (set TMPDIR to a writable directory)\n",
+				prog, analysis_tmpdir(), strerror(errno));
 			ret = 1;
 			goto out;
 		}
