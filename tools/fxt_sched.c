@@ -48,9 +48,12 @@ static int parse_time(const char *s, uint64_t *out)
 	return sc_parse_time(s, 1, out);
 }
 
+/* Append the ids of @s to *@v. 0; 1 if @s holds no id at all ("", ","),
+ * which must not mean "no filter"; -1 if not a list or out of memory. */
 static int parse_list(const char *s, uint64_t **v, size_t *n)
 {
 	char *copy = strdup(s), *tok, *save = NULL, *end;
+	size_t n0 = *n;
 
 	if (!copy)
 		return -1;
@@ -73,7 +76,22 @@ static int parse_list(const char *s, uint64_t **v, size_t *n)
 		(*v)[(*n)++] = x;
 	}
 	free(copy);
-	return 0;
+	return *n == n0;
+}
+
+/* --pid or --tid @opt's value: 0, or a usage error (2) with a message. */
+static int filter_list(const char *opt, const char *what, const char *s,
+		       uint64_t **v, size_t *n)
+{
+	int r = parse_list(s, v, n);
+
+	if (r > 0)
+		fprintf(stderr, "%s: %s '%s': no %s id in the list (to select every one, leave %s out)\n",
+			prog, opt, s, what, opt);
+	else if (r)
+		fprintf(stderr, "%s: invalid value '%s' for %s: a comma-separated list of %s ids\n",
+			prog, s, opt, what);
+	return r ? 2 : 0;
 }
 
 enum { OPT_PID = 256, OPT_TID, OPT_COMM, OPT_FROM, OPT_TO, OPT_JSON,
@@ -130,14 +148,14 @@ int main(int argc, char **argv)
 
 		switch (c) {
 		case OPT_PID:
-			bad_what = "--pid: a comma-separated list of process ids";
-			if (parse_list(optarg, &an.f.pids, &an.f.npids))
-				goto bad;
+			if (filter_list("--pid", "process", optarg,
+					&an.f.pids, &an.f.npids))
+				goto usage_err;
 			break;
 		case OPT_TID:
-			bad_what = "--tid: a comma-separated list of thread ids";
-			if (parse_list(optarg, &an.f.tids, &an.f.ntids))
-				goto bad;
+			if (filter_list("--tid", "thread", optarg,
+					&an.f.tids, &an.f.ntids))
+				goto usage_err;
 			break;
 		case OPT_COMM:
 			an.f.comm = optarg;

@@ -225,6 +225,12 @@ usage2 "fxt-sched: -T goes with latency, not summary" summary "$tmp/t.fxt" -T
 usage2 "fxt-sched: --json and --csv together" latency "$tmp/t.fxt" --json --csv
 usage2 "fxt-sched: -P and -T together" latency "$tmp/t.fxt" -P -T
 usage2 "fxt-sched: --intervals lists every interval: it does not go with -P" latency "$tmp/t.fxt" --intervals -P
+# An empty list ("--pid \"\$PIDS\"" with PIDS unset) is not "no filter".
+for l in "--pid:" "--pid:," "--tid:,," "--tid:"; do
+	o=${l%%:*} v=${l#*:}
+	[ "$o" = --pid ] && what="process id" || what="thread id"
+	t "$o '$v': no id in the list, usage error, exit 2, says so" "'$S' summary '$tmp/t.fxt' $o '$v' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ ! -s '$tmp/o.txt' ] && head -n 1 '$tmp/e.txt' | grep -qxF \"fxt-sched: $o '$v': no $what in the list (to select every one, leave $o out)\""
+done
 t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt' && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
 
 # ---- latency -P: every format lists the same processes (those with intervals) ----
