@@ -77,10 +77,32 @@ extern int harness_failed;
 	}								\
 } while (0)
 
+/*
+ * The comparisons compare values, whatever the operands' types: a wrapped
+ * u64 difference is huge (not negative), a negative int is below any u64.
+ */
+#define HARNESS_SIGNED(x)						\
+	_Generic((x) + 0, int: 1, long: 1, long long: 1, default: 0)
+
+/* -1, 0 or 1: @a (negative if @a_neg) is below, equal to or above @b. */
+static inline int harness_cmp(unsigned long long a, int a_neg,
+			      unsigned long long b, int b_neg)
+{
+	if (a_neg != b_neg)
+		return a_neg ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
 #define HARNESS_CMP(exp, got, op, fatal) do {				\
-	long long _e = (long long)(exp), _g = (long long)(got);	\
-	HARNESS_CHECK(_e op _g, fatal, "expected %s (%lld) " #op	\
-		      " %s (%lld)", #exp, _e, #got, _g);		\
+	unsigned long long _e = (unsigned long long)(exp);		\
+	unsigned long long _g = (unsigned long long)(got);		\
+	int _en = HARNESS_SIGNED(exp) && (long long)_e < 0;		\
+	int _gn = HARNESS_SIGNED(got) && (long long)_g < 0;		\
+									\
+	HARNESS_CHECK(harness_cmp(_e, _en, _g, _gn) op 0, fatal,	\
+		      "expected %s (%s%llu) " #op " %s (%s%llu)",	\
+		      #exp, _en ? "-" : "", _en ? -_e : _e,		\
+		      #got, _gn ? "-" : "", _gn ? -_g : _g);		\
 } while (0)
 
 #define ASSERT_EQ(exp, got)	HARNESS_CMP(exp, got, ==, 1)
