@@ -16,6 +16,7 @@
 #define FXTRACE_HARNESS_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,8 +158,12 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 	pid_t pid;
 
 	why[0] = '\0';
-	if (pipe(p) < 0) {
-		printf("#   pipe: %s\n", strerror(errno));
+	/*
+	 * Close-on-exec: a program the test started (fxt-stress) may outlive
+	 * it, and must not hold the write end, or read() below waits for it.
+	 */
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		printf("#   pipe2: %s\n", strerror(errno));
 		return KSFT_FAIL;
 	}
 	fflush(stdout);
