@@ -258,21 +258,8 @@ static void free_input(struct input *in)
 
 static void print_text(const char *text, size_t len)
 {
-	size_t i;
-	unsigned char ch;
-
 	putchar('"');
-	for (i = 0; i < len; i++) {
-		ch = (unsigned char)text[i];
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", stdout);
-		else if (ch < 0x20 || ch == 0x7f)
-			printf("\\x%02x", ch);
-		else
-			putchar(ch);	/* printable ASCII and UTF-8 bytes */
-	}
+	fxt_fput_escaped(stdout, text, len, '"');
 	putchar('"');
 }
 

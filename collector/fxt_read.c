@@ -974,6 +974,31 @@ const char *fxt_thread_state_name(unsigned int state)
 	return NAME_OF(names, state);
 }
 
+size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote)
+{
+	size_t i, n = 0;
+	unsigned char ch;
+
+	for (i = 0; i < len; i++) {
+		ch = (unsigned char)text[i];
+		if (ch == '\\' || (quote && ch == quote)) {
+			fputc('\\', out);
+			fputc(ch, out);
+			n += 2;
+		} else if (ch == '\n') {
+			fputs("\\n", out);
+			n += 2;
+		} else if (ch < 0x20 || ch == 0x7f) {
+			fprintf(out, "\\x%02x", ch);
+			n += 4;
+		} else {
+			fputc(ch, out);	/* printable ASCII and UTF-8 bytes */
+			n++;
+		}
+	}
+	return n;
+}
+
 const char *fxt_obj_type_name(unsigned int obj_type)
 {
 	static const char *const names[] = {

@@ -38,6 +38,8 @@
 #ifndef FXT_READ_H
 #define FXT_READ_H
 
+#include <stdio.h>
+
 #include "fxt_types.h"
 
 /*
@@ -209,6 +211,17 @@ const struct fxt_arg *fxt_record_find_arg(const struct fxt_record *rec,
 
 /** fxt_str_eq() - does @s hold exactly the NUL-terminated @text? */
 bool fxt_str_eq(const struct fxt_str *s, const char *text);
+
+/**
+ * fxt_fput_escaped() - @len bytes of @text (a name or message from a
+ * trace: any bytes, as a task's comm may be) to @out, safe for a terminal
+ * and on one line: a backslash doubled, @quote (when not 0) after a
+ * backslash, a newline as \n, every other byte below 0x20 and 0x7f as
+ * \xNN (e.g. ESC as \x1b); the rest (printable ASCII, UTF-8) as is.
+ * Shared by fxt-dump and fxt-sched's text output.
+ * Return: the number of bytes written (for padding to a column).
+ */
+size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote);
 
 /* Names for printing (never NULL; "unknown" for values out of range). */
 const char *fxt_record_type_name(unsigned int type);

@@ -131,6 +131,29 @@ static void csv_list_name(FILE *out, const char *s)
 	}
 }
 
+/*
+ * A name in text output, after a space ("" prints nothing, not a stray
+ * space): control bytes escaped as fxt-dump does (fxt_fput_escaped()), so
+ * a comm set with prctl(PR_SET_NAME) can neither send escape sequences to
+ * the terminal nor break a line or a table row.
+ */
+static void text_name(FILE *out, const char *s)
+{
+	if (*s) {
+		fputc(' ', out);
+		fxt_fput_escaped(out, s, strlen(s), 0);
+	}
+}
+
+/* A name escaped as text_name(), padded with spaces to @width bytes. */
+static void text_name_col(FILE *out, const char *s, size_t width)
+{
+	size_t n = fxt_fput_escaped(out, s, strlen(s), 0);
+
+	for (; n < width; n++)
+		fputc(' ', out);
+}
+
 struct pct {
 	uint64_t p50, p90, p99, p999, max;
 };
@@ -404,8 +427,9 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 			if (!g[i].lat[0].count && !g[i].lat[1].count)
 				continue;
 			pname = analysis_proc_name(an, g[i].pid);
-			fprintf(out, "pid = %" PRIu64 "%s%s\n", g[i].pid,
-				*pname ? " " : "", pname);
+			fprintf(out, "pid = %" PRIu64, g[i].pid);
+			text_name(out, pname);
+			fputc('\n', out);
 			for (k = 0; k < LAT_KINDS; k++) {
 				snprintf(title, sizeof(title), "  %s", kind_title[k]);
 				text_dist(out, title, &g[i].lat[k]);
@@ -415,9 +439,11 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
 				continue;
 			pname = analysis_proc_name(an, v[i]->pid);
-			fprintf(out, "tid = %" PRIu64 "%s%s (pid %" PRIu64 "%s%s)\n",
-				v[i]->tid, *v[i]->name ? " " : "", v[i]->name,
-				v[i]->pid, *pname ? " " : "", pname);
+			fprintf(out, "tid = %" PRIu64, v[i]->tid);
+			text_name(out, v[i]->name);
+			fprintf(out, " (pid %" PRIu64, v[i]->pid);
+			text_name(out, pname);
+			fputs(")\n", out);
 			for (k = 0; k < LAT_KINDS; k++) {
 				snprintf(title, sizeof(title), "  %s", kind_title[k]);
 				text_dist(out, title, &v[i]->lat[k]);
@@ -539,24 +565,24 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			fprintf(out, "\",%" PRIu64 ",%d\n", e->other_ns, e->truncated);
 		} else {
 			const char *pname = analysis_proc_name(an, rpid(an, e->row));
-			const char *tname = rname(an, e->row), *name;
+			const char *tname = rname(an, e->row);
 			char s1[32], s2[32];
 
 			fmt_secs(s1, sizeof(s1), e->start);
 			fmt_secs(s2, sizeof(s2), e->start - an->t0);
-			fprintf(out, "#%u %s latency %" PRIu64 " ns: tid %" PRIu64
-				"%s%s (pid %" PRIu64 "%s%s) on cpu %u\n", j + 1,
-				kind_short[e->kind], e->latency, e->tid,
-				*tname ? " " : "", tname, rpid(an, e->row),
-				*pname ? " " : "", pname, e->cpu);
+			fprintf(out, "#%u %s latency %" PRIu64 " ns: tid %" PRIu64,
+				j + 1, kind_short[e->kind], e->latency, e->tid);
+			text_name(out, tname);
+			fprintf(out, " (pid %" PRIu64, rpid(an, e->row));
+			text_name(out, pname);
+			fprintf(out, ") on cpu %u\n", e->cpu);
 			fprintf(out, "   runnable from %s s (trace +%s s) until %" PRIu64
 				" ns later; %s on cpu %u", s1, s2, e->latency,
 				e->kind == LAT_WAKEUP ? "woken" : "preempted",
 				e->wake_cpu);
 			if (e->has_waker) {
-				name = rname(an, e->waker_row);
-				fprintf(out, " by tid %" PRIu64 "%s%s", e->waker,
-					*name ? " " : "", name);
+				fprintf(out, " by tid %" PRIu64, e->waker);
+				text_name(out, rname(an, e->waker_row));
 			}
 			fprintf(out, "\n   ran on cpu %u meanwhile:", e->cpu);
 			for (c = 0; c < e->nctx; c++) {
@@ -565,11 +591,11 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 						c ? "," : "", e->ctx[c].ns,
 						e->ctx[c].slices);
 				else {
-					name = rname(an, e->ctx[c].row);
-					fprintf(out, "%s tid %" PRIu64 "%s%s %" PRIu64
-						" ns (%u)", c ? "," : "", e->ctx[c].tid,
-						*name ? " " : "", name, e->ctx[c].ns,
-						e->ctx[c].slices);
+					fprintf(out, "%s tid %" PRIu64, c ? "," : "",
+						e->ctx[c].tid);
+					text_name(out, rname(an, e->ctx[c].row));
+					fprintf(out, " %" PRIu64 " ns (%u)",
+						e->ctx[c].ns, e->ctx[c].slices);
 				}
 			}
 			if (e->other_tasks)
@@ -771,9 +797,11 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			if (!active(t) || (limit && shown >= limit))
 				continue;
 			shown++;
-			fprintf(out, "%8" PRIu64 " %8" PRIu64 " %-16s %16" PRIu64
-				" %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10"
-				PRIu64 " %8" PRIu64 "\n", t->tid, t->pid, t->name,
+			fprintf(out, "%8" PRIu64 " %8" PRIu64 " ", t->tid,
+				t->pid);
+			text_name_col(out, t->name, 16);
+			fprintf(out, " %16" PRIu64 " %10" PRIu64 " %10" PRIu64
+				" %10" PRIu64 " %10" PRIu64 " %8" PRIu64 "\n",
 				t->runtime, t->switches, t->voluntary,
 				t->involuntary, t->migrations, t->wakeups);
 		}

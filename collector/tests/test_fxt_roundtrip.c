@@ -727,6 +727,28 @@ TEST(names_for_printing)
 	EXPECT_STREQ(fxt_metadata_type_name(1), "provider_info");
 }
 
+/* fxt-dump's and fxt-sched's text output: no byte reaches the terminal
+ * raw that could start an escape sequence or a new line. */
+TEST(escaped_text_for_a_terminal)
+{
+	static const char name[] = "a\x1b[31mb\nc\\d\"\x7f\t\xc3\xa9";
+	char buf[128];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	size_t n;
+
+	ASSERT(f);
+	n = fxt_fput_escaped(f, name, sizeof(name) - 1, 0);
+	fputc('|', f);
+	EXPECT_EQ(n + 1 + fxt_fput_escaped(f, name, sizeof(name) - 1, '"'),
+		  ftell(f));
+	fputc('\0', f);
+	fclose(f);
+	buf[sizeof(buf) - 1] = '\0';
+	EXPECT_EQ(n, strlen("a\\x1b[31mb\\nc\\\\d\"\\x7f\\x09\xc3\xa9"));
+	EXPECT_STREQ(buf, "a\\x1b[31mb\\nc\\\\d\"\\x7f\\x09\xc3\xa9|"
+		     "a\\x1b[31mb\\nc\\\\d\\\"\\x7f\\x09\xc3\xa9");
+}
+
 int main(void)
 {
 	RUN(magic_is_the_documented_word);
@@ -751,5 +773,6 @@ int main(void)
 	RUN(lenient_mode_resolves_undefined_refs_to_unknown);
 	RUN(unknown_record_types_are_skipped_by_size);
 	RUN(names_for_printing);
+	RUN(escaped_text_for_a_terminal);
 	return tap_exit();
 }

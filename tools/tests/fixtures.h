@@ -346,4 +346,27 @@ static void build_open_end(struct tb *t)
 	tb_switch(t, 2, 5000, 103, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 
+/*
+ * Names with control bytes (prctl(PR_SET_NAME) lets any user set them):
+ * 101 "a<ESC>[31mb<LF>c\d<DEL>" and 102 "tab<TAB>here" in process 100
+ * "p<ESC>]0;x<BEL>". Text output writes them as fxt-dump does: "\x1b",
+ * "\n", "\\", "\x7f", "\x09", so no escape sequence reaches the terminal
+ * and no name breaks a line.
+ *   cpu0: 1000 idle -> 101; 1500 wakeup 102 (by 101);
+ *         5000 101 -> 102 (101 preempted); 9000 102 -> 101; 12000 -> idle
+ */
+FX_UNUSED
+static void build_ctl_names(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "p\x1b]0;x\x07");
+	tb_thread(t, 101, 100, "a\x1b[31mb\nc\\d\x7f");
+	tb_thread(t, 102, 100, "tab\there");
+	tb_switch(t, 0, 1000, IDLE, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 1500, 102, 101);
+	tb_switch(t, 0, 5000, 101, 102, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 9000, 102, 101, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 12000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
 #endif /* FIXTURES_H */

@@ -128,6 +128,26 @@ assert any(l.endswith(\" woken on cpu 0 by tid 101\") for l in lines), txt
 named=[l for l in lines if l.startswith((\"#\", \"   r\", \"tid = \"))]
 assert len(named)==8 and not any(\"  (\" in l or l.endswith(\" \") for l in named), named
 ' '$tmp/en.txt'"
+t "text output: control bytes in names are escaped as fxt-dump does, no escape sequence or broken line (top, latency -T, -P, summary; the summary table aligned)" "'$S' top '$F/ctl_names.fxt' >'$tmp/cn.txt' && '$S' latency -T '$F/ctl_names.fxt' >>'$tmp/cn.txt' && '$S' latency -P '$F/ctl_names.fxt' >>'$tmp/cn.txt' && '$S' summary '$F/ctl_names.fxt' >>'$tmp/cn.txt' && python3 -c '
+import re,sys
+b=open(sys.argv[1],\"rb\").read()
+bad=[c for c in b if (c<0x20 and c!=0x0a) or c==0x7f]
+assert not bad, bad
+lines=b.decode().splitlines()
+a=r\"a\\x1b[31mb\\nc\\\\d\\x7f\"; tb=r\"tab\\x09here\"; p=r\"p\\x1b]0;x\\x07\"
+for want in [\"#1 preempt latency 4000 ns: tid 101 %s (pid 100 %s) on cpu 0\" % (a,p),
+             \"   ran on cpu 0 meanwhile: tid 102 %s 4000 ns (1)\" % tb,
+             \"#2 wakeup latency 3500 ns: tid 102 %s (pid 100 %s) on cpu 0\" % (tb,p),
+             \"   ran on cpu 0 meanwhile: tid 101 %s 3500 ns (1)\" % a,
+             \"tid = 101 %s (pid 100 %s)\" % (a,p), \"tid = 102 %s (pid 100 %s)\" % (tb,p),
+             \"pid = 100 %s\" % p]:
+    assert want in lines, (want, lines)
+assert any(l.endswith(\" woken on cpu 0 by tid 101 \" + a) for l in lines), lines
+rows=[l for l in lines if re.match(r\" +10[12] +100 \", l)]
+assert len(rows)==2, lines
+assert rows[0].split()[2]==a and rows[1].split()[2]==tb, rows
+assert rows[1][18:34]==tb.ljust(16) and rows[1][34]==\" \", rows
+' '$tmp/cn.txt'"
 t "fxt2json: a reused tid's events move to its new process at its new name" "'$J' '$F/reuse.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]
