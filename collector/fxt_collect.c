@@ -518,8 +518,12 @@ static int write_preamble(struct session *s)
 
 	if (err) {
 		s->write_failed = true;
-		snprintf(step, sizeof(step), "emptying %s for the new trace",
-			 s->out.path);
+		if (s->out.start)
+			snprintf(step, sizeof(step), "cutting %s back to %llu bytes, where the new trace starts",
+				 s->out.path, (unsigned long long)s->out.start);
+		else
+			snprintf(step, sizeof(step), "emptying %s for the new trace",
+				 s->out.path);
 		return step_failed(s, step, -err, NULL);
 	}
 	return flush_meta(s, "the trace preamble");

@@ -41,7 +41,8 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name)
 		 * writes go where the position stands ("1<> file" after a
 		 * seek, an inherited descriptor).
 		 */
-		if (flags >= 0 && (flags & O_APPEND))
+		out->append = flags >= 0 && (flags & O_APPEND);
+		if (out->append)
 			pos = st.st_size;
 		else
 			pos = lseek(fd, 0, SEEK_CUR);
@@ -95,6 +96,8 @@ int trace_output_open(struct trace_output *out, const char *path)
 
 int trace_output_begin(struct trace_output *out)
 {
+	struct stat st;
+
 	if (out->begun)
 		return 0;
 	out->begun = true;
@@ -103,7 +106,17 @@ int trace_output_begin(struct trace_output *out)
 	if (out->shared_committed)
 		atomic_store_explicit(out->shared_committed, out->committed,
 				      memory_order_release);
-	if (out->owns_fd && out->regular &&
+	/*
+	 * What the file held from @start on goes, whoever opened it: a
+	 * longer file would keep its old tail after the trace ("-o - 1<>
+	 * FILE", an inherited descriptor). Not when appending: @start is
+	 * the end of the file, and another writer may have appended since.
+	 */
+	if (!out->regular || out->append)
+		return 0;
+	if (fstat(out->fd, &st) < 0)
+		return -errno;
+	if ((uint64_t)st.st_size > out->start &&
 	    ftruncate(out->fd, (off_t)out->start) < 0)
 		return -errno;
 	return 0;

@@ -49,6 +49,7 @@
  * @path:      the name to print in messages ("stdout" for "-")
  * @regular:   a regular file (can be truncated on error)
  * @owns_fd:   close @fd in trace_output_close()
+ * @append:    @fd is O_APPEND (">> FILE"): every write goes to the end
  * @start:     file offset of the trace's first byte: 0 for a new file; for
  *             an output opened by someone else, where it stood (the end of
  *             the file for O_APPEND, as with "-o - >> FILE")
@@ -68,6 +69,7 @@ struct trace_output {
 	const char *path;
 	bool regular;
 	bool owns_fd;
+	bool append;
 	uint64_t start;
 	uint64_t offset;
 	uint64_t committed;
@@ -99,10 +101,12 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
 int trace_output_open(struct trace_output *out, const char *path);
 
 /*
- * The trace is about to be written (tracing has started): truncate a file
- * trace_output_open() opened to @start (0), dropping what it held, and let
- * the guard cut back to the last commit from now on (until then it leaves
- * the file alone). Return 0 or -errno (of the truncation).
+ * The trace is about to be written (tracing has started): truncate a
+ * regular file to @start, dropping what it held from there on (all of a
+ * file trace_output_open() opened; for stdout, "-o - 1<> FILE", the tail
+ * the trace would not overwrite; nothing when appending), and let the
+ * guard cut back to the last commit from now on (until then it leaves the
+ * file alone). Return 0 or -errno (of the truncation).
  */
 int trace_output_begin(struct trace_output *out);
 

@@ -181,6 +181,38 @@ else
 		"$TMP/err" "$TMP/check"
 fi
 
+# -o - 1<>FILE: stdout is FILE, read-write, not truncated by the shell. A
+# FILE longer than the trace must not keep its old tail after it (a reader
+# would see garbage after the last record), and no guard has to cut it
+# (its "ended in the middle of a write" would be false). Once from FILE's
+# start, once after 1000 bytes written through the same descriptor first.
+for skip in 0 1000; do
+	head -c 3000000 /dev/zero | tr '\0' x >"$TMP/rw"
+	(
+		[ "$skip" -eq 0 ] || head -c "$skip" /dev/zero | tr '\0' y
+		LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV exec "$COLLECT" -D "$DEV" \
+			-d 0.3 -o -
+	) 1<>"$TMP/rw" 2>"$TMP/err"
+	rc=$?
+	sleep 0.2	# the guard's message, if any, comes just after exit
+	size=$(wc -c <"$TMP/rw")
+	tail -c +$((skip + 1)) "$TMP/rw" >"$TMP/rw.trace"
+	written=$(awk -v n=$((size - skip)) 'BEGIN {
+		if (n >= 1048576) printf "%.1f MiB", n / 1048576
+		else if (n >= 1024) printf "%.1f KiB", n / 1024
+		else printf "%d bytes", n }')
+	if [ "$rc" -eq 0 ] && [ "$size" -lt 3000000 ] &&
+	   "$DUMP" --check "$TMP/rw.trace" >"$TMP/check" 2>&1 &&
+	   { [ "$skip" -eq 0 ] || [ "$(head -c "$skip" "$TMP/rw" | tr -d y | wc -c)" -eq 0 ]; } &&
+	   grep -q "$written written to stdout" "$TMP/err" &&
+	   ! grep -q "fxt-collect-guard" "$TMP/err"; then
+		ok "-o - 1<>FILE (a 3 MB FILE, trace at $skip): FILE ends where the trace does ($written), no stale tail, no guard message"
+	else
+		fail "-o - 1<>FILE (a 3 MB FILE, trace at $skip): exit $rc, $size bytes, wanted a whole trace of $written and no guard message" \
+			"$TMP/err" "$TMP/check"
+	fi
+done
+
 # The signal handlers are installed before the output file is created, so
 # once it has bytes in it a signal cannot take the default action (a fixed
 # sleep lost that race on a loaded machine).
