@@ -178,11 +178,19 @@ dkms-remove:
 	@if $(DKMS_REGISTERED); then $(DKMS) remove -m fxtrace -v $(VERSION) --all; fi
 	rm -rf "$(DKMS_SRC)"
 
+# Without the kernel's build tree (KDIR) kbuild's own clean cannot run, so
+# its outputs are removed by name: a module built with another KDIR (the
+# test scripts use the fetched Debian kernels) must not survive make clean.
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
+	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
+	      kmod/modules.order kmod/Module.symvers Module.symvers \
+	      modules.order .*.cmd .module-common.o
 	$(MAKE) -C collector clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean
+	$(MAKE) -C fuzz clean
+	$(MAKE) -C bench clean
 
 help:
 	@sed -n '3,/^$$/s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
