@@ -54,7 +54,9 @@ PACKAGES=(
 	valgrind        # memory checking of the userspace collector
 	clang           # fuzzing (libFuzzer, sanitizers) of the userspace parsers
 	libclang-rt-14-dev # libFuzzer and the sanitizer runtimes clang-14 links (fuzz/)
-	llvm-14         # llvm-symbolizer for fuzz crash stacks; llvm-cov for make -C fuzz coverage
+	llvm-14         # llvm-symbolizer-14 for fuzz crash stacks
+	llvm            # the unversioned llvm-cov and llvm-profdata make -C fuzz coverage calls
+	python3         # tools/tests check the JSON output with python3's json module
 	shellcheck      # lints the shell scripts
 	sparse          # scripts/run-tests.sh checks the module with it (make C=2)
 	dkms            # make dkms, and scripts/test-install.sh builds the module with it
