@@ -54,6 +54,11 @@ while [[ $# -gt 0 ]]; do
 	*) usage >&2; exit 2 ;;
 	esac
 done
+# Both would run nothing, and "0 passed, 0 failed" must never read as a pass.
+if [[ $host -eq 0 && $vm -eq 0 ]]; then
+	echo "$0: --host-only and --vm-only together leave nothing to run; give one of them" >&2
+	exit 2
+fi
 # A kernel fetch-kernel.sh does not know is refused before any test runs.
 if [[ $vm -eq 1 ]]; then
 	for k in $kernels; do
