@@ -403,7 +403,9 @@ int main(int argc, char **argv)
 				p->resched_at = UINT64_MAX;
 				continue;
 			}
-			if (knames && state == 3 && rnd() % 16 == 0) {
+			/* a thread exits, never the idle task (prev -1);
+			 * rnd() first, so the random sequence stays as it was */
+			if (knames && state == 3 && rnd() % 16 == 0 && prev >= 0) {
 				state = 5;	/* exits; the tid comes back later */
 				th[prev].exiting = true;
 			}
