@@ -296,7 +296,7 @@ done
 # half the CPU from whatever ran then: the first round's first run, or
 # writecost in a short boot (docs/performance.md). Start once they are
 # gone (at most 60 s).
-waited=0 self_tests=done
+waited=0 self_tests='done'
 while grep -qsx cryptomgr_test /proc/[0-9]*/comm; do
 	if [ "$waited" -ge 600 ]; then
 		self_tests=still_running

@@ -7,6 +7,7 @@
 # the callers run the tracers' report commands and pass their output in.
 # Each function sets events, lost and (but count_probe) out_bytes; a value
 # the input does not give is left empty.
+# shellcheck disable=SC2034 # those are this file's results, read by its callers
 
 # count_fxtrace LOG TRACE: fxt-collect's summary in LOG, the trace file
 count_fxtrace() {
