@@ -1251,7 +1251,13 @@ int main(int argc, char **argv)
 	name_order_init(&s.names);
 	switch (collect_parse_args(argc, argv, &s.opts)) {
 	case COLLECT_PARSE_EXIT_OK:
-		return EXIT_TRACE_OK;
+		/* --help or --version: did it reach stdout (a full disk)? */
+		errno = 0;
+		if (fflush(stdout) == 0 && !ferror(stdout))
+			return EXIT_TRACE_OK;
+		fprintf(stderr, "fxt-collect: writing to standard output failed: %s\n",
+			strerror(errno ? errno : EIO));
+		return EXIT_TRACE_FAILED;
 	case COLLECT_PARSE_USAGE:
 		return EXIT_USAGE;
 	case COLLECT_PARSE_OK:

@@ -307,6 +307,20 @@ static void usage(FILE *f)
 		"See fxt2json(1).\n");
 }
 
+/*
+ * Did everything written to @f reach it (a full disk, a closed pipe with
+ * SIGPIPE ignored)? Return 0, or 1 after saying what failed.
+ */
+static int check_output(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	fprintf(stderr, "fxt2json: writing the output failed: %s\n",
+		strerror(errno ? errno : EIO));
+	return 1;
+}
+
 static void write_names(struct conv *cv)
 {
 	size_t i;
@@ -379,7 +393,7 @@ int main(int argc, char **argv)
 		}
 		case 'h':
 			usage(stdout);
-			return 0;
+			return check_output(stdout);
 		default:
 			usage(stderr);
 			return 2;
@@ -458,10 +472,8 @@ int main(int argc, char **argv)
 	if (st.late)
 		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window skipped (first at offset %zu); try a larger --reorder-window\n",
 			path, st.late, st.first_late_offset);
-	if (fflush(cv.out) || ferror(cv.out)) {
-		fprintf(stderr, "fxt2json: writing the output: %s\n", strerror(errno));
+	if (check_output(cv.out))
 		ret = 1;
-	}
 	if (outpath)
 		fclose(cv.out);
 	if (cv.oom || cv.names.oom || cv.live.oom) {

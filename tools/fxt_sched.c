@@ -43,6 +43,20 @@ static void usage(FILE *f)
 "  %s top sched.fxt -n 5 --json\n", prog, prog, prog, prog);
 }
 
+/*
+ * Did everything printed reach stdout (a full disk, a closed pipe with
+ * SIGPIPE ignored)? Return @ret, or 1 after saying what failed.
+ */
+static int check_stdout(int ret)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	fprintf(stderr, "%s: writing the output failed: %s\n", prog,
+		strerror(errno ? errno : EIO));
+	return 1;
+}
+
 static int parse_time(const char *s, uint64_t *out)
 {
 	return sc_parse_time(s, 1, out);
@@ -130,7 +144,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
-		return 0;
+		return check_stdout(0);
 	}
 	cmd = argv[1];
 	if (strcmp(cmd, "latency") && strcmp(cmd, "top") && strcmp(cmd, "summary")) {
@@ -225,6 +239,7 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			ret = check_stdout(0);
 			goto out;
 		default:
 			goto usage_err;
@@ -309,10 +324,8 @@ int main(int argc, char **argv)
 			secs > 0 ? (double)an.io.records / secs : 0.0,
 			ru.ru_maxrss, an.io.max_buffered, an.nthreads);
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: writing the output: %s\n", prog, strerror(errno));
+	if (check_stdout(0))
 		ret = 1;
-	}
 	if (an.oom || an.spool_error || an.io.malformed)
 		ret = 1;
 out:

@@ -80,3 +80,21 @@ check "--help documents the exit statuses" 0 "records were dropped" -- --help
 release=$(cat "$(dirname "$0")/../../VERSION")
 check "--version names the release ($release) and the ABI" 0 \
 	"^fxt-collect $release (fxtrace ABI version [0-9][0-9]*)$" -- --version
+# --help and --version to a full disk: not 0 with nothing printed; exit 1
+# (a step failed) and the step named, as fxt-dump and fxt-sched do.
+for a in --help --version -h -V; do
+	if [ ! -w /dev/full ]; then
+		echo "ok - fxt-collect $a >/dev/full # SKIP no writable /dev/full"
+		continue
+	fi
+	"$COLLECT" $a >/dev/full 2>"$TMP/err"
+	got=$?
+	if [ "$got" -eq 1 ] &&
+	   grep -qx "fxt-collect: writing to standard output failed: No space left on device" "$TMP/err"; then
+		echo "ok - fxt-collect $a >/dev/full: exit 1, says writing failed and why"
+	else
+		echo "not ok - fxt-collect $a >/dev/full: exit 1, says writing failed and why"
+		echo "#   exit $got, stderr:"
+		sed 's/^/#     /' "$TMP/err"
+	fi
+done

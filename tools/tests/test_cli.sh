@@ -281,6 +281,16 @@ assert all(v>0 for v in c.values()), c
 ' '$tmp/p.txt' '$tmp/p.csv' '$tmp/p.json'"
 done
 
+# ---- help to a full disk: exit 1 (a write error) with a message, not 0 ----
+for P in "$S --help" "$S latency -h" "$S top --help" "$J --help" "$J -h"; do
+	p=${P##*/}
+	if [ -w /dev/full ]; then
+		t "$p >/dev/full: exit 1, says writing the output failed and why" "$P >/dev/full 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qx '${p%% *}: writing the output failed: No space left on device' '$tmp/e.txt'"
+	else
+		echo "ok - $p >/dev/full # SKIP no writable /dev/full"
+	fi
+done
+
 # ---- fxt2json's usage errors say what is wrong ----
 t "fxt2json with no FILE: 'missing FILE.fxt', exit 2" "'$J' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: missing FILE.fxt'"
 t "fxt2json with two FILEs: 'only one FILE.fxt', exit 2" "'$J' '$tmp/t.fxt' '$tmp/t.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: only one FILE.fxt, please'"
