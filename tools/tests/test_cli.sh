@@ -291,6 +291,12 @@ for P in "$S --help" "$S latency -h" "$S top --help" "$J --help" "$J -h"; do
 	fi
 done
 
+if [ -w /dev/full ]; then
+	t "fxt-sched: a write error (>/dev/full) exits 1, as --help and fxt-sched(1) say (fxt-dump's 2 is named as its own)" "'$S' summary '$tmp/t.fxt' >/dev/full 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qx 'fxt-sched: writing the output failed: No space left on device' '$tmp/e.txt' && '$S' --help | tr '\\n' ' ' | grep -q '1 the input is not a whole trace.*a write error.*; 2 usage' && { ! command -v groff >/dev/null || groff -man -Tascii -P-c -P-b -P-o -P-u '$R/tools/fxt-sched.1' 2>/dev/null | tr -s ' \\n' '  ' | sed -n '/EXIT STATUS/,/EXAMPLES/p' | grep -q 'or a write error .*fxt-dump(1) gives 2 for it'; }"
+else
+	echo "ok - fxt-sched: a write error exits 1 # SKIP no writable /dev/full"
+fi
+
 # ---- fxt2json's usage errors say what is wrong ----
 t "fxt2json with no FILE: 'missing FILE.fxt', exit 2" "'$J' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: missing FILE.fxt'"
 t "fxt2json with two FILEs: 'only one FILE.fxt', exit 2" "'$J' '$tmp/t.fxt' '$tmp/t.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: only one FILE.fxt, please'"
