@@ -139,6 +139,8 @@ int main(int argc, char **argv)
 	int c, ret = 0;
 
 	if (argc < 2) {
+		fprintf(stderr, "%s: missing command (latency, top or summary)\n",
+			prog);
 		usage(stderr);
 		return 2;
 	}
@@ -245,8 +247,11 @@ int main(int argc, char **argv)
 			goto usage_err;
 		}
 	}
-	if (optind != argc - 1)
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog, optind == argc ?
+			"missing FILE (use - for stdin)" : "only one FILE, please");
 		goto usage_err;
+	}
 	path = argv[optind];
 	if (an.f.has_from && an.f.has_to && an.f.from >= an.f.to) {
 		fprintf(stderr, "%s: --from %s is not before --to %s: the window [from, to) is empty\n",

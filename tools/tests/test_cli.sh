@@ -262,6 +262,11 @@ for l in "--pid:" "--pid:," "--tid:,," "--tid:"; do
 	[ "$o" = --pid ] && what="process id" || what="thread id"
 	t "$o '$v': no id in the list, usage error, exit 2, says so" "'$S' summary '$tmp/t.fxt' $o '$v' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ ! -s '$tmp/o.txt' ] && head -n 1 '$tmp/e.txt' | grep -qxF \"fxt-sched: $o '$v': no $what in the list (to select every one, leave $o out)\""
 done
+usage2 "fxt-sched: missing FILE (use - for stdin)" latency
+usage2 "fxt-sched: missing FILE (use - for stdin)" top -n 3
+usage2 "fxt-sched: only one FILE, please" latency "$tmp/t.fxt" "$tmp/t.fxt"
+usage2 "fxt-sched: only one FILE, please" summary "$tmp/t.fxt" --csv "$tmp/t.fxt"
+usage2 "fxt-sched: missing command (latency, top or summary)"
 t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt' && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
 
 # ---- latency -P: every format lists the same processes (those with intervals) ----
