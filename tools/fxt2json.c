@@ -474,8 +474,12 @@ int main(int argc, char **argv)
 			path, st.late, st.first_late_offset);
 	if (check_output(cv.out))
 		ret = 1;
-	if (outpath)
-		fclose(cv.out);
+	/* some file systems (NFS, quotas) report a failed write at close */
+	if (outpath && fclose(cv.out)) {
+		fprintf(stderr, "fxt2json: %s: closing the output failed: %s\n",
+			outpath, strerror(errno));
+		ret = 1;
+	}
 	if (cv.oom || cv.names.oom || cv.live.oom) {
 		fprintf(stderr, "fxt2json: out of memory: the output is incomplete\n");
 		ret = 1;
