@@ -258,6 +258,7 @@ struct input {
 	const uint8_t *buf;
 	size_t len;
 	bool mapped;
+	bool allocated;		/* @buf is malloc'd (a pipe), even if empty */
 };
 
 static int open_input(const char *path, struct input *in)
@@ -313,6 +314,7 @@ static int open_input(const char *path, struct input *in)
 			in->len += (size_t)n;
 		}
 		in->buf = b;
+		in->allocated = true;
 	}
 	if (fd > 0)
 		close(fd);
@@ -329,7 +331,7 @@ static void close_input(struct input *in)
 {
 	if (in->mapped)
 		munmap((void *)in->buf, in->len);
-	else if (in->len)
+	else if (in->allocated)
 		free((void *)in->buf);
 }
 

@@ -56,6 +56,12 @@ valgrind_run() {
 		$vg "$BUILD/fxt2json" "$tmp/$f.fxt" >/dev/null 2>"$tmp/log"
 		vg_verdict fxt2json "$f" $?
 	done
+	# from a pipe (read into a buffer): whole, and empty (refused)
+	cat "$tmp/t.fxt" | $vg "$BUILD/fxt-sched" summary - >/dev/null 2>"$tmp/log"
+	vg_verdict "fxt-sched summary - <pipe" t $?
+	: >"$tmp/empty.fxt"
+	cat "$tmp/empty.fxt" | $vg "$BUILD/fxt-sched" summary - >/dev/null 2>"$tmp/log"
+	vg_verdict "fxt-sched summary - <pipe" empty $?
 	$vg "$BUILD/obj/tests/test_fxt_sched" >"$tmp/out" 2>"$tmp/log"
 	rc=$?
 	if [ "$rc" -ne 0 ] || grep -q "==[0-9]*==" "$tmp/log" || grep -q "^not ok" "$tmp/out"; then
