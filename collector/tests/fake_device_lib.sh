@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # DUMP and rc are for the scripts that source this
 #
 # fake_device_lib.sh - what the tests of fxt-collect against
 # fake_fxtrace.so share. A script run as SCRIPT FXT_COLLECT FXT_DUMP FAKE_SO

@@ -12,6 +12,7 @@
 # positions, ring positions across 2^64. Every trace written must pass fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
+# shellcheck disable=SC2034 # read by fake_device_lib.sh
 FAKE_LIB_PREFIX=fxt-fake
 . "$(dirname "$0")/fake_device_lib.sh"
 
@@ -217,8 +218,7 @@ done
 # once it has bytes in it a signal cannot take the default action (a fixed
 # sleep lost that race on a loaded machine).
 wait_for_output() {
-	local i
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ -s "$1" ] && return 0
 		sleep 0.05
 	done

@@ -12,6 +12,7 @@
 # for COMMAND after -d, saying that tracing had stopped already).
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
+# shellcheck disable=SC2034 # read by fake_device_lib.sh
 FAKE_LIB_PREFIX=fxt-keep
 . "$(dirname "$0")/fake_device_lib.sh"
 
@@ -174,7 +175,7 @@ rm -f "$TMP/s.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -d 0.2 -- \
 	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	grep -q "tracing stopped; waiting for sh" "$TMP/err" && break
 	sleep 0.05
 done
