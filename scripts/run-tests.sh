@@ -2,7 +2,8 @@
 # run-tests.sh -- every fxtrace test, in the order a failure is cheapest:
 #
 #   1. host: collector unit tests (+ ASan/UBSan, valgrind) via make -C collector check
-#   2. checkpatch --strict and kernel-doc on kmod/ and uapi/; make install
+#   2. checkpatch --strict and kernel-doc on kmod/ and uapi/; shellcheck on
+#      every shell script; make install
 #      and DKMS (scripts/test-install.sh: here with --host-only, else after
 #      the kernel loop, which fetches the kernels its DKMS builds need)
 #   3. for each kernel: the module builds with W=1 and no warning, sparse
@@ -122,6 +123,20 @@ perfetto_check_with() {
 	node "scripts/perfetto/$2" "$out/$3" "$out/$4"
 }
 
+# Every tracked shell script, by name or by its #! line; none may warn.
+lint_shell() {
+	local f scripts=()
+
+	while IFS= read -r f; do
+		case $f in
+		*.sh) scripts+=("$f") ;;
+		*) head -n1 "$f" | grep -qE '^#!.*(ba)?sh' && scripts+=("$f") ;;
+		esac
+	done < <(git ls-files)
+	echo "${#scripts[@]} scripts"
+	shellcheck -S warning "${scripts[@]}"
+}
+
 echo "TAP version 13"
 if [[ $deps -eq 1 ]]; then
 	step "install dependencies" scripts/install-deps.sh || true
@@ -132,6 +147,7 @@ if [[ $host -eq 1 ]]; then
 	step "benchmark tools and table arithmetic (host)" make -C bench check || true
 	step "fuzz targets: 8 s each from the committed corpus, no crash" make -s -C fuzz check || true
 	step "checkpatch --strict and kernel-doc (kmod, uapi)" scripts/kernel-style.sh || true
+	step "shellcheck -S warning on every tracked shell script" lint_shell || true
 fi
 # scripts/test-install.sh builds the module with DKMS against cached kernels
 # only. Host-only, it runs here and uses whatever the cache has (skipping
