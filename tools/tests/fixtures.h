@@ -250,19 +250,28 @@ static void build_holes(struct tb *t)
  *         5000 101 -> 102 (101 preempted); 9000 102 -> 101; 12000 -> idle
  * top: #1 preempt 4000 (101; 102 ran 4000), #2 wakeup 3500 (102; 101 ran).
  */
+/* Process 100 with threads 101 and 102, named as given, on that schedule. */
 FX_UNUSED
-static void build_odd_names(struct tb *t)
+static void build_named_pair(struct tb *t, const char *proc,
+			     const char *n101, const char *n102)
 {
 	tb_begin(t, 1000000000);
-	tb_process(t, 100, "proc\"x");
-	tb_thread(t, 101, 100, "a\"b,c;d:e");
-	tb_thread(t, 102, 100, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"
-		  "\xe3\x83\x97\xe3\x83\xad\xe3");
+	tb_process(t, 100, proc);
+	tb_thread(t, 101, 100, n101);
+	tb_thread(t, 102, 100, n102);
 	tb_switch(t, 0, 1000, IDLE, 101, FXT_THREAD_STATE_BLOCKED);
 	tb_wake(t, 0, 1500, 102, 101);
 	tb_switch(t, 0, 5000, 101, 102, FXT_THREAD_STATE_RUNNING);
 	tb_switch(t, 0, 9000, 102, 101, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 0, 12000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+FX_UNUSED
+static void build_odd_names(struct tb *t)
+{
+	build_named_pair(t, "proc\"x", "a\"b,c;d:e",
+			 "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"
+			 "\xe3\x83\x97\xe3\x83\xad\xe3");
 }
 
 /*
@@ -358,15 +367,8 @@ static void build_open_end(struct tb *t)
 FX_UNUSED
 static void build_ctl_names(struct tb *t)
 {
-	tb_begin(t, 1000000000);
-	tb_process(t, 100, "p\x1b]0;x\x07");
-	tb_thread(t, 101, 100, "a\x1b[31mb\nc\\d\x7f");
-	tb_thread(t, 102, 100, "tab\there");
-	tb_switch(t, 0, 1000, IDLE, 101, FXT_THREAD_STATE_BLOCKED);
-	tb_wake(t, 0, 1500, 102, 101);
-	tb_switch(t, 0, 5000, 101, 102, FXT_THREAD_STATE_RUNNING);
-	tb_switch(t, 0, 9000, 102, 101, FXT_THREAD_STATE_BLOCKED);
-	tb_switch(t, 0, 12000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	build_named_pair(t, "p\x1b]0;x\x07", "a\x1b[31mb\nc\\d\x7f",
+			 "tab\there");
 }
 
 #endif /* FIXTURES_H */
