@@ -144,12 +144,7 @@ out_free_rings:
 
 static int fxtrace_ensure_rings(struct fxtrace_session *s)
 {
-	int ret;
-
-	mutex_lock(&s->buf_lock);
-	ret = s->rings ? 0 : fxtrace_alloc_rings(s);
-	mutex_unlock(&s->buf_lock);
-	return ret;
+	return s->rings ? 0 : fxtrace_alloc_rings(s);
 }
 
 static void fxtrace_stop(struct fxtrace_session *s)
@@ -302,7 +297,9 @@ static long fxtrace_ioctl_start(struct fxtrace_session *s)
 		ret = -EBUSY;
 		goto out_unlock;
 	}
+	mutex_lock(&s->buf_lock);
 	ret = fxtrace_ensure_rings(s);
+	mutex_unlock(&s->buf_lock);
 	if (ret)
 		goto out_unlock;
 	/*
@@ -436,11 +433,9 @@ static int fxtrace_mmap_locked(struct fxtrace_session *s,
 		fxtrace_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 
-	if (!s->rings) {
-		ret = fxtrace_alloc_rings(s);
-		if (ret)
-			return ret;
-	}
+	ret = fxtrace_ensure_rings(s);
+	if (ret)
+		return ret;
 	ret = remap_vmalloc_range(vma, per_cpu_ptr(s->rings, cpu)->area, pgoff);
 	if (ret)
 		return ret;
