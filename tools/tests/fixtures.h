@@ -250,13 +250,17 @@ static void build_holes(struct tb *t)
  *         5000 101 -> 102 (101 preempted); 9000 102 -> 101; 12000 -> idle
  * top: #1 preempt 4000 (101; 102 ran 4000), #2 wakeup 3500 (102; 101 ran).
  */
-/* Process 100 with threads 101 and 102, named as given, on that schedule. */
+/*
+ * Process 100 (named @proc, or without a process record when NULL) with
+ * threads 101 and 102, named as given, on that schedule.
+ */
 FX_UNUSED
 static void build_named_pair(struct tb *t, const char *proc,
 			     const char *n101, const char *n102)
 {
 	tb_begin(t, 1000000000);
-	tb_process(t, 100, proc);
+	if (proc)
+		tb_process(t, 100, proc);
 	tb_thread(t, 101, 100, n101);
 	tb_thread(t, 102, 100, n102);
 	tb_switch(t, 0, 1000, IDLE, 101, FXT_THREAD_STATE_BLOCKED);
@@ -314,14 +318,7 @@ static void build_hole_top(struct tb *t)
 FX_UNUSED
 static void build_empty_names(struct tb *t)
 {
-	tb_begin(t, 1000000000);
-	tb_thread(t, 101, 100, "");
-	tb_thread(t, 102, 100, "");
-	tb_switch(t, 0, 1000, IDLE, 101, FXT_THREAD_STATE_BLOCKED);
-	tb_wake(t, 0, 1500, 102, 101);
-	tb_switch(t, 0, 5000, 101, 102, FXT_THREAD_STATE_RUNNING);
-	tb_switch(t, 0, 9000, 102, 101, FXT_THREAD_STATE_BLOCKED);
-	tb_switch(t, 0, 12000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	build_named_pair(t, NULL, "", "");
 }
 
 /*
