@@ -38,6 +38,7 @@
 
 #include "archive_meta.h"
 #include "collect_options.h"
+#include "fxt_read.h"
 #include "fxt_write.h"
 #include "name_order.h"
 #include "ring_drain.h"
@@ -1239,7 +1240,7 @@ static void session_cleanup(struct session *s)
 int main(int argc, char **argv)
 {
 	struct session s;
-	int status;
+	int status, err;
 
 	memset(&s, 0, sizeof(s));
 	s.fd = -1;
@@ -1252,11 +1253,11 @@ int main(int argc, char **argv)
 	switch (collect_parse_args(argc, argv, &s.opts)) {
 	case COLLECT_PARSE_EXIT_OK:
 		/* --help or --version: did it reach stdout (a full disk)? */
-		errno = 0;
-		if (fflush(stdout) == 0 && !ferror(stdout))
+		err = fxt_flush_error(stdout, EIO);
+		if (!err)
 			return EXIT_TRACE_OK;
 		fprintf(stderr, "fxt-collect: writing to standard output failed: %s\n",
-			strerror(errno ? errno : EIO));
+			strerror(err));
 		return EXIT_TRACE_FAILED;
 	case COLLECT_PARSE_USAGE:
 		return EXIT_USAGE;

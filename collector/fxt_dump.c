@@ -131,13 +131,11 @@ static int output_errno;
  */
 static int check_output(int status)
 {
-	int err;
-
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return status;
 	/* This flush may have had nothing left: the earlier failure's errno. */
-	err = errno ? errno : output_errno ? output_errno : EIO;
+	int err = fxt_flush_error(stdout, output_errno ? output_errno : EIO);
+
+	if (!err)
+		return status;
 	fprintf(stderr, "fxt-dump: writing the output failed: %s\n", strerror(err));
 	return EXIT_USAGE;
 }

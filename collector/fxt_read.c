@@ -974,6 +974,14 @@ const char *fxt_thread_state_name(unsigned int state)
 	return NAME_OF(names, state);
 }
 
+int fxt_flush_error(FILE *f, int fallback)
+{
+	errno = 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	return errno ? errno : fallback;
+}
+
 size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote)
 {
 	size_t i, n = 0;

@@ -223,6 +223,18 @@ bool fxt_str_eq(const struct fxt_str *s, const char *text);
  */
 size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote);
 
+/**
+ * fxt_flush_error() - flush @f and say whether everything written to it
+ * arrived (a full disk, a closed pipe with SIGPIPE ignored, an I/O error)
+ * @f: the output
+ * @fallback: the error to report when stdio kept none (the flush had
+ *	nothing left after an earlier failed write): EIO, or the caller's
+ *	own record of that earlier failure
+ * Shared by every tool that prints, so that none exits 0 on a lost output.
+ * Return: 0, or the errno of the failure (@fallback when errno is 0).
+ */
+int fxt_flush_error(FILE *f, int fallback);
+
 /* Names for printing (never NULL; "unknown" for values out of range). */
 const char *fxt_record_type_name(unsigned int type);
 const char *fxt_metadata_type_name(unsigned int type);

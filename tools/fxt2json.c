@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "analysis.h"
+#include "fxt_read.h"
 
 #define CPU_PID		((uint64_t)2147483647)	/* the pseudo process holding CPU tracks */
 
@@ -313,11 +314,12 @@ static void usage(FILE *f)
  */
 static int check_output(FILE *f)
 {
-	errno = 0;
-	if (fflush(f) == 0 && !ferror(f))
+	int err = fxt_flush_error(f, EIO);
+
+	if (!err)
 		return 0;
 	fprintf(stderr, "fxt2json: writing the output failed: %s\n",
-		strerror(errno ? errno : EIO));
+		strerror(err));
 	return 1;
 }
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "analysis.h"
+#include "fxt_read.h"
 
 static const char *prog = "fxt-sched";
 
@@ -49,11 +50,12 @@ static void usage(FILE *f)
  */
 static int check_stdout(int ret)
 {
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	int err = fxt_flush_error(stdout, EIO);
+
+	if (!err)
 		return ret;
 	fprintf(stderr, "%s: writing the output failed: %s\n", prog,
-		strerror(errno ? errno : EIO));
+		strerror(err));
 	return 1;
 }
 
