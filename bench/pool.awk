@@ -14,7 +14,9 @@
 #
 # A run's time is taken without the boot's scale, so that boots on a
 # faster or slower host can be pooled: in the instruction view ns_per_op
-# as it is (instructions: the same scale in every boot); in the wall view
+# as it is (instructions: the same scale in every boot) plus the tracer's
+# CPU time in the window after the loop per operation
+# (tracer_cpu_after_ns / ops), which report.awk charges there; in the wall view
 # ns_per_op (all of the run's pieces) divided by the getppid() calibration
 # of its round's "none" run: calib_med_ns (measured between that run's
 # pieces) where the runs have it, else the mean of its calib_before and
@@ -102,6 +104,10 @@ FNR == 1 { files[++nfile] = FILENAME }
 	if (kv["view"] == "icount") {
 		unit = "ns_per_op"
 		cal[key] = 1
+		# As report.awk charges it in this view: what the tracer's
+		# reader did in the quiet window after the loop, per operation.
+		if (num(kv["tracer_cpu_after_ns"]) && kv["ops"] > 0)
+			raw[key] += kv["tracer_cpu_after_ns"] / kv["ops"]
 		old[key] = raw[key]
 	} else if (num(kv["norm_per_op"]) && num(kv["calib_med_ns"])) {
 		unit = "calib_med_ns"
