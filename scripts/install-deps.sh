@@ -57,6 +57,7 @@ PACKAGES=(
 	llvm-14         # llvm-symbolizer-14 for fuzz crash stacks
 	llvm            # the unversioned llvm-cov and llvm-profdata make -C fuzz coverage calls
 	python3         # tools/tests check the JSON output with python3's json module
+	strace          # tools/tests fail fxt2json's close() with strace's fault injection (skipped without it)
 	shellcheck      # lints the shell scripts
 	sparse          # scripts/run-tests.sh checks the module with it (make C=2)
 	dkms            # make dkms, and scripts/test-install.sh builds the module with it
