@@ -175,6 +175,11 @@ main() {
 	for v in "${view_list[@]}"; do
 		[[ $v == icount || $v == wall ]] || { echo "$prog: unknown view '$v' (icount, wall)" >&2; exit 2; }
 	done
+	# The wall view cuts each ping-pong run into --chunks pieces of at least one round trip.
+	if [[ " ${view_list[*]} " == *" wall "* ]] && ((pp_ops < chunks)); then
+		echo "$prog: --pp-ops ($pp_ops) must be at least --chunks ($chunks) in the wall view" >&2
+		exit 2
+	fi
 	[[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
 	[[ $clocksource == tsc || $clocksource == kernel ]] || { echo "$prog: --clocksource is tsc or kernel" >&2; exit 2; }
 	[[ $wakeup_preemption == on || $wakeup_preemption == off ]] || { echo "$prog: --wakeup-preemption is on or off" >&2; exit 2; }

@@ -1132,6 +1132,12 @@ int main(int argc, char **argv)
 			env.ops = 20000;
 		if (env.warmup < 0)
 			env.warmup = env.ops / 10;
+		/* A piece without a round trip has no time per op (norm_per_op inf). */
+		if (env.chunks > env.ops) {
+			fprintf(stderr, "fxt-bench: --chunks (%d) must be at most --ops (%ld)\n",
+				env.chunks, env.ops);
+			return 2;
+		}
 	} else if (!strcmp(env.workload, "sleepwake")) {
 		run = run_sleepwake;
 		if (env.ops < 0)

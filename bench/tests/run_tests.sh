@@ -201,7 +201,7 @@ result $? "fxt-bench: a run that does not finish exits 124 with a message and ki
 
 bad=0
 for args in "" "nosuch" "pingpong --cpus 1" "pingpong -n 0" "sleepwake -t 4 -k 4" "calib extra" "writecost -n 5000" "writecost --pages old" \
-	"pingpong --settle -1" "pingpong --pending lttng"; do
+	"pingpong --settle -1" "pingpong --pending lttng" "pingpong -n 5 -C 10"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	"$BUILD/fxt-bench" $args >"$tmp/last" 2>&1
 	[[ $? -eq 2 ]] || { bad=1; echo "# 'fxt-bench $args' did not exit 2"; }
@@ -255,7 +255,7 @@ result $? "fxt-probe-only: a ring size that is not a power of two is exit 2"
 
 # run.sh checks its options before building or booting anything.
 bad=0
-for args in "--workloads pp3" "--clocksource hpet" "--clocksource" "--tcg-thread both" "--wakeup-preemption maybe" "--rounds 0" "--nosuch" "--settle 0.5" "--settle 60001" "--settle 08x"; do
+for args in "--workloads pp3" "--clocksource hpet" "--clocksource" "--tcg-thread both" "--wakeup-preemption maybe" "--rounds 0" "--nosuch" "--settle 0.5" "--settle 60001" "--settle 08x" "--pp-ops 10"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	timeout 20 "$BENCH/run.sh" $args >"$tmp/last" 2>&1
 	rc=$?
