@@ -716,7 +716,8 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
  * A kernel loss marker: CPU ev->cpu lost ev->a records from ev->ts on
  * (ev->a > 0), until the marker with 0. What that CPU ran from here on is
  * unknown until its next switch; every thread waiting now may be switched
- * in unseen on it, so its clock is not trusted.
+ * in unseen on it, so its clock is not trusted; the thread running on it
+ * may block there unseen, so its state is unknown.
  */
 static void do_lost(struct analysis *an, const struct sc_event *ev)
 {
@@ -741,7 +742,15 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		an->holes_open++;
 	}
 	if (c->known && ev->ts >= c->since) {
+		struct thread *cur = analysis_row(an, c->cur_row);
+
 		close_segment(an, c, ev->ts);
+		/* It may block in the hole, unseen: its state is unknown, so
+		 * a wakeup seen after the hole starts a clock instead of
+		 * being taken for one of a running thread. */
+		if (cur && cur->st == ST_RUNNING &&
+		    cur->last_cpu == (int64_t)ev->cpu)
+			cur->st = ST_UNKNOWN;
 		c->known = false;
 		c->lost_since = true;
 		c->since = ev->ts;

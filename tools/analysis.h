@@ -16,7 +16,8 @@
  * traces begin with switches and no wakeups instead) and, per CPU, between
  * the two records_lost markers of a hole. A latency clock started in one, or still running when a hole
  * begins, may have missed its end: the interval is not counted (but
- * counted as such in @skipped_*).
+ * counted as such in @skipped_*). The thread running on a CPU when its
+ * hole begins may block in it unseen: its state is unknown from then on.
  */
 #ifndef ANALYSIS_H
 #define ANALYSIS_H

@@ -787,6 +787,40 @@ TEST(records_lost_holes)
 	analysis_free(&an);
 }
 
+/*
+ * The thread running on a CPU when a hole begins may block in it, unseen:
+ *   cpu1: 1000 idle -> 101; [hole 2000..3000: 101 blocks, 102 runs];
+ *         3000 102 -> idle (blocked)
+ *   cpu0: 4000 wakeup 101 (by 103); 4500 idle -> 101
+ * After the hole 101 runs nowhere (every other CPU is complete), so the
+ * wakeup at 4000 is a real one: wakeup latency 500. Taking 101 as still
+ * running ignored that wakeup (a wakeup of a running thread) and lost the
+ * interval.
+ */
+TEST(thread_running_when_a_hole_begins_is_unknown_after_it)
+{
+	struct analysis an;
+	struct thread *t;
+	struct tb tr;
+
+	tb_begin(&tr, 1000000000);
+	tb_switch(&tr, 1, 1000, IDLE, 101, 0);
+	tb_lost(&tr, 1, 2000, 3000, 5);
+	tb_switch(&tr, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&tr, 0, 4000, 101, 103);
+	tb_switch(&tr, 0, 4500, IDLE, 101, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &tr, 0) == 0);
+	t = analysis_find(&an, 101);
+	ASSERT(t);
+	EXPECT_EQ(t->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(t->lat[LAT_WAKEUP].max, 500);
+	EXPECT_EQ(t->wakeups, 1);
+	EXPECT_EQ(t->runtime, 1000);	/* 1000..2000: the hole is not known */
+	EXPECT_EQ(an.skipped_hole, 0);
+	analysis_free(&an);
+}
+
 /* fixtures.h build_hole_top: A's interval reaches into cpu1's hole. */
 TEST(top_history_incomplete_after_a_hole)
 {
@@ -1014,6 +1048,7 @@ int main(void)
 	RUN(rename_keeps_one_row);
 	RUN(records_lost_holes);
 	RUN(top_history_incomplete_after_a_hole);
+	RUN(thread_running_when_a_hole_begins_is_unknown_after_it);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
 	RUN(unknown_records_skipped_by_size);
