@@ -93,7 +93,7 @@ const ourLat = JSON.parse(run(['latency', file, '--json']));
 const tp = await loadTrace(file);
 const problems = await tp.importErrors();
 const rows = await tp.query(`
-  select t.tid as tid, s.ts as ts, s.dur as dur, s.state as state
+  select t.tid as tid, s.ts as ts, s.dur as dur, s.state as state, s.cpu as cpu
   from thread_state s join thread t using(utid)
   where t.tid != 0
   order by s.utid, s.ts`);
@@ -165,8 +165,11 @@ const theirs = new Map();
 // definition). Such W rows (directly after a Running row) are counted and
 // treated as the continuation of the Running row; runtime is then also
 // derived from thread_state (Running rows plus these continuations) and
-// compared, next to the raw sched sum.
-let quirkRows = 0;
+// compared, next to the raw sched sum. Unless a records-lost hole began on
+// the run's CPU during the run: the thread may have blocked in it unseen,
+// fxt-sched takes its state as unknown from the hole's start, and the
+// wakeup starts a wait (counted if it is not in an incomplete period).
+let quirkRows = 0, holeWakeRows = 0;
 const tsRuntime = new Map();   // tid -> {ns, slices} from thread_state
 let cur = null;   // the open waiting interval of the thread being scanned
 let prevTid = null, prev = null, runStart = null;
@@ -178,10 +181,16 @@ for (const r of rows) {
   const tid = Number(r.tid), ts = BigInt(r.ts), dur = BigInt(r.dur);
   if (tid !== prevTid) { cur = null; prev = null; runStart = null; prevTid = tid; }
   const contiguous = prev && prev.end === ts;
+  const holeInRun = () => holes.some(h => h.cpu === prev.cpu &&
+    h.start >= prev.runFrom && h.start < ts);
   if (r.state === 'W' && contiguous && prev.running) {
-    quirkRows++;
-    prev = { end: dur >= 0n ? ts + dur : -1n, running: true };
-    continue;
+    if (holeInRun()) {
+      holeWakeRows++;
+    } else {
+      quirkRows++;
+      prev = { ...prev, end: dur >= 0n ? ts + dur : -1n };
+      continue;
+    }
   }
   if (runStart !== null) {
     if (contiguous) addRun(tid, runStart, ts);
@@ -207,8 +216,11 @@ for (const r of rows) {
   } else {
     cur = null;
   }
-  prev = { end: dur >= 0n ? ts + dur : -1n, running: r.state === 'Running' };
+  prev = { end: dur >= 0n ? ts + dur : -1n, running: r.state === 'Running',
+    cpu: r.cpu === null ? null : Number(r.cpu), runFrom: ts };
 }
+if (holeWakeRows)
+  diag(`${holeWakeRows} wakeups of threads that were running when a records-lost hole began on their CPU: waits, not the quirk below`);
 if (quirkRows)
   diag(`Perfetto v55.3 quirk: ${quirkRows} wakeups of running threads cut a Running row (W row inside a run, sched slice shortened); treated as running, see the top of this script`);
 
