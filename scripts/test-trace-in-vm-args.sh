@@ -90,4 +90,20 @@ for k in "${known[@]}"; do
 		failed=1
 	fi
 done
+# A long trace gets a VM time limit that holds it: vm-test.sh's default of
+# 600 s plus the duration (-d 900 used to be killed after 600 s). Here make
+# succeeds, so the run reaches the (stub) vm-test.sh.
+printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/make"
+for d in 900:1501 0.5:601 2.25:603; do
+	name="-d ${d%%:*}: vm-test.sh gets --timeout ${d##*:} (600 s + the trace)"
+	run --no-deps -d "${d%%:*}" -o "$TMP/t.fxt"
+	if grep -q "^vm-test.sh --out [^ ]* --timeout ${d##*:} " "$TMP/started" 2>/dev/null; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		sed 's/^/#   stderr: /' "$TMP/err"
+		[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
+		failed=1
+	fi
+done
 exit "$failed"

@@ -98,9 +98,13 @@ guest="insmod fxtrace.ko &&
 	{ sh -c 'while :; do :; done' & } &&
 	fxt-collect -o /out/sched.fxt -d $duration; rc=\$?;
 	kill %1 %2 2>/dev/null; exit \$rc"
+# The VM's time limit: vm-test.sh's default (600 s) for the boot and
+# everything around the trace, plus the trace itself.
+vm_timeout=$((600 + ${duration%.*} + 1))
 echo "$prog: tracing $duration s in a QEMU VM (Debian $flavour kernel) ..." >&2
 rc=0
-"$REPO/scripts/vm-test.sh" --out "$vmout" --command "$guest" "$flavour" >"$vmout.console" 2>&1 || rc=$?
+"$REPO/scripts/vm-test.sh" --out "$vmout" --timeout "$vm_timeout" --command "$guest" "$flavour" \
+	>"$vmout.console" 2>&1 || rc=$?
 # fxt-collect exits 3 when records were dropped: the trace is still whole.
 if [[ $rc -ne 0 && $rc -ne 3 || ! -s $vmout/out/sched.fxt ]]; then
 	echo "$prog: the VM run failed (exit $rc); console: $vmout.console" >&2
