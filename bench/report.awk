@@ -352,6 +352,18 @@ END {
 	else
 		how = sprintf(" (calibrated: each run's time / the getppid() time of its round's \"none\" run, %s, x the boot's median %.1f ns per getppid(); every configuration of a round has the same divisor, taken with no tracer running)", \
 		              in_run ? "measured between its pieces" : "measured before and after it", cal_med)
+	# The "+%" column divides by the "none" runs' median, whatever the
+	# order of the configurations.
+	for (w = 1; w <= nwl; w++) {
+		n = 0
+		delete xs
+		for (r = 1; r <= maxr; r++) {
+			key = wls[w] SUBSEP "none" SUBSEP r
+			if ((key in ok) && (x = value(key)) != "")
+				xs[++n] = x
+		}
+		none_med[wls[w]] = median(xs, n)
+	}
 	printf("View: %s%s\n\n", view, how)
 	for (i = 1; i <= ninfo; i++)
 		printf("    %s\n", info[i])
@@ -405,8 +417,6 @@ END {
 			pe = (d != "" && e != "" && e > 0) ? d / e : ""
 			od = median(ods, nod)
 			per_event_old[wl, cfg] = (od != "" && e != "" && e > 0) ? od / e : ""
-			if (cfg == "none")
-				none_med[wl] = m
 			per_event[wl, cfg] = pe
 			lost_all[wl, cfg] = lsum
 			cpu_med[wl, cfg] = median(cs, nc)

@@ -350,6 +350,13 @@ grep -q '^| pp1 | 0.300 | 0.080 (perf lost 3) | - | - |$' "$tmp/table" &&
 	grep -qx -- '- pp1: fxtrace / perf per event = 0.080 (target <= 0.125): met (perf lost 3)' "$tmp/table" &&
 	grep -q '^- round 2 pp1 ftrace: exit 124$' "$tmp/table"
 result $? "report.awk: the fixture's ratios, target verdicts and failed run; a ratio where a tracer lost events is marked"
+# The configurations in another order (--configs fxtrace,ftrace,perf,none):
+# the same rows, the overhead still a share of none's median.
+{ grep -v 'cfg=none' "$T/fixture.txt"; grep 'cfg=none' "$T/fixture.txt"; } >"$tmp/none-last.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/none-last.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | fxtrace | 2 | 15700 | 67.5% | 2.00 | 600 | 4.0% | 4.00 | 150 |' "$tmp/last" &&
+	grep -q '^| pp1 | perf | 2 | 22600 | 67.3% | 2.00 | 7500 | 49.7% |' "$tmp/last"
+result $? "report.awk: with none run last, +% is still the overhead over none's median"
 grep -q '^Writing output to tmpfs costs 2.00 ns per byte' "$tmp/table" &&
 	grep -q '^| pp1 | 114 ns (76% of its cost) | 136 ns (27% of its cost) | 227 ns (12% of its cost) |$' "$tmp/table"
 result $? "report.awk: each tracer's output cost per event at the measured price per byte"
