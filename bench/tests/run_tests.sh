@@ -209,6 +209,17 @@ done
 : >"$tmp/last"
 result $bad "fxt-bench: bad command lines exit 2"
 
+# fxt-bench reads fxtrace's control pages (--pending fxtrace) by the uapi
+# header's layout: a changed header must rebuild it, as it does
+# fxt-probe-only (make -W: as if the header were newer, nothing touched).
+bad=0
+for p in fxt-bench fxt-probe-only; do
+	make -s -n -W "$(dirname "$BENCH")/uapi/linux/fxtrace.h" -C "$BENCH" BUILDDIR="$BUILD" "$BUILD/$p" 2>&1 |
+		grep -q -- "-o $BUILD/$p " || { bad=1; echo "# $p is not rebuilt when uapi/linux/fxtrace.h changes"; }
+done
+: >"$tmp/last"
+result $bad "fxt-bench and fxt-probe-only are rebuilt when uapi/linux/fxtrace.h changes"
+
 # drain-bench: prefix a magic record and the drained bytes must decode, in
 # lenient mode (the string indices are defined by fxt-collect's preamble,
 # which drain-bench does not write), to exactly the records it reported.
