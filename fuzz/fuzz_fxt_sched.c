@@ -53,11 +53,12 @@ static void on_sched(void *ctx, const struct sc_event *ev)
 	analysis_sched(o->an, ev);
 }
 
-static void on_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
+static void on_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
+		      uint64_t tps)
 {
 	struct order *o = ctx;
 
-	analysis_record(o->an, rec, ts);
+	analysis_record(o->an, rec, ts, tps);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

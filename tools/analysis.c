@@ -265,11 +265,13 @@ static void note_drop_counter(struct analysis *an, const struct fxt_record *rec)
 
 /* Collector metadata, in file order (names and kernel loss markers come
  * through analysis_sched(), in time order). */
-void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
+void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
+		     uint64_t tps)
 {
 	struct analysis *an = ctx;
 
 	(void)ts;
+	(void)tps;
 	switch (rec->type) {
 	case FXT_RECORD_METADATA:
 		if (rec->kind == FXT_META_PROVIDER_EVENT &&

@@ -162,7 +162,8 @@ int analysis_run(struct analysis *an, const char *path,
 
 /* Handlers (exposed for tests that feed events directly). */
 void analysis_sched(void *ctx, const struct sc_event *ev);
-void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts);
+void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
+		     uint64_t tps);
 
 /* The newest incarnation of @tid, or NULL. */
 struct thread *analysis_find(struct analysis *an, uint64_t tid);

@@ -233,7 +233,8 @@ static void put_args(FILE *out, const struct fxt_record *rec)
 	fputs("}", out);
 }
 
-static void conv_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
+static void conv_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
+			uint64_t tps)
 {
 	static const char *const ph[] = {
 		[FXT_EVENT_INSTANT] = "i", [FXT_EVENT_COUNTER] = "C",
@@ -273,12 +274,9 @@ static void conv_record(void *ctx, const struct fxt_record *rec, uint64_t ts)
 	if (e->type == FXT_EVENT_COUNTER)
 		fprintf(out, ", \"id\": %" PRIu64, e->data);
 	if (e->type == FXT_EVENT_DURATION_COMPLETE) {
-		uint64_t end = sc_ticks_to_ns(e->data, 1000000000ULL);
-
 		/* the end tick uses the same rate as the start */
-		if (rec->event.timestamp && ts != rec->event.timestamp)
-			end = (uint64_t)((unsigned __int128)e->data * ts /
-					 rec->event.timestamp);
+		uint64_t end = sc_ticks_to_ns(e->data, tps);
+
 		fputs(", ", out);
 		put_ts(out, "dur", end > ts ? end - ts : 0);
 	}

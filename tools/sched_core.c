@@ -511,7 +511,7 @@ int sc_run(const char *path, const struct sc_opts *opts,
 			if (has_ts)
 				flush_names(&r, ts);
 			if (h->record)
-				h->record(h->ctx, rec, ts);
+				h->record(h->ctx, rec, ts, tps);
 			if (to_lost(rec, ts, &e)) {
 				st->lost_markers++;
 				e.seq = r.seq++;

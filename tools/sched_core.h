@@ -81,8 +81,10 @@ struct sc_handler {
 	void (*sched)(void *ctx, const struct sc_event *ev);
 	/* Every other decoded record (loss markers too), in file order;
 	 * @ts_ns is the record's timestamp converted to ns when it has one,
-	 * else 0. */
-	void (*record)(void *ctx, const struct fxt_record *rec, uint64_t ts_ns);
+	 * else 0; @tps its provider's ticks per second, for other tick
+	 * values in it (a complete event's end). */
+	void (*record)(void *ctx, const struct fxt_record *rec, uint64_t ts_ns,
+		       uint64_t tps);
 };
 
 struct sc_stats {

@@ -368,4 +368,24 @@ static void build_ctl_names(struct tb *t)
 			 "tab\there");
 }
 
+/*
+ * A provider whose ticks are microseconds (1e6 per second), with two
+ * duration complete events of 1000 ticks (1 ms): one starting at tick 0,
+ * one at tick 7. fxt2json must convert the end tick at the provider's
+ * rate: "dur": 1000.000 (us) for both, "ts" 0.000 and 7.000.
+ */
+FX_UNUSED
+static void build_us_ticks(struct tb *t)
+{
+	struct fxt_event ev = { FXT_EVENT_DURATION_COMPLETE, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("work"), 0, 1000 };
+
+	tb_begin(t, 1000000);
+	tb_switch(t, 0, 5, IDLE, 101, 0);
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	ev.timestamp = 7;
+	ev.data = 1007;
+	fxt_write_event(&t->w, &ev, NULL, 0);
+}
+
 #endif /* FIXTURES_H */

@@ -187,6 +187,12 @@ assert run==[(101,1.0,4.0,0,\"unknown\"),(102,1.0,1.0,1,\"blocked\"),(102,3.5,1.
 cpu=sorted((e[\"tid\"],e[\"ts\"],e[\"dur\"],e[\"name\"]) for e in ev if e[\"ph\"]==\"X\" and e[\"pid\"]==2147483647)
 assert cpu==[(0,1.0,4.0,\"spinner\"),(1,1.0,1.0,\"napper\"),(1,3.5,1.5,\"napper\"),(2,1.0,4.0,\"tid 103\"),(3,1.0,1.0,\"tid 104\")], cpu
 '"
+t "fxt2json: a complete event's end tick is converted at its provider's tick rate (us ticks: 1 ms, also for an event at tick 0)" "'$J' '$F/us_ticks.fxt' | python3 -c '
+import json,sys
+ev=json.load(sys.stdin)[\"traceEvents\"]
+w=[(e[\"ts\"],e[\"dur\"]) for e in ev if e[\"name\"]==\"work\"]
+assert w==[(0.0,1000.0),(7.0,1000.0)], w
+'"
 # odd_names.fxt: a thread "a\"b,c;d:e" and one whose name is cut mid-character.
 t "top --csv: names with quote, comma, ';' and ':' keep every row's columns; ran_meanwhile decodes to the names" "'$S' top '$F/odd_names.fxt' --csv >'$tmp/n.csv' && python3 -c '
 import csv,sys
