@@ -122,6 +122,10 @@ info "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clo
 	"cmdline=$(tr ' ' ',' </proc/cmdline)"
 perf_v=$(perf --version 2>&1 | awk 'NR == 1 && $2 == "version" { print $3 }')
 tc_v=$(trace-cmd -h 2>&1 | sed -n 's/^trace-cmd version \([^ ]*\).*/\1/p' | head -n 1)
+# How the kernel copies and clears pages (rep movsb with erms/fsrm, else rep
+# movsq): the instruction view counts each rep iteration (run.sh --tcg-cpu).
+str_ops=$(grep -m 1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(erms|fsrm|rep_good)$' | tr '\n' ',')
+info "cpu_string_flags=${str_ops%,}"
 info "perf=${perf_v:-BROKEN}" "trace-cmd=${tc_v:-BROKEN}"
 if [ -z "$perf_v" ] || [ -z "$tc_v" ]; then
 	say "ERROR: perf or trace-cmd does not run in the guest (a missing library?):"

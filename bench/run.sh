@@ -75,6 +75,11 @@ Options:
                      wakeup does not wait for the host to run two threads
                      at once) or multi (one host thread per vCPU; on a
                      loaded 2-core host its noise hid every overhead)
+  --tcg-cpu MODEL    QEMU's -cpu model for both views (default max). E.g.
+                     max,-erms,-fsrm: without ERMS the guest kernel copies
+                     and clears pages 8 bytes per rep iteration instead of
+                     1, and the instruction view counts every iteration
+                     (docs/performance.md, "The price of a byte")
   --chunks K         wall view: each run in K pieces with a getppid()
                      calibration (--chunk-calib calls) between them; the
                      table divides each piece by the calibrations around it
@@ -115,7 +120,7 @@ main() {
 	args_given="$*"
 	flavour=6.1 views=icount,wall rounds=5 workloads="pp1 pp2 sw" configs="none probe fxtrace ftrace perf"
 	pp_ops=20000 sw_ops=40000 sw_threads=32 sw_tokens=1 calib_ops=100000 settle=300
-	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=single clocksource=tsc run_timeout=600 vm_timeout=7200
+	wakeup_preemption=off profile=on calib_tolerance=0 chunks=20 chunk_calib=5000 rev=HEAD tree=0 src_dir='' tcg_thread=single tcg_cpu=max clocksource=tsc run_timeout=600 vm_timeout=7200
 	outdir='' do_host=1 do_vm=1 host_mb=1100
 
 	while [[ $# -gt 0 ]]; do
@@ -125,7 +130,7 @@ main() {
 		--host-only) do_vm=0; shift; continue ;;
 		-h | --help) usage; exit 0 ;;
 		--kernel | --views | --rounds | --workloads | --configs | --pp-ops | --sw-ops | --sw-threads | --sw-tokens | \
-			--calib-ops | --settle | --wakeup-preemption | --profile | --calib-tolerance | --chunks | --chunk-calib | --rev | --src | --tcg-thread | --clocksource | --run-timeout | --vm-timeout | --out | --host-mb)
+			--calib-ops | --settle | --wakeup-preemption | --profile | --calib-tolerance | --chunks | --chunk-calib | --rev | --src | --tcg-thread | --tcg-cpu | --clocksource | --run-timeout | --vm-timeout | --out | --host-mb)
 			[[ $# -ge 2 && -n $2 ]] || { echo "$prog: $1 needs a value (see --help)" >&2; exit 2; }
 			;;
 		*) echo "$prog: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -150,6 +155,7 @@ main() {
 		--rev) rev=$2 ;;
 		--src) src_dir=$2 ;;
 		--tcg-thread) tcg_thread=$2 ;;
+		--tcg-cpu) tcg_cpu=$2 ;;
 		--clocksource) clocksource=$2 ;;
 		--run-timeout) run_timeout=$2 ;;
 		--vm-timeout) vm_timeout=$2 ;;
@@ -181,6 +187,7 @@ main() {
 		exit 2
 	fi
 	[[ $tcg_thread == single || $tcg_thread == multi ]] || { echo "$prog: --tcg-thread is single or multi" >&2; exit 2; }
+	[[ $tcg_cpu =~ ^[A-Za-z0-9][A-Za-z0-9,=.+_-]*$ ]] || { echo "$prog: --tcg-cpu is a QEMU -cpu model, e.g. max or max,-erms" >&2; exit 2; }
 	[[ $clocksource == tsc || $clocksource == kernel ]] || { echo "$prog: --clocksource is tsc or kernel" >&2; exit 2; }
 	[[ $wakeup_preemption == on || $wakeup_preemption == off ]] || { echo "$prog: --wakeup-preemption is on or off" >&2; exit 2; }
 	[[ $profile == on || $profile == off ]] || { echo "$prog: --profile is on or off" >&2; exit 2; }
@@ -300,7 +307,7 @@ main() {
 	for view in "${view_list[@]}"; do
 		vdir=$outdir/$view
 		opts=(--smp 2)
-		env=(FXTRACE_VM_TCG_THREAD="$tcg_thread")
+		env=(FXTRACE_VM_TCG_THREAD="$tcg_thread" FXTRACE_VM_TCG_CPU="$tcg_cpu")
 		calibrate=1
 		view_args=(--view "$view" --calib-tolerance "$calib_tolerance" --chunks "$chunks"
 			--chunk-calib "$chunk_calib")
@@ -308,7 +315,7 @@ main() {
 			# Guest time is instructions: nothing to calibrate away.
 			view_args=(--view "$view" --calib-tolerance 0 --chunks 1 --chunk-calib 0)
 			opts=(--smp 1 --icount)
-			env=(FXTRACE_VM_TCG_THREAD=single)
+			env=(FXTRACE_VM_TCG_THREAD=single FXTRACE_VM_TCG_CPU="$tcg_cpu")
 			calibrate=0
 		fi
 		[[ $clocksource == tsc ]] && opts+=(--append tsc=reliable)

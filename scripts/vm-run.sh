@@ -71,6 +71,8 @@ Environment:
                              thread per vCPU, which here has oopsed 6.12-rt
                              guests with a stale int3 from kernel text
                              patching, with and without fxtrace loaded)
+  FXTRACE_VM_TCG_CPU=MODEL   QEMU -cpu model under TCG (default max: every
+                             feature TCG emulates; bench/run.sh --tcg-cpu)
   FXTRACE_VM_OUT_MB=N        size limit of the transfer disk (default 4096;
                              the file is sparse)
   FXTRACE_VM_KEEP=1          keep the work dir (initramfs, disk image)
@@ -426,7 +428,9 @@ if [[ $accel == kvm ]]; then
 	cpu=host
 else
 	# 'max' = every feature TCG can emulate; boots all Debian kernels.
-	cpu=max
+	cpu=${FXTRACE_VM_TCG_CPU:-max}
+	[[ $cpu =~ ^[A-Za-z0-9][A-Za-z0-9,=.+_-]*$ ]] ||
+		die "FXTRACE_VM_TCG_CPU must be a QEMU -cpu model (e.g. max,-erms), not '$cpu'"
 	# Multi-threaded TCG has oopsed 6.12-rt guests ("Oops: int3" at a
 	# static-key site, once at boot with no module loaded): a vCPU still
 	# ran a breakpoint that text_poke_bp() had already removed. With one

@@ -266,7 +266,7 @@ result $? "fxt-probe-only: a ring size that is not a power of two is exit 2"
 
 # run.sh checks its options before building or booting anything.
 bad=0
-for args in "--workloads pp3" "--clocksource hpet" "--clocksource" "--tcg-thread both" "--wakeup-preemption maybe" "--rounds 0" "--nosuch" "--settle 0.5" "--settle 60001" "--settle 08x" "--pp-ops 10"; do
+for args in "--workloads pp3" "--clocksource hpet" "--clocksource" "--tcg-thread both" "--tcg-cpu max;reboot" "--tcg-cpu -max" "--wakeup-preemption maybe" "--rounds 0" "--nosuch" "--settle 0.5" "--settle 60001" "--settle 08x" "--pp-ops 10"; do
 	# shellcheck disable=SC2086 # the arguments are meant to split
 	timeout 20 "$BENCH/run.sh" $args >"$tmp/last" 2>&1
 	rc=$?
