@@ -40,7 +40,8 @@ struct input {
 
 /* Named counter values seen in "records_dropped" markers. */
 struct drop_counter {
-	char name[32];
+	char name[32];		/* bytes from the file: print with print_name() */
+	size_t len;
 	uint64_t value;
 };
 
@@ -624,14 +625,14 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 		if (len >= sizeof(st->drops[0].name))
 			len = sizeof(st->drops[0].name) - 1;
 		for (j = 0; j < st->ndrops; j++)
-			if (strlen(st->drops[j].name) == len &&
+			if (st->drops[j].len == len &&
 			    !memcmp(st->drops[j].name, name, len))
 				break;
 		if (j == st->ndrops) {
 			if (j == sizeof(st->drops) / sizeof(st->drops[0]))
 				continue;
 			memcpy(st->drops[j].name, name, len);
-			st->drops[j].name[len] = '\0';
+			st->drops[j].len = len;
 			st->ndrops++;
 		}
 		if (a->v.u64 > st->drops[j].value)
@@ -766,8 +767,15 @@ static void print_summary(const struct stats *st, const char *path, size_t len)
 	       st->seen_tids.count, st->named_tids.count, unnamed, st->processes);
 	if (st->ndrops || st->buffer_full_events) {
 		printf("  records dropped: %" PRIu64 " buffer-full events;", st->buffer_full_events);
-		for (i = 0; i < (long)st->ndrops; i++)
-			printf(" %s %" PRIu64, st->drops[i].name, st->drops[i].value);
+		for (i = 0; i < (long)st->ndrops; i++) {
+			const struct fxt_str name = {
+				.text = st->drops[i].name, .len = st->drops[i].len,
+			};
+
+			putchar(' ');
+			print_name(&name);	/* as in the record lines */
+			printf(" %" PRIu64, st->drops[i].value);
+		}
 		putchar('\n');
 	} else {
 		puts("  records dropped: none reported");

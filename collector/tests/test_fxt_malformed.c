@@ -784,6 +784,40 @@ TEST(summary_time_span_in_the_trace_s_ticks)
 	EXPECT_CONTAINS(out, "  time span: 1.750000000 s (0.250000000 .. 2.000000000 s: providers with different tick rates)\n");
 }
 
+/*
+ * --summary lists the records_dropped counters by argument name. A name
+ * is bytes from the file: printed as the record lines print argument
+ * names (quoted and escaped unless a plain identifier), so no escape
+ * sequence reaches the terminal and no newline splits the summary line.
+ */
+TEST(summary_escapes_drop_counter_names)
+{
+	static struct trace t;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = 5, .tid = 5 },
+		.category = fxt_str_c("fxtrace"),
+		.name = fxt_str_c("records_dropped"),
+		.timestamp = 1000,
+	};
+	struct fxt_arg a[2] = {
+		fxt_arg_int64(fxt_str_c("cpu0\x1b[31m\nX"), 3),
+		fxt_arg_int64(fxt_str_c("cpu1"), 5),
+	};
+	char out[4096];
+
+	if (!fxt_dump) {
+		tap_skip("summary_escapes_drop_counter_names", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	fxt_write_event(&t.w, &ev, a, 2);
+	dump_stdout("--summary", &t, "drop-names", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records dropped: 0 buffer-full events; \"cpu0\\x1b[31m\\nX\" 3 cpu1 5\n");
+	EXPECT(!strchr(out, '\x1b'));
+}
+
 static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -879,6 +913,7 @@ int main(int argc, char **argv)
 	RUN(unwritable_output_is_an_error);
 	RUN(getopt_errors_start_with_fxt_dump);
 	RUN(summary_time_span_in_the_trace_s_ticks);
+	RUN(summary_escapes_drop_counter_names);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
 		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");
