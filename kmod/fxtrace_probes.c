@@ -86,6 +86,17 @@ static __always_inline u32 fxtrace_current_waker(void)
  * nothing about the kind of sleep). That leaves linux_state out of most
  * switches. Each case is one constant: no more work on the hot path than
  * the state alone.
+ *
+ * A task that called schedule() in a sleeping state with a signal pending
+ * did not sleep: __schedule() set it back to TASK_RUNNING and left it on
+ * its runqueue, but Linux before 6.16 still passes the state it read first
+ * (fixed there by 8feb053d5319, "sched: Fix
+ * trace_sched_switch(.prev_state)"). It is running, as later kernels say:
+ * otherwise a reader sees it asleep until it runs again, with no wakeup.
+ * Nothing else makes a task that is switching out, not preempted, running
+ * (a wakeup racing with it needs this runqueue's lock, held here, or
+ * leaves it TASK_WAKING), so reading the state back tells that case; one
+ * load more, for sleeping switches only.
  */
 static __always_inline u64 fxtrace_switch_form(bool preempt,
 					       const struct task_struct *prev,
@@ -95,6 +106,8 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
 		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 5, 1);
 	if (preempt)
 		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 6, 2);
+	if (task_is_running(prev))
+		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_RUNNING, 5, 1);
 	if ((prev_state & ~TASK_FREEZABLE) == TASK_INTERRUPTIBLE)
 		return FXTRACE_SWITCH_FORM(FXT_THREAD_STATE_BLOCKED, 5, 1);
 	if (prev_state & TASK_DEAD)

@@ -30,6 +30,10 @@ typedef void (*ring_switch_fn)(void *ctx, int cpu,
 			       const struct krec_switch *sw, __u64 timestamp,
 			       __s32 outgoing_weight);
 
+/* Called for every wakeup walked, in ring order: the woken tid. */
+typedef void (*ring_wakeup_fn)(void *ctx, int cpu, __u64 tid,
+			       __u64 timestamp);
+
 struct ring {
 	int cpu;
 	struct fxtrace_ctrl *ctrl;
@@ -47,6 +51,8 @@ struct ring {
 	__s32 running_weight;	/* and its incoming_weight */
 	ring_switch_fn on_switch;	/* optional: rings_on_switch() */
 	void *on_switch_ctx;
+	ring_wakeup_fn on_wakeup;	/* optional: rings_on_wakeup() */
+	void *on_wakeup_ctx;
 };
 
 struct rings {
@@ -205,6 +211,8 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 		      (unsigned long long)ring_pos);
 	if (kind == KREC_SWITCH)
 		ring_check_switch(r, rec, ring_pos);
+	if (kind == KREC_WAKEUP && r->on_wakeup)
+		r->on_wakeup(r->on_wakeup_ctx, r->cpu, rec[2], rec[1]);
 	if (kind == KREC_LOSS)
 		return ring_check_loss_markers(r, rec, len - pos);
 	r->walked++;
@@ -253,6 +261,18 @@ static inline void rings_on_switch(struct rings *rs, ring_switch_fn fn,
 	for (i = 0; i < rs->n; i++) {
 		rs->r[i].on_switch = fn;
 		rs->r[i].on_switch_ctx = ctx;
+	}
+}
+
+/* Call @fn for every wakeup walked from now on. */
+static inline void rings_on_wakeup(struct rings *rs, ring_wakeup_fn fn,
+				   void *ctx)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		rs->r[i].on_wakeup = fn;
+		rs->r[i].on_wakeup_ctx = ctx;
 	}
 }
 

@@ -235,6 +235,7 @@ step mmap_test mmap_test
 step pingpong_trace pingpong_trace
 step stress_test stress_test
 step prio_test prio_test
+step state_test state_test
 step stress_collect stress_collect
 step thread_names thread_names
 step vhost_names vhost_names

@@ -124,7 +124,10 @@
  *          TASK_FREEZABLE modifier of Linux >= 6.1: futex waits,
  *          nanosleep), if it is FXT_THREAD_STATE_BLOCKED. It is there for
  *          any other sleep (D, I, parked, ...) and for a task preempted
- *          after it set a sleeping state. (Since ABI 3.)
+ *          after it set a sleeping state. (Since ABI 3.) A task that
+ *          called schedule() with a signal pending did not sleep: it is
+ *          running, with prev_state 0, as Linux >= 6.16 passes it (older
+ *          kernels pass the sleeping state it had set).
  *   The arguments that are present come in this order.
  *
  * Wakeup (scheduling kind 2), 5 words (40 bytes), 3 without a waker:
