@@ -145,9 +145,10 @@ TEST(private_mapping_is_einval)
 
 /*
  * A file opened read-only still maps shared and read-only: the kernel
- * leaves such a mapping VM_MAYSHARE without VM_SHARED. Its control page
- * cannot be mapped writable (the kernel's EACCES), so a reader that
- * consumes opens O_RDWR; one that only watches may not.
+ * leaves such a mapping VM_MAYSHARE without VM_SHARED. Nothing of it can
+ * be mapped writable (the kernel's EACCES, before the module's EPERM for a
+ * data area), so a reader that consumes opens O_RDWR; one that only
+ * watches may not.
  */
 TEST(read_only_open_maps_read_only)
 {
@@ -169,6 +170,10 @@ TEST(read_only_open_maps_read_only)
 	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size,
 				       PROT_READ | PROT_WRITE, MAP_SHARED, ro,
 				       (off_t)ctrl_offset(&info, 0)));
+	/* The same check comes first for a data area: EACCES, not EPERM. */
+	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.buf_size,
+				       PROT_READ | PROT_WRITE, MAP_SHARED, ro,
+				       (off_t)data_offset(&info, 0)));
 	close(ro);
 }
 

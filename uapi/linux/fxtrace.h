@@ -334,9 +334,9 @@ struct fxtrace_ctrl {
  *   mmap       EINVAL  not MAP_SHARED; offset or length outside one region
  *                      (a CPU from nr_cpu_ids on is outside them all)
  *              EPERM   PROT_WRITE on a data area
- *              EACCES  PROT_WRITE on a control page of a file opened
- *                      read-only (the kernel's check): a reader that
- *                      consumes opens O_RDWR
+ *              EACCES  PROT_WRITE on a file opened read-only, whatever
+ *                      the region (the kernel's check, made before all
+ *                      of the above): a reader that consumes opens O_RDWR
  *              ENXIO   a CPU below nr_cpu_ids that is not possible here
  *              ENOMEM  the first mapping of a session with no buffers
  *                      (never configured, or its CONFIGURE failed) could
