@@ -138,8 +138,9 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *     Spectre v2 mitigations are on), then a multiply and a shift. A cheaper
  *     per-CPU clock (local_clock()) is not CLOCK_BOOTTIME, which the file
  *     format and userspace rely on (docs/decisions.md, decision 6).
- *   - the task fields (pid, prio, exit_state): cache lines the scheduler has
- *     just touched for this switch.
+ *   - the task fields (pid, prio, exit_state, and for a sleeping switch
+ *     __state read back, fxtrace_switch_form(): +2 instructions an event in
+ *     pp1): cache lines the scheduler has just touched for this switch.
  *   - fxtrace_ring_reserve(): a store to this CPU's own control cache line
  *     (tracepoint_hits) and the private copy, one acquire load of
  *     consumer_pos (a line shared with the reader only, which writes it
