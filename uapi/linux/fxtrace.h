@@ -32,6 +32,9 @@
  * reader that forks other programs opens with O_CLOEXEC and either unmaps
  * in the child or marks its mappings MADV_DONTFORK, or a child that lives
  * on keeps every CPU traced after the reader is gone, and /dev/fxtrace busy.
+ * A mapping's pages are inserted when it is made and never faulted in
+ * again: madvise(MADV_DONTNEED) on it leaves that range unbacked, and a
+ * later access there is SIGBUS. Unmap and map again instead.
  *
  * == mmap layout ==
  *
