@@ -36,20 +36,28 @@ run() {
 }
 # refused NAME MESSAGE ARGS...: exit 2, MESSAGE (fixed string) on stderr,
 # no bash error ("line N:"), and nothing started.
+# verdict NAME OK [NOTE]: the TAP line; on failure NOTE, stderr and the
+# steps that started.
+verdict() {
+	if (($2)); then
+		echo "ok - $1"
+		return
+	fi
+	echo "not ok - $1"
+	[[ -n ${3:-} ]] && echo "#   $3"
+	sed 's/^/#   stderr: /' "$TMP/err"
+	[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
+	failed=1
+}
+
 refused() {
 	local name=$1 want=$2
 	shift 2
 	run "$@"
-	if [[ $rc -eq 2 ]] && grep -qF -- "$want" "$TMP/err" &&
-	   ! grep -q "line [0-9]*:" "$TMP/err" && [[ ! -e $TMP/started ]]; then
-		echo "ok - $name"
-	else
-		echo "not ok - $name"
-		echo "#   exit $rc (wanted 2), wanted on stderr: $want"
-		sed 's/^/#   stderr: /' "$TMP/err"
-		[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
-		failed=1
-	fi
+	local ok=0
+	[[ $rc -eq 2 ]] && grep -qF -- "$want" "$TMP/err" &&
+		! grep -q "line [0-9]*:" "$TMP/err" && [[ ! -e $TMP/started ]] && ok=1
+	verdict "$name" "$ok" "exit $rc (wanted 2), wanted on stderr: $want"
 }
 
 # The kernels, one per line, and as the messages name them (fetch-kernel.sh
@@ -79,16 +87,11 @@ refused "a stray argument: exit 2, names it" "trace-in-vm.sh: unexpected argumen
 for k in "${known[@]}"; do
 	name="good arguments (-d 0.5 -o FILE --kernel $k) pass the checks"
 	run -d 0.5 -o "$TMP/t.fxt" --kernel "$k"
-	if grep -q "^install-deps.sh" "$TMP/started" 2>/dev/null &&
-	   ! grep -q "^apt\|^dpkg" "$TMP/started" && [[ ! -e $TMP/repo/.cache ]] &&
-	   ! grep -q "unknown\|needs\|takes" "$TMP/err"; then
-		echo "ok - $name"
-	else
-		echo "not ok - $name"
-		sed 's/^/#   stderr: /' "$TMP/err"
-		[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
-		failed=1
-	fi
+	ok=0
+	grep -q "^install-deps.sh" "$TMP/started" 2>/dev/null &&
+		! grep -q "^apt\|^dpkg" "$TMP/started" && [[ ! -e $TMP/repo/.cache ]] &&
+		! grep -q "unknown\|needs\|takes" "$TMP/err" && ok=1
+	verdict "$name" "$ok"
 done
 # A long trace gets a VM time limit that holds it: vm-test.sh's default of
 # 600 s plus the duration (-d 900 used to be killed after 600 s). Here make
@@ -97,13 +100,8 @@ printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/make"
 for d in 900:1501 0.5:601 2.25:603; do
 	name="-d ${d%%:*}: vm-test.sh gets --timeout ${d##*:} (600 s + the trace)"
 	run --no-deps -d "${d%%:*}" -o "$TMP/t.fxt"
-	if grep -q "^vm-test.sh --out [^ ]* --timeout ${d##*:} " "$TMP/started" 2>/dev/null; then
-		echo "ok - $name"
-	else
-		echo "not ok - $name"
-		sed 's/^/#   stderr: /' "$TMP/err"
-		[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
-		failed=1
-	fi
+	ok=0
+	grep -q "^vm-test.sh --out [^ ]* --timeout ${d##*:} " "$TMP/started" 2>/dev/null && ok=1
+	verdict "$name" "$ok"
 done
 exit "$failed"
