@@ -497,6 +497,29 @@ static void wait_until_asleep_in_poll(struct poller *p)
 }
 
 /*
+ * The poll() wakeup tests' setup: rings of @size with the watermark 8 bytes
+ * short of full, every possible CPU's control page mapped into @ctrl,
+ * tracing started, @noise_ms of scheduler noise, then @p's thread asleep
+ * in poll_10s().
+ */
+static struct fxtrace_info start_poller(struct poller *p, __u64 size,
+					struct fxtrace_ctrl **ctrl,
+					pthread_t *thread, int noise_ms)
+{
+	struct fxtrace_info info;
+
+	ASSERT_EQ(0, dev_configure(p->fd, size, size - 8));
+	info = dev_info(p->fd);
+	map_possible_ctrls(p->fd, &info, ctrl);
+	ASSERT_EQ(0, ioctl(p->fd, FXTRACE_IOC_START));
+	if (noise_ms)
+		make_scheduler_noise(noise_ms);
+	ASSERT_EQ(0, pthread_create(thread, NULL, poll_10s, p));
+	wait_until_asleep_in_poll(p);
+	return info;
+}
+
+/*
  * A watermark just below the ring's size may never be reached: once a
  * record does not fit, the ring drops everything with up to a record's
  * size free. poll() reports such a ring anyway, and its first drop wakes a
@@ -515,13 +538,7 @@ TEST(poll_is_woken_by_a_ring_dropping_below_its_watermark)
 	double t;
 	int cpu;
 
-	ASSERT_EQ(0, dev_configure(p.fd, size, size - 8));
-	info = dev_info(p.fd);
-	map_possible_ctrls(p.fd, &info, ctrl);
-	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_START));
-	ASSERT_EQ(0, pthread_create(&thread, NULL, poll_10s, &p));
-	/* Asleep in poll() by then: the rings hold far less than 64 KiB. */
-	usleep(200 * 1000);
+	info = start_poller(&p, size, ctrl, &thread, 0);
 	t = now_s();
 	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
 		if (!ctrl[cpu])
@@ -608,13 +625,7 @@ TEST(stop_wakes_poll_and_leaves_the_rest_readable)
 	double t;
 	int cpu;
 
-	ASSERT_EQ(0, dev_configure(p.fd, size, size - 8));
-	info = dev_info(p.fd);
-	map_possible_ctrls(p.fd, &info, ctrl);
-	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_START));
-	make_scheduler_noise(20);
-	ASSERT_EQ(0, pthread_create(&thread, NULL, poll_10s, &p));
-	wait_until_asleep_in_poll(&p);
+	info = start_poller(&p, size, ctrl, &thread, 20);
 	t = now_s();
 	ASSERT_EQ(0, ioctl(p.fd, FXTRACE_IOC_STOP));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
