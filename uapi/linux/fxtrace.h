@@ -329,9 +329,10 @@ struct fxtrace_ctrl {
  *                      may be configured
  *   START      EBUSY   already tracing
  *              ENOMEM  buffers of the configured or default size could
- *                      not be allocated (as for CONFIGURE), or attaching to a tracepoint failed:
- *                      then no probe stays attached, the buffers stay, and
- *                      START may be tried again
+ *                      not be allocated (as for CONFIGURE), or attaching
+ *                      to a tracepoint failed: then no probe stays
+ *                      attached, the buffers stay, and START may be tried
+ *                      again
  *   STOP       EINVAL  not tracing
  *   other      ENOTTY  unknown command
  *   mmap       EINVAL  not MAP_SHARED; offset or length outside one region
