@@ -92,7 +92,7 @@ TEST(outgoing_weight_follows_a_priority_change)
 	ASSERT_EQ(0, dev_configure(fd, 1 << 20, 0));
 	info = dev_info(fd);
 	rings_map(fd, &info, &rs);
-	rings_on_switch(&rs, see_switch, &w);
+	rings_watch(&rs, see_switch, NULL, &w);
 
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
 	for (i = 0; i < SLEEPS; i++) {

@@ -49,10 +49,9 @@ struct ring {
 	int running_known;	/* since START or the last loss */
 	__u64 running_tid;	/* incoming tid of the last switch */
 	__s32 running_weight;	/* and its incoming_weight */
-	ring_switch_fn on_switch;	/* optional: rings_on_switch() */
-	void *on_switch_ctx;
-	ring_wakeup_fn on_wakeup;	/* optional: rings_on_wakeup() */
-	void *on_wakeup_ctx;
+	ring_switch_fn on_switch;	/* optional: rings_watch() */
+	ring_wakeup_fn on_wakeup;	/* optional: rings_watch() */
+	void *watch_ctx;		/* both callbacks' ctx */
 };
 
 struct rings {
@@ -181,7 +180,7 @@ static inline void ring_check_switch(struct ring *r, const __u64 *rec,
 	outgoing_weight = sw.has_outgoing_weight ? sw.outgoing_weight :
 						   r->running_weight;
 	if (r->on_switch)
-		r->on_switch(r->on_switch_ctx, r->cpu, &sw, rec[1],
+		r->on_switch(r->watch_ctx, r->cpu, &sw, rec[1],
 			     outgoing_weight);
 	r->running_known = 1;
 	r->running_tid = sw.incoming_tid;
@@ -212,7 +211,7 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 	if (kind == KREC_SWITCH)
 		ring_check_switch(r, rec, ring_pos);
 	if (kind == KREC_WAKEUP && r->on_wakeup)
-		r->on_wakeup(r->on_wakeup_ctx, r->cpu, rec[2], rec[1]);
+		r->on_wakeup(r->watch_ctx, r->cpu, rec[2], rec[1]);
 	if (kind == KREC_LOSS)
 		return ring_check_loss_markers(r, rec, len - pos);
 	r->walked++;
@@ -252,27 +251,19 @@ static inline void rings_drain(struct rings *rs)
 		ring_drain(&rs->r[i], rs->info.buf_size, rs->copy);
 }
 
-/* Call @fn for every context switch walked from now on. */
-static inline void rings_on_switch(struct rings *rs, ring_switch_fn fn,
-				   void *ctx)
+/*
+ * Call @on_switch for every context switch and @on_wakeup for every wakeup
+ * walked from now on, each with @ctx; either may be NULL.
+ */
+static inline void rings_watch(struct rings *rs, ring_switch_fn on_switch,
+			       ring_wakeup_fn on_wakeup, void *ctx)
 {
 	int i;
 
 	for (i = 0; i < rs->n; i++) {
-		rs->r[i].on_switch = fn;
-		rs->r[i].on_switch_ctx = ctx;
-	}
-}
-
-/* Call @fn for every wakeup walked from now on. */
-static inline void rings_on_wakeup(struct rings *rs, ring_wakeup_fn fn,
-				   void *ctx)
-{
-	int i;
-
-	for (i = 0; i < rs->n; i++) {
-		rs->r[i].on_wakeup = fn;
-		rs->r[i].on_wakeup_ctx = ctx;
+		rs->r[i].on_switch = on_switch;
+		rs->r[i].on_wakeup = on_wakeup;
+		rs->r[i].watch_ctx = ctx;
 	}
 }
 

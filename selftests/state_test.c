@@ -205,8 +205,7 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 	ASSERT_EQ(0, dev_configure(fd, 16 << 20, 0));
 	info = dev_info(fd);
 	rings_map(fd, &info, &rs);
-	rings_on_switch(&rs, see_switch, &w);
-	rings_on_wakeup(&rs, see_wakeup, &w);
+	rings_watch(&rs, see_switch, see_wakeup, &w);
 
 	/* Inherited by the sleeper, ready before the first signal. */
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
