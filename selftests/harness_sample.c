@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * harness_sample.c - tests whose outcomes are known, for harness_check.sh
+ *
+ * Built once for each HARNESS_SET; harness_check.sh compares each
+ * program's TAP and exit status with what harness.h must print:
+ *
+ *	1  every outcome: pass, EXPECT failure, ASSERT failure, SKIP, SKIP
+ *	   after a failed EXPECT, a crash, a timeout (exit 1)
+ *	2  passes only (exit 0)
+ *	3  skips only (exit 4)
+ *	4  a pass and a skip (exit 0)
+ *	5  a skip after a failed EXPECT, alone (exit 1, not 4)
+ */
+#define _GNU_SOURCE
+#define HARNESS_TIMEOUT_S	1
+#include "harness.h"
+
+#if HARNESS_SET == 1 || HARNESS_SET == 2 || HARNESS_SET == 4
+TEST(passes)
+{
+	EXPECT_EQ(1, 1);
+	ASSERT_EQ(2, 2);
+	EXPECT_LE(-1, 0U);	/* a negative int is below any unsigned */
+	printf("# passes: reached its end\n");
+}
+#endif
+
+#if HARNESS_SET == 1
+TEST(fails_by_expect)
+{
+	EXPECT_EQ(1, 2);
+	printf("# fails_by_expect: went on after the EXPECT\n");
+}
+
+TEST(fails_by_assert)
+{
+	ASSERT_EQ(3, 4);
+	printf("# fails_by_assert: went on after the ASSERT\n");
+}
+#endif
+
+#if HARNESS_SET == 1 || HARNESS_SET == 3 || HARNESS_SET == 4
+TEST(skips)
+{
+	SKIP("no %s here", "device");
+	printf("# skips: went on after the SKIP\n");
+}
+#endif
+
+#if HARNESS_SET == 3
+TEST(skips_too)
+{
+	EXPECT_EQ(5, 5);	/* a passed EXPECT does not undo the skip */
+	SKIP("nothing either");
+}
+#endif
+
+#if HARNESS_SET == 1 || HARNESS_SET == 5
+TEST(fails_by_expect_then_skips)
+{
+	EXPECT_EQ(6, 7);
+	SKIP("skipped after a failure");
+}
+#endif
+
+#if HARNESS_SET == 1
+TEST(crashes)
+{
+	raise(SIGSEGV);
+}
+
+TEST(times_out)
+{
+	pause();
+}
+#endif
+
+TEST_MAIN()
