@@ -146,6 +146,7 @@ if [[ $host -eq 1 ]]; then
 	step "fxt-sched and fxt2json tests" make -C tools check || true
 	step "benchmark tools and table arithmetic (host)" make -C bench check || true
 	step "fuzz targets: 8 s each from the committed corpus, no crash" make -s -C fuzz check || true
+	step "selftests harness: TAP lines and exit statuses (host)" make -s -C selftests harness-check || true
 	step "checkpatch --strict and kernel-doc (kmod, uapi)" scripts/kernel-style.sh || true
 	step "shellcheck -S warning on every tracked shell script" lint_shell || true
 fi
