@@ -257,7 +257,8 @@ static bool to_lost(const struct fxt_record *rec, uint64_t ts,
 struct input {
 	const uint8_t *buf;
 	size_t len;
-	bool mapped;
+	void *map;		/* the mapping @buf points into, or NULL */
+	size_t map_len;
 	bool allocated;		/* @buf is malloc'd (a pipe), even if empty */
 };
 
@@ -271,17 +272,30 @@ static int open_input(const char *path, struct input *in)
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
-		in->len = (size_t)sb.st_size;
-		if (in->len == 0) {
+		/* The input starts at the file offset, as read() and cat see
+		 * it: standard input may be a file of which the shell or a
+		 * parent already read or skipped some bytes
+		 * ({ dd bs=8 count=1 of=/dev/null; fxt-sched summary -; } <f).
+		 * The mapping starts at the page that holds it. */
+		off_t off = lseek(fd, 0, SEEK_CUR), base;
+
+		if (off < 0)
+			goto fail;
+		if (off >= sb.st_size) {
 			in->buf = (const uint8_t *)"";
 		} else {
-			void *p = mmap(NULL, in->len, PROT_READ, MAP_PRIVATE, fd, 0);
+			void *p;
 
+			base = off - off % sysconf(_SC_PAGESIZE);
+			in->len = (size_t)(sb.st_size - off);
+			in->map_len = (size_t)(sb.st_size - base);
+			p = mmap(NULL, in->map_len, PROT_READ, MAP_PRIVATE,
+				 fd, base);
 			if (p == MAP_FAILED)
 				goto fail;
-			madvise(p, in->len, MADV_SEQUENTIAL);
-			in->buf = p;
-			in->mapped = true;
+			madvise(p, in->map_len, MADV_SEQUENTIAL);
+			in->map = p;
+			in->buf = (const uint8_t *)p + (off - base);
 		}
 	} else {
 		/* a pipe: read it all (memory = file size, documented) */
@@ -329,8 +343,8 @@ fail:
 
 static void close_input(struct input *in)
 {
-	if (in->mapped)
-		munmap((void *)in->buf, in->len);
+	if (in->map)
+		munmap(in->map, in->map_len);
 	else if (in->allocated)
 		free((void *)in->buf);
 }
@@ -342,13 +356,13 @@ static void close_input(struct input *in)
 
 static void release_behind(struct input *in, size_t upto, size_t *released)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-	size_t end;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), end;
 
-	if (!in->mapped || upto < *released + RELEASE_STEP)
+	if (!in->map || upto < *released + RELEASE_STEP)
 		return;
-	end = upto & ~((size_t)pg - 1);
-	madvise((void *)(in->buf + *released), end - *released, MADV_DONTNEED);
+	/* @upto counts from @buf, *released from the mapping's start. */
+	end = ((size_t)(in->buf - (const uint8_t *)in->map) + upto) & ~(pg - 1);
+	madvise((uint8_t *)in->map + *released, end - *released, MADV_DONTNEED);
 	*released = end;
 }
 

@@ -51,6 +51,15 @@ t "filters: --pid, --tid, --comm, --from/--to" "'$S' latency '$tmp/t.fxt' --pid 
 t "usage errors exit 2" "{ '$S' 2>/dev/null; [ \$? -eq 2 ]; } && { '$S' bogus x 2>/dev/null; [ \$? -eq 2 ]; } && { '$S' latency '$tmp/t.fxt' --from 1parsec 2>/dev/null; [ \$? -eq 2 ]; }"
 t "missing file exits 1 with a message" "'$S' summary '$tmp/none.fxt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q 'No such file' '$tmp/e.txt'"
 t "stdin input" "'$S' summary - <'$tmp/t.fxt' | grep -q 'records:'"
+# - reads what cat would: from standard input's file offset, not from byte
+# 0 of the file behind it (an offset inside the first page, one past it,
+# and the end of the file: nothing left, so no trace).
+"$S" summary "$tmp/t.fxt" >"$tmp/want.txt"
+for skip in 8 5000; do
+	head -c "$skip" /dev/zero | cat - "$tmp/t.fxt" >"$tmp/skip.fxt"
+	t "summary - on a file whose first $skip bytes were read already: the report of the rest" "{ dd bs=$skip count=1 of=/dev/null status=none && '$S' summary - >'$tmp/o.txt' 2>'$tmp/e.txt'; } <'$tmp/skip.fxt' && cmp -s '$tmp/want.txt' '$tmp/o.txt' && [ ! -s '$tmp/e.txt' ]"
+done
+t "summary - on a file read to its end already: exit 1, not an FXT trace" "{ cat >/dev/null && '$S' summary - >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ]; } <'$tmp/t.fxt' && grep -q '^fxt-sched: -: .*not an FXT trace (no magic record)' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
 mkdir "$tmp/spool"
 t "--intervals spools in \$TMPDIR: a TMPDIR that does not exist fails, exit 1, naming it and what to do" "TMPDIR='$tmp/none' '$S' latency --intervals '$tmp/t.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qF 'fxt-sched: --intervals: cannot create a temporary file in $tmp/none: No such file or directory (set TMPDIR to a writable directory)' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
 t "--intervals with a writable TMPDIR: the same list, nothing left in TMPDIR" "'$S' latency --intervals '$tmp/t.fxt' >'$tmp/i1.txt' && TMPDIR='$tmp/spool' '$S' latency --intervals '$tmp/t.fxt' >'$tmp/i2.txt' && cmp -s '$tmp/i1.txt' '$tmp/i2.txt' && [ -z \"\$(ls -A '$tmp/spool')\" ]"
