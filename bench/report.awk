@@ -100,6 +100,15 @@ function ratio(wl, a, b, old,    pa, pb) {
 	return sprintf("%.3f", pa / pb) lost_mark(wl, a, b)
 }
 
+# "108216 (45.0%)": events lost in all runs, and their share of all the
+# events the tracer saw (recorded + lost), so nobody derives it by hand.
+function lost_cell(l, e,    pct) {
+	if (l <= 0 || l + e <= 0)
+		return l
+	pct = 100 * l / (l + e)
+	return pct < 0.05 ? sprintf("%d (<0.1%%)", l) : sprintf("%d (%.1f%%)", l, pct)
+}
+
 # " (perf lost 3)" when either of @a and @b lost events in @wl, else "".
 function lost_mark(wl, a, b,    m) {
 	m = ""
@@ -367,14 +376,14 @@ END {
 	printf("View: %s%s\n\n", view, how)
 	for (i = 1; i <= ninfo; i++)
 		printf("    %s\n", info[i])
-	printf("\n| workload | config | runs | ns/op | spread | csw/op | +ns/op | +%% | events/op | ns/event | recorded/run | lost (all runs) | B/event | tracer CPU |%s\n",
+	printf("\n| workload | config | runs | ns/op | spread | csw/op | +ns/op | +%% | events/op | ns/event | recorded/run | lost (all runs, %% of recorded + lost) | B/event | tracer CPU |%s\n",
 	       calibrate ? " raw ns/op | raw spread | old ns/event |" : "")
 	printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n", calibrate ? "---|---|---|" : "")
 	for (w = 1; w <= nwl; w++) {
 		wl = wls[w]
 		for (k = 1; k <= ncfg; k++) {
 			cfg = cfgs[k]
-			n = 0; nd = 0; ne = 0; nb = 0; nc = 0; nr = 0; ns = 0; lsum = 0; nod = 0
+			n = 0; nd = 0; ne = 0; nb = 0; nc = 0; nr = 0; ns = 0; lsum = 0; esum = 0; nod = 0
 			delete xs; delete ds; delete es; delete bs; delete cs; delete rs; delete recs; delete sws; delete ods
 			for (r = 1; r <= maxr; r++) {
 				key = wl SUBSEP cfg SUBSEP r
@@ -401,6 +410,7 @@ END {
 					es[++ne] = per_op[key]
 					recs[ne] = ev[key]
 					lsum += lost[key]
+					esum += ev[key]
 				}
 				if (key in bpe)
 					bs[++nb] = bpe[key]
@@ -425,7 +435,7 @@ END {
 			       wl, cfg, n, fmt(m, "%.0f"), spread(xs, n), fmt(median(sws, ns), "%.2f"), fmt(d, "%.0f"), \
 			       (d != "" && none_med[wl] > 0) ? sprintf("%.1f%%", 100 * d / none_med[wl]) : "-", \
 			       fmt(e, "%.2f"), fmt(pe, "%.0f"), fmt(median(recs, ne), "%.0f"), \
-			       ne ? lsum : "-", fmt(median(bs, nb), "%.1f"), \
+			       ne ? lost_cell(lsum, esum) : "-", fmt(median(bs, nb), "%.1f"), \
 			       nc ? sprintf("%.1f%%", median(cs, nc)) : "-")
 			if (calibrate)
 				printf(" %.0f | %s | %s |", median(rs, nr), spread(rs, nr), fmt(per_event_old[wl, cfg], "%.0f"))
