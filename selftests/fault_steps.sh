@@ -76,6 +76,17 @@ stop_within() {
 	return 1
 }
 
+# end_now PID...: a step that fails early ends the processes it started
+# (SIGTERM, then waits for each), so that the next step does not find them
+# still tracing or holding the module and fail for them.
+end_now() {
+	for fs_p in "$@"; do
+		kill "$fs_p" 2> /dev/null
+		wait "$fs_p" 2> /dev/null
+	done
+	return 0
+}
+
 session_open() {
 	[ "$(cat /sys/module/fxtrace/refcnt 2>/dev/null || echo 0)" -gt 0 ]
 }
@@ -138,11 +149,11 @@ unload_while_collecting() {
 	fs_f=$OUT/unload-collect.fxt
 	fxt-collect -o "$fs_f" -d 4 2> "$OUT/collect.err" &
 	fs_pid=$!
-	wait_until 50 session_open || { echo "fxt-collect never opened the device"; kill "$fs_pid"; return 1; }
+	wait_until 50 session_open || { echo "fxt-collect never opened the device"; end_now "$fs_pid"; return 1; }
 	sleep 1
-	rmmod_refused || return 1
+	rmmod_refused || { end_now "$fs_pid"; return 1; }
 	sleep 0.5
-	rmmod_refused || return 1
+	rmmod_refused || { end_now "$fs_pid"; return 1; }
 	kill -0 "$fs_pid" 2>/dev/null || echo "fxt-collect ended while rmmod was tried"
 	wait "$fs_pid"
 	fs_rc=$?
@@ -162,22 +173,22 @@ unload_while_poll_blocked() {
 	wait_until 50 file_has_line "$OUT/pollblock.out" '^polling' || {
 		cat "$OUT/pollblock.out"
 		echo "fxt-pollblock never got to poll()"
-		kill "$fs_pid"
+		end_now "$fs_pid"
 		return 1
 	}
 	# Let it fall asleep, then make sure it is asleep in poll().
 	sleep 0.5
 	fs_sc=$(blocked_syscall "$fs_pid")
 	echo "fxt-pollblock (pid $fs_pid) is in syscall ${fs_sc:-?}"
-	is_poll_syscall "$fs_sc" || { echo "not in poll()/ppoll()"; kill "$fs_pid"; return 1; }
-	rmmod_refused || { kill "$fs_pid"; return 1; }
+	is_poll_syscall "$fs_sc" || { echo "not in poll()/ppoll()"; end_now "$fs_pid"; return 1; }
+	rmmod_refused || { end_now "$fs_pid"; return 1; }
 	# The refused rmmod must not have woken or broken the sleeper.
 	sleep 0.3
 	fs_sc=$(blocked_syscall "$fs_pid")
 	is_poll_syscall "$fs_sc" || {
 		echo "after the refused rmmod fxt-pollblock is in syscall ${fs_sc:-none}, not poll()"
 		cat "$OUT/pollblock.out"
-		kill "$fs_pid"
+		end_now "$fs_pid"
 		return 1
 	}
 	kill -TERM "$fs_pid"
@@ -193,7 +204,7 @@ collector_sigkill() {
 	fs_f=$OUT/fault-sigkill.fxt
 	fxt-collect -o "$fs_f" 2> "$OUT/collect.err" &
 	fs_cpid=$!
-	wait_until 50 session_open || { echo "fxt-collect never opened the device"; kill "$fs_cpid"; return 1; }
+	wait_until 50 session_open || { echo "fxt-collect never opened the device"; end_now "$fs_cpid"; return 1; }
 	sleep 0.5
 	fxt-pingpong --rounds 20000 --expect "$OUT/fault-sigkill.expect.json" &
 	fs_ppid=$!
@@ -201,11 +212,16 @@ collector_sigkill() {
 	kill -KILL "$fs_cpid"
 	wait "$fs_cpid"
 	fs_rc=$?
-	[ "$fs_rc" -eq 137 ] || { cat "$OUT/collect.err"; echo "fxt-collect exit $fs_rc before the SIGKILL"; return 1; }
+	[ "$fs_rc" -eq 137 ] || {
+		cat "$OUT/collect.err"
+		echo "fxt-collect exit $fs_rc before the SIGKILL"
+		end_now "$fs_ppid"
+		return 1
+	}
 	echo "fxt-collect killed by SIGKILL after 2.5 s: $(wc -c < "$fs_f") bytes"
 	# Its process is gone, so is its session.
-	session_open && { echo "module still referenced after the collector died"; return 1; }
-	no_live_allocations || return 1
+	session_open && { echo "module still referenced after the collector died"; end_now "$fs_ppid"; return 1; }
+	no_live_allocations || { end_now "$fs_ppid"; return 1; }
 	wait "$fs_ppid" || { echo "fxt-pingpong failed"; return 1; }
 	# The collector died long before the 20000 rounds ended: the trace holds
 	# only those before the kill, so Perfetto is asked for 100 switches.
@@ -271,10 +287,10 @@ sigint_pingpong() {
 	fs_t0=$(now_ds)
 	fxt-collect -d 30 -o "$fs_f" 2> "$OUT/collect.err" &
 	fs_pid=$!
-	wait_until 50 session_open || { echo "fxt-collect never opened the device"; kill "$fs_pid"; return 1; }
+	wait_until 50 session_open || { echo "fxt-collect never opened the device"; end_now "$fs_pid"; return 1; }
 	sleep 0.5
 	fxt-pingpong --rounds 2000 --expect "$OUT/fault-sigint.expect.json" ||
-		{ kill "$fs_pid"; echo "fxt-pingpong failed"; return 1; }
+		{ end_now "$fs_pid"; echo "fxt-pingpong failed"; return 1; }
 	kill -INT "$fs_pid"
 	wait "$fs_pid"
 	fs_rc=$?

@@ -215,6 +215,7 @@ unload_while_open_is_refused() {
 	exec 3<>/dev/fxtrace || return 1
 	if rmmod fxtrace 2>/dev/null; then
 		echo "rmmod succeeded with a session open"
+		exec 3>&-
 		return 1
 	fi
 	exec 3>&-
