@@ -4,6 +4,7 @@
  * (see archive_meta.h).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,9 @@ int archive_write_preamble(struct fxt_writer *w)
 	if (!err)
 		err = fxt_write_string(w, ARCHIVE_STR_RECORDS_DROPPED,
 				       "records_dropped", 15);
+	if (!err)
+		err = fxt_write_string(w, ARCHIVE_STR_BYTES_SKIPPED,
+				       "bytes_skipped", 13);
 	return err;
 }
 
@@ -238,4 +242,33 @@ int archive_write_drop_marker(struct fxt_writer *w, uint64_t pid,
 	if (!err)
 		err = write_counter_event(w, pid, tid, timestamp, &count, 1);
 	return err;
+}
+
+/* One sample of a "bytes_skipped" counter (archive_write_skip_marker()). */
+static int write_skip_sample(struct fxt_writer *w, uint64_t pid, uint64_t tid,
+			     unsigned int cpu, uint64_t bytes, uint64_t ts)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = pid, .tid = tid },
+		.category = fxt_str_index(ARCHIVE_STR_CATEGORY),
+		.name = fxt_str_index(ARCHIVE_STR_BYTES_SKIPPED),
+		.timestamp = ts,
+		.data = cpu,	/* counter id, as in the kernel's markers */
+	};
+	/* int64, as the kernel's: a ring's size is far below INT64_MAX. */
+	struct fxt_arg arg = fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU),
+					   bytes > INT64_MAX ? INT64_MAX :
+					   (int64_t)bytes);
+
+	return fxt_write_event(w, &ev, &arg, 1);
+}
+
+int archive_write_skip_marker(struct fxt_writer *w, uint64_t pid,
+			      uint64_t tid, unsigned int cpu, uint64_t bytes,
+			      uint64_t from, uint64_t to)
+{
+	int err = write_skip_sample(w, pid, tid, cpu, bytes, from);
+
+	return err ? err : write_skip_sample(w, pid, tid, cpu, 0, to);
 }

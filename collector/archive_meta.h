@@ -19,7 +19,9 @@
  *             for a thread no kernel record named, and at the end for
  *             every tid seen
  *             (readers take the last record for a koid)
- *   markers:  records-dropped markers whenever a ring lost records
+ *   markers:  records-dropped markers whenever a ring lost records, and
+ *             bytes-skipped markers where the collector skipped invalid
+ *             ring data
  *
  * All functions append whole records to a struct fxt_writer and return 0
  * or a negative errno from it.
@@ -37,6 +39,7 @@
 /* String indices the collector adds after the kernel's (FXTRACE_STR_COUNT). */
 #define ARCHIVE_STR_CATEGORY		(FXTRACE_STR_COUNT + 0)	/* "fxtrace" */
 #define ARCHIVE_STR_RECORDS_DROPPED	(FXTRACE_STR_COUNT + 1)	/* "records_dropped" */
+#define ARCHIVE_STR_BYTES_SKIPPED	(FXTRACE_STR_COUNT + 2)	/* "bytes_skipped" */
 
 /*
  * An index of the kernel's reused here would be redefined by the preamble
@@ -48,8 +51,12 @@
  */
 _Static_assert(ARCHIVE_STR_CATEGORY >= FXTRACE_STR_COUNT &&
 	       ARCHIVE_STR_RECORDS_DROPPED >= FXTRACE_STR_COUNT &&
+	       ARCHIVE_STR_BYTES_SKIPPED >= FXTRACE_STR_COUNT &&
 	       ARCHIVE_STR_CATEGORY != ARCHIVE_STR_RECORDS_DROPPED &&
+	       ARCHIVE_STR_CATEGORY != ARCHIVE_STR_BYTES_SKIPPED &&
+	       ARCHIVE_STR_RECORDS_DROPPED != ARCHIVE_STR_BYTES_SKIPPED &&
 	       ARCHIVE_STR_RECORDS_DROPPED <= FXT_MAX_STRING_INDEX &&
+	       ARCHIVE_STR_BYTES_SKIPPED <= FXT_MAX_STRING_INDEX &&
 	       ARCHIVE_STR_CATEGORY <= FXT_MAX_STRING_INDEX,
 	       "the collector's string indices must be its own, after the kernel's, and fit 15 bits");
 
@@ -129,5 +136,26 @@ int archive_write_drop_counters(struct fxt_writer *w, uint64_t pid,
 int archive_write_drop_marker(struct fxt_writer *w, uint64_t pid,
 			      uint64_t tid, unsigned int cpu,
 			      uint64_t dropped_total, uint64_t timestamp);
+
+/**
+ * archive_write_skip_marker() - mark a hole left by invalid ring data
+ * @pid, @tid: the thread the counter belongs to, as for the drop counters
+ * @cpu:       the ring's CPU: the counter id
+ * @bytes:     what struct ring_hole says was skipped (> 0)
+ * @from, @to: the hole: the last record's timestamp before it, the first
+ *             one's after it (or the end of the session)
+ *
+ * The kernel's loss markers (uapi "Loss markers", decision 7) in shape: a
+ * pair of counter events, category "fxtrace", counter id = CPU, one int64
+ * argument "cpu": @bytes at @from, then 0 at @to. Named "bytes_skipped",
+ * not "records_lost": what was skipped is bytes that were not whole
+ * records, or an unknown amount (the ring's size is the bound), never a
+ * count of records. Perfetto draws the pair as a block spanning the hole
+ * on the counter track "bytes_skipped:cpu:<cpu>", beside the kernel's
+ * "records_lost:cpu:<cpu>".
+ */
+int archive_write_skip_marker(struct fxt_writer *w, uint64_t pid,
+			      uint64_t tid, unsigned int cpu, uint64_t bytes,
+			      uint64_t from, uint64_t to);
 
 #endif /* ARCHIVE_META_H */

@@ -111,6 +111,14 @@ struct session {
 	 * STOP returned.
 	 */
 	struct timespec attaching, started, stopped;
+	/*
+	 * CLOCK_BOOTTIME just before START: every record of the session is
+	 * later. Where a hole in a ring that had no record yet begins.
+	 */
+	uint64_t attach_ns;
+	uint64_t skip_markers;		/* bytes-skipped pairs written */
+	unsigned int draining_cpu;	/* the ring drain_all() is at */
+	bool marker_failed;		/* a drain failed writing one */
 	uint64_t threads_gone;		/* seen, but exited before naming */
 	sigset_t saved_mask;
 
@@ -532,8 +540,17 @@ static int write_preamble(struct session *s)
 
 /* ---- tracing ---------------------------------------------------------- */
 
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int start_tracing(struct session *s)
 {
+	s->attach_ns = boottime_ns();
 	clock_gettime(CLOCK_MONOTONIC, &s->attaching);
 	if (ioctl(s->fd, FXTRACE_IOC_START) < 0)
 		return step_failed(s, "FXTRACE_IOC_START", errno,
@@ -683,14 +700,6 @@ static int name_new_threads(struct session *s, bool final)
 	return fxt_writer_bytes(&s->meta) ? flush_meta(s, "thread names") : 0;
 }
 
-static uint64_t boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* New drops on this ring since the last look: leave a marker in the trace. */
 static int mark_drops(struct session *s, struct cpu_ring *r)
 {
@@ -739,6 +748,34 @@ static int sample_drop_counters(struct session *s)
 	return flush_meta(s, "the records-dropped counters");
 }
 
+/*
+ * The drain of @ctx's current ring skipped invalid data, and the hole ends
+ * here (ring_drain_holes() calls this just before the first record after
+ * it goes out): mark it in the file, as the kernel marks the records a
+ * ring dropped (decision 7). Written straight to the output, between the
+ * drain's writes.
+ */
+static int sink_hole(void *ctx, const struct ring_hole *h)
+{
+	struct session *s = ctx;
+	/* A ring with no record before the hole: it began after START. */
+	uint64_t from = h->from_ts ? h->from_ts : s->attach_ns;
+	uint64_t to = h->to_ts > from ? h->to_ts : from;
+	int err;
+
+	err = archive_write_skip_marker(&s->meta, s->self_pid, s->self_pid,
+					s->draining_cpu, h->bytes, from, to);
+	if (!err)
+		err = trace_output_write(&s->out, fxt_writer_data(&s->meta),
+					 fxt_writer_bytes(&s->meta));
+	fxt_writer_reset(&s->meta);
+	if (err)
+		s->marker_failed = true;
+	else
+		s->skip_markers++;
+	return err;
+}
+
 static void warn_invalid_data(struct session *s, struct cpu_ring *r,
 			      enum ring_drain_status status)
 {
@@ -766,9 +803,20 @@ static long long drain_all(struct session *s, bool final)
 	for (i = 0; i < s->nrings && !s->write_failed; i++) {
 		struct cpu_ring *r = &s->rings[i];
 
-		err = ring_drain_names(&r->ring, &sink, sink_name, &res);
+		s->draining_cpu = r->cpu;
+		s->marker_failed = false;
+		err = ring_drain_holes(&r->ring, &sink, sink_name, sink_hole,
+				       &res);
+		/*
+		 * After STOP nothing follows a hole still open: it ends now,
+		 * after every record the ring can hold.
+		 */
+		if (!err && final)
+			err = ring_end_hole(&r->ring, boottime_ns(), sink_hole,
+					    s);
 		if (err)
-			return output_failed(s, err, "ring data");
+			return output_failed(s, err, s->marker_failed ?
+					     "a bytes-skipped marker" : "ring data");
 		trace_output_commit(&s->out);
 		total += (long long)res.bytes;
 		if (res.status != RING_DRAIN_OK)
@@ -1130,6 +1178,11 @@ static void print_summary(struct session *s)
 		invalid_data(s, invalid, sizeof(invalid));
 		msg("invalid ring data skipped (module bug?), times per CPU: %s; %s",
 		    list, invalid);
+		/* Where to look in the file, so it is not news to a reader. */
+		if (s->skip_markers)
+			msg("the trace marks %llu hole%s it left: counter bytes_skipped:cpu:<n> (bytes, then 0 where the CPU's records resume)",
+			    (unsigned long long)s->skip_markers,
+			    s->skip_markers == 1 ? "" : "s");
 	}
 	if (!s->opts.quiet && s->threads_gone)
 		msg("%llu traced thread(s) exited before fxt-collect could read their names",

@@ -427,21 +427,93 @@ static void publish_consumer(struct ring *ring, uint64_t pos)
 	__atomic_store_n(&ring->ctrl->consumer_pos, pos, __ATOMIC_RELEASE);
 }
 
+/*
+ * Data was skipped: open a hole after the last record copied, or grow the
+ * open one (no timestamped record since: nothing tells the skips apart).
+ */
+static void skip(struct ring *ring, uint64_t last_ts, uint64_t bytes,
+		 enum ring_drain_status status)
+{
+	if (!ring->hole_open) {
+		memset(&ring->hole, 0, sizeof(ring->hole));
+		ring->hole.from_ts = last_ts;
+		ring->hole_open = true;
+	}
+	ring->hole.bytes += bytes;
+	if (status == RING_DRAIN_CORRUPT)
+		ring->hole.corrupt++;
+	else
+		ring->hole.bad_producer++;
+}
+
+int ring_end_hole(struct ring *ring, uint64_t to_ts, ring_hole_fn hole,
+		  void *ctx)
+{
+	int err;
+
+	if (!ring->hole_open)
+		return 0;
+	/*
+	 * Timestamps come from the kernel, which we do not trust: a hole
+	 * that ends before it begins would leave a reader's counter at the
+	 * skipped amount for ever (the 0 sorts first).
+	 */
+	ring->hole.to_ts = to_ts > ring->hole.from_ts ? to_ts : ring->hole.from_ts;
+	err = hole ? hole(ctx, &ring->hole) : 0;
+	if (err)
+		return err;
+	ring->hole_open = false;
+	return 0;
+}
+
+/*
+ * The timestamp of the first record in [from, to) that has one, as
+ * scan_record() takes it (scheduling and event records of 2 words or
+ * more). The records are whole (scan_window() said so), and a word never
+ * straddles the end of the area (its size is a multiple of 8), so each
+ * word is read in place. Only walked while a hole is open: rare.
+ */
+static bool first_ts(const struct ring *ring, uint64_t from, uint64_t to,
+		     uint64_t *ts)
+{
+	uint64_t mask = ring->size - 1, pos, h, words;
+	unsigned int type;
+
+	for (pos = from; pos != to; pos += words * 8) {
+		h = word_at(ring->data + (pos & mask));
+		words = h >> FXT_HDR_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
+		type = h & 0xf;
+		if ((type == FXT_RECORD_SCHEDULING || type == FXT_RECORD_EVENT) &&
+		    words >= 2) {
+			*ts = word_at(ring->data + ((pos + 8) & mask));
+			return true;
+		}
+	}
+	return false;
+}
+
 int ring_drain(struct ring *ring, const struct ring_sink *sink,
 	       struct ring_drain_result *res)
 {
-	return ring_drain_names(ring, sink, NULL, res);
+	return ring_drain_holes(ring, sink, NULL, NULL, res);
 }
 
 int ring_drain_names(struct ring *ring, const struct ring_sink *sink,
 		     ring_name_fn name, struct ring_drain_result *res)
+{
+	return ring_drain_holes(ring, sink, name, NULL, res);
+}
+
+int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
+		     ring_name_fn name, ring_hole_fn hole,
+		     struct ring_drain_result *res)
 {
 	struct ring_drain_result local;
 	struct scan scan = {
 		.last_ts = ring->last_ts, .tid_seen = ring->tid_seen,
 		.sink = sink, .name = name,
 	};
-	uint64_t head, tail = ring->tail, avail, good;
+	uint64_t head, tail = ring->tail, avail, good, ts;
 	int err;
 
 	if (!res)
@@ -456,10 +528,17 @@ int ring_drain_names(struct ring *ring, const struct ring_sink *sink,
 		/* Nothing in there can be trusted; resynchronise. */
 		res->status = RING_DRAIN_BAD_PRODUCER;
 		ring->bad_producer++;
+		skip(ring, ring->last_ts, ring->size, RING_DRAIN_BAD_PRODUCER);
 		publish_consumer(ring, head);
 		return 0;
 	}
 	good = scan_window(ring, tail, head, &scan);
+	/* The hole ends at this window's first timestamp: mark it before. */
+	if (ring->hole_open && first_ts(ring, tail, good, &ts)) {
+		err = ring_end_hole(ring, ts, hole, sink->ctx);
+		if (err)
+			return err;
+	}
 	err = copy_out(ring, tail, good, sink, res);
 	if (err)
 		return err;
@@ -467,6 +546,7 @@ int ring_drain_names(struct ring *ring, const struct ring_sink *sink,
 		res->status = RING_DRAIN_CORRUPT;
 		ring->corrupt++;
 		ring->bytes_skipped += head - good;
+		skip(ring, scan.last_ts, head - good, RING_DRAIN_CORRUPT);
 	}
 	ring->bytes += res->bytes;
 	ring->switches += scan.switches;

@@ -23,7 +23,9 @@
  *   - a record of size 0, of metadata or large type, or one that runs past
  *     producer_pos: the whole records before it are copied, the rest of the
  *     window is skipped (RING_DRAIN_CORRUPT).
- * Either way the ring keeps working and the loss is counted.
+ * Either way the ring keeps working, the loss is counted, and the hole it
+ * leaves is placed in time for the caller to mark in the file
+ * (ring_drain_holes(), decision 7: loss is never silent).
  */
 #ifndef RING_DRAIN_H
 #define RING_DRAIN_H
@@ -98,6 +100,39 @@ struct ring_sink {
  */
 typedef void (*ring_name_fn)(void *ctx, const struct ring_name *n);
 
+/**
+ * struct ring_hole - ring data a drain skipped, placed in time
+ * @from_ts:      the timestamp of the last record copied from the ring
+ *                before the skip (the ring's @last_ts then); 0 if it had
+ *                none yet (the caller knows when its session started)
+ * @to_ts:        the timestamp of the first record copied after it, or
+ *                what ring_end_hole() was given; never below @from_ts
+ * @bytes:        bytes skipped: malformed records exactly, plus the ring's
+ *                size for each impossible producer position (the most the
+ *                ring can have held unread; the true amount is unknown)
+ * @corrupt:      drains in the hole that found malformed records
+ * @bad_producer: drains in the hole that found an impossible producer_pos
+ *
+ * Skips with no timestamped record between them are one hole: nothing in
+ * the file can tell them apart in time.
+ */
+struct ring_hole {
+	uint64_t from_ts;
+	uint64_t to_ts;
+	uint64_t bytes;
+	uint64_t corrupt;
+	uint64_t bad_producer;
+};
+
+/*
+ * Called once per hole, when it ends: just before the bytes that hold the
+ * first timestamped record after it go to @sink->write (so a marker written
+ * here lands in the file where the hole is, as the kernel's loss markers
+ * do), or from ring_end_hole(). Return 0 or a negative errno (the drain
+ * then stops without publishing consumer_pos, and the hole stays open).
+ */
+typedef int (*ring_hole_fn)(void *ctx, const struct ring_hole *hole);
+
 enum ring_drain_status {
 	RING_DRAIN_OK = 0,
 	RING_DRAIN_BAD_PRODUCER,	/* impossible producer_pos, skipped */
@@ -115,6 +150,8 @@ enum ring_drain_status {
  *            next name record
  * @tid_seen: per slot, the last tid passed to the sink's @tid (0: none),
  *            kept across drains (see struct ring_sink)
+ * @hole:     the skipped data not yet followed by a timestamped record,
+ *            if @hole_open (see struct ring_hole)
  *
  * Cumulative counters, updated by ring_drain():
  * @bytes:          bytes handed to the sink
@@ -138,6 +175,8 @@ struct ring {
 	uint64_t tail;
 	uint64_t last_ts;
 	uint64_t tid_seen[RING_TID_SLOTS];
+	struct ring_hole hole;
+	bool hole_open;
 
 	uint64_t bytes;
 	uint64_t switches;
@@ -189,6 +228,26 @@ int ring_drain(struct ring *ring, const struct ring_sink *sink,
  */
 int ring_drain_names(struct ring *ring, const struct ring_sink *sink,
 		     ring_name_fn name, struct ring_drain_result *res);
+
+/**
+ * ring_drain_holes() - ring_drain_names(), also reporting holes to @hole
+ * @hole: called with @sink->ctx as each hole ends (struct ring_hole); may
+ *        be NULL (that is ring_drain_names(): holes are still tracked)
+ */
+int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
+		     ring_name_fn name, ring_hole_fn hole,
+		     struct ring_drain_result *res);
+
+/**
+ * ring_end_hole() - end the ring's open hole, if any, at @to_ts
+ *
+ * For the end of a session, when no record will follow the hole: @to_ts is
+ * then a time after every record the ring can hold (after STOP).
+ * Return: 0 (also with no hole open), or @hole's negative errno (the hole
+ * then stays open).
+ */
+int ring_end_hole(struct ring *ring, uint64_t to_ts, ring_hole_fn hole,
+		  void *ctx);
 
 /* Bytes committed by the producer and not yet drained (as published). */
 uint64_t ring_pending(const struct ring *ring);

@@ -334,7 +334,7 @@ static int decode(const struct fxt_writer *w, struct fxt_record *recs, int max)
  * and the collector's two. Counted from the ABI, so a new kernel string
  * does not silently shift every test below.
  */
-#define PREAMBLE_RECORDS	(4 + (FXTRACE_STR_COUNT - 1) + 2)
+#define PREAMBLE_RECORDS	(4 + (FXTRACE_STR_COUNT - 1) + 3)
 
 TEST(preamble_defines_the_kernel_strings)
 {
@@ -353,6 +353,7 @@ TEST(preamble_defines_the_kernel_strings)
 		{ FXTRACE_STR_CPU, "cpu" },
 		{ ARCHIVE_STR_CATEGORY, "fxtrace" },
 		{ ARCHIVE_STR_RECORDS_DROPPED, "records_dropped" },
+		{ ARCHIVE_STR_BYTES_SKIPPED, "bytes_skipped" },
 	};
 	struct fxt_record recs[32];
 	struct fxt_writer w;
@@ -506,6 +507,39 @@ TEST(drop_marker_is_a_provider_event_and_a_counter)
 	EXPECT(fxt_str_eq(&ev->event.name, "records_dropped"));
 	a = fxt_record_find_arg(ev, "cpu3");
 	EXPECT(a && a->type == FXT_ARG_INT64 && a->v.i64 == 42);
+	fxt_writer_free(&w);
+}
+
+/*
+ * A hole of skipped ring data: the kernel's loss-marker shape (counter id =
+ * CPU, int64 "cpu"), named bytes_skipped: the amount, then 0 at its end.
+ */
+TEST(skip_marker_is_a_pair_of_counter_samples_spanning_the_hole)
+{
+	struct fxt_record recs[32];
+	const struct fxt_record *ev;
+	const struct fxt_arg *a;
+	struct fxt_writer w;
+	int n, k;
+
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	ASSERT(archive_write_skip_marker(&w, 4321, 4321, 3, 6544, 1000, 2000) == 0);
+	n = decode(&w, recs, 32);
+	ASSERT(n == PREAMBLE_RECORDS + 2);
+	for (k = 0; k < 2; k++) {
+		ev = &recs[PREAMBLE_RECORDS + k];
+		EXPECT_EQ(ev->type, FXT_RECORD_EVENT);
+		EXPECT_EQ(ev->event.type, FXT_EVENT_COUNTER);
+		EXPECT_EQ(ev->event.data, 3);	/* counter id: the CPU */
+		EXPECT_EQ(ev->event.timestamp, k ? 2000 : 1000);
+		EXPECT(ev->event.thread.pid == 4321 && ev->event.thread.tid == 4321);
+		EXPECT(fxt_str_eq(&ev->event.category, "fxtrace"));
+		EXPECT(fxt_str_eq(&ev->event.name, "bytes_skipped"));
+		EXPECT_EQ(ev->nargs, 1);
+		a = fxt_record_find_arg(ev, "cpu");
+		EXPECT(a && a->type == FXT_ARG_INT64 && a->v.i64 == (k ? 0 : 6544));
+	}
 	fxt_writer_free(&w);
 }
 
@@ -984,6 +1018,7 @@ int main(void)
 	RUN(objects_for_threads_seen_in_the_trace);
 	RUN(drop_marker_is_a_provider_event_and_a_counter);
 	RUN(drop_counters_for_many_cpus);
+	RUN(skip_marker_is_a_pair_of_counter_samples_spanning_the_hole);
 	RUN(output_cut_back_to_the_last_whole_record);
 	RUN(output_replaces_a_file_only_once_the_trace_begins);
 	RUN(output_through_a_symbolic_link);

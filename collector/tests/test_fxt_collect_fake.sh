@@ -341,6 +341,71 @@ FAKE_FXTRACE_CORRUPT=1 collect -o "$TMP/x.fxt" -d 0.3
 expect "malformed ring data: the summary counts its bytes" 3 \
 	"invalid ring data skipped (module bug?), times per CPU: cpu0 1; [1-9][0-9]* bytes of malformed records$"
 
+# skip_pairs DUMP: the bytes_skipped markers of CPU 0 (decision 7), one
+# line per pair: "<bytes> <from> <to> <from is an earlier record's ts: 1/0>
+# <ts of the first timestamped record after the pair> <CPU 0 context
+# switches strictly inside (from, to)>", and "bad: ..." if they are not
+# (N > 0, then 0) pairs. Timestamps stay strings (awk prints numbers with
+# 6 digits).
+skip_pairs() {
+	awk '
+	function ts(line) { match(line, /ts=[0-9]+/); return substr(line, RSTART + 3, RLENGTH - 3) }
+	/name="bytes_skipped" counter_id=0 / {
+		v = $0; sub(/.*cpu:int64=/, "", v)
+		if (!open) { open = 1; np++; bytes[np] = v; from[np] = ts($0)
+			known[np] = (from[np] in seen)
+			if (v + 0 <= 0) print "bad: first sample " v }
+		else { open = 0; to[np] = ts($0); want_after = np
+			if (v != "0") print "bad: second sample " v }
+		next
+	}
+	/ ts=[0-9]/ { t = ts($0); seen[t] = 1
+		if (want_after) { after[want_after] = t; want_after = 0 }
+		if ($2 == "context_switch" && $4 == "cpu=0") sw[++nsw] = t }
+	END {
+		if (open) print "bad: an unpaired sample"
+		for (i = 1; i <= np; i++) {
+			inside = 0
+			for (k = 1; k <= nsw; k++)
+				if (sw[k] + 0 > from[i] + 0 && sw[k] + 0 < to[i] + 0) inside++
+			print bytes[i], from[i], to[i], known[i], after[i], inside
+		}
+	}' "$1"
+}
+"$DUMP" "$TMP/x.fxt" >"$TMP/dump"
+skip_pairs "$TMP/dump" >"$TMP/pairs"
+want=$(sed -n 's/.*; \([0-9]*\) bytes of malformed records$/\1/p' "$TMP/err")
+if [ "$(wc -l <"$TMP/pairs")" -eq 1 ] &&
+   awk -v want="$want" '$1 == want && $4 == 1 && $3 == $5 && $2 + 0 <= $3 + 0 && $6 == 0 { ok = 1 } END { exit !ok }' "$TMP/pairs"; then
+	ok "malformed ring data: one bytes_skipped pair of the summary's bytes, from a record's time to the next record's, no CPU 0 switch inside"
+else
+	{ echo "summary: $want bytes"; cat "$TMP/pairs"; grep -n 'bytes_skipped' "$TMP/dump"; } >"$TMP/why"
+	fail "malformed ring data: one bytes_skipped pair of the summary's bytes, from a record's time to the next record's, no CPU 0 switch inside" "$TMP/why"
+fi
+
+# Impossible producer positions: the hole is marked too, with the most
+# the ring can have held (4 MiB) for each; what it held is unknown.
+FAKE_FXTRACE_BAD_PRODUCER=1 collect -o "$TMP/x.fxt" -d 0.5
+"$DUMP" "$TMP/x.fxt" >"$TMP/dump"
+skip_pairs "$TMP/dump" >"$TMP/pairs"
+times=$(sed -n 's/.*times per CPU: cpu0 \([0-9]*\);.*/\1/p' "$TMP/err")
+if [ "$rc" -eq 3 ] && [ -n "$times" ] && ! grep -q '^bad' "$TMP/pairs" &&
+   [ -s "$TMP/pairs" ] &&
+   awk -v want=$((times * 4194304)) '{ sum += $1; if ($2 + 0 > $3 + 0 || $6 || $3 != $5) bad = 1 } END { exit bad || sum != want }' "$TMP/pairs"; then
+	ok "impossible producer position: bytes_skipped pairs, the ring's size for each, up to the next record, no CPU 0 switch inside"
+else
+	{ echo "exit $rc, $times times"; cat "$TMP/pairs"; grep -n 'bytes_skipped' "$TMP/dump"; } >"$TMP/why"
+	fail "impossible producer position: bytes_skipped pairs, the ring's size for each, up to the next record, no CPU 0 switch inside" "$TMP/why"
+fi
+
+# A lossless trace has none (the string is defined, no counter uses it).
+collect -o "$TMP/x.fxt" -d 0.2
+if [ "$rc" -eq 0 ] && ! "$DUMP" "$TMP/x.fxt" | grep -q 'event counter.*name="bytes_skipped"'; then
+	ok "no invalid ring data: no bytes_skipped marker"
+else
+	fail "no invalid ring data: no bytes_skipped marker (exit $rc)" "$TMP/err"
+fi
+
 FAKE_FXTRACE_START=0xffffffffffffc000 collect -o "$TMP/w.fxt" -b 64K -d 0.5
 expect "ring positions crossing 2^64 in a real session" 0 "no records dropped" "$TMP/w.fxt"
 

@@ -50,6 +50,10 @@ struct capture {
 	unsigned int nnames;
 	int fail_with;		/* make write() fail with this errno */
 	struct name_order *order;	/* note every name here, if set */
+	struct ring_hole holes[8];
+	size_t len_at_hole[8];	/* bytes written before each hole came */
+	unsigned int nholes;
+	int hole_fails_with;	/* make the hole callback fail with this */
 };
 
 static const uint64_t sizes[] = { 64, 256, 64 << 10 };
@@ -147,6 +151,20 @@ static void capture_name(void *ctx, const struct ring_name *n)
 		c->names[c->nnames++] = *n;
 	if (c->order)
 		name_order_note(c->order, n);
+}
+
+/* Holes, as fxt-collect's sink_hole() takes them. */
+static int capture_hole(void *ctx, const struct ring_hole *h)
+{
+	struct capture *c = ctx;
+
+	if (c->hole_fails_with)
+		return -c->hole_fails_with;
+	if (c->nholes < sizeof(c->holes) / sizeof(c->holes[0])) {
+		c->len_at_hole[c->nholes] = c->len;
+		c->holes[c->nholes++] = *h;
+	}
+	return 0;
 }
 
 static struct ring_sink sink_for(struct capture *c)
@@ -441,6 +459,110 @@ TEST(bogus_producer_positions_are_not_trusted)
 			fake_free(&f);
 		}
 	}
+}
+
+/*
+ * Decision 7 for what the drain skips: each hole is reported once, when
+ * the first timestamped record after it is about to be written (so a
+ * marker lands in the file right there), spanning from the last record
+ * before it to that one. Skips with no record between are one hole, an
+ * impossible producer position counts the ring's size, and a failed
+ * callback leaves the hole open and the consumer where it was.
+ */
+TEST(skipped_data_is_one_hole_reported_before_the_next_record)
+{
+	uint64_t rec[16], zero = 0, tail;
+	size_t n, before;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	unsigned int i;
+
+	for (i = 1; i < NSIZES; i++) {	/* 64 bytes: too small for this */
+		c.len = c.writes = c.ntids = c.nholes = 0;
+		fake_init(&f, sizes[i], 4096);
+		n = kernel_switch(rec, 100, 7, 8);
+		produce(&f, rec, n);
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(c.nholes, 0);
+
+		/* Malformed: a size-0 header after a good record (ts 150). */
+		n = kernel_wakeup(rec, 150, 9, 0);
+		produce(&f, rec, n);
+		produce(&f, &zero, 8);
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(res.status, RING_DRAIN_CORRUPT);
+		EXPECT_EQ(c.nholes, 0);		/* its end is not known yet */
+		EXPECT(f.ring.hole_open);
+
+		/* Then an impossible (but aligned) producer position. */
+		tail = f.ctrl->consumer_pos;
+		f.ctrl->producer_pos = tail + f.size + 8;
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+		EXPECT_EQ(c.nholes, 0);
+
+		/* An untimestamped name record does not end it... */
+		n = kernel_thread(rec, 9, 9, "t");
+		produce(&f, rec, n);
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(c.nholes, 0);
+
+		/* ...a timestamped record does, but a failed marker keeps it. */
+		n = kernel_wakeup(rec, 300, 10, 0);
+		produce(&f, rec, n);
+		tail = f.ctrl->consumer_pos;
+		before = c.len;
+		c.hole_fails_with = EIO;
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res),
+			  (uint64_t)-EIO);
+		EXPECT_EQ(f.ctrl->consumer_pos, tail);
+		EXPECT_EQ(c.len, before);
+		EXPECT(f.ring.hole_open);
+		c.hole_fails_with = 0;
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(c.nholes, 1);
+		EXPECT_EQ(c.holes[0].from_ts, 150);
+		EXPECT_EQ(c.holes[0].to_ts, 300);
+		EXPECT_EQ(c.holes[0].bytes, 8 + f.size);
+		EXPECT_EQ(c.holes[0].corrupt, 1);
+		EXPECT_EQ(c.holes[0].bad_producer, 1);
+		EXPECT_EQ(c.len_at_hole[0], before);	/* before the window */
+		EXPECT(!f.ring.hole_open);
+
+		/* The next record starts no hole of its own. */
+		n = kernel_wakeup(rec, 310, 10, 0);
+		produce(&f, rec, n);
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(c.nholes, 1);
+
+		/* At the end of a session: ended by the caller, clamped. */
+		produce(&f, &zero, 8);
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(ring_end_hole(&f.ring, 200, capture_hole, &c), 0);
+		EXPECT_EQ(c.nholes, 2);
+		EXPECT_EQ(c.holes[1].from_ts, 310);
+		EXPECT_EQ(c.holes[1].to_ts, 310);	/* not before from_ts */
+		EXPECT_EQ(c.holes[1].bytes, 8);
+		EXPECT_EQ(ring_end_hole(&f.ring, 400, capture_hole, &c), 0);
+		EXPECT_EQ(c.nholes, 2);			/* none open */
+		fake_free(&f);
+
+		/* A ring whose first bytes are bad: from_ts 0 (no record yet). */
+		c.nholes = 0;
+		fake_init(&f, sizes[i], 0);
+		produce(&f, &zero, 8);
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		n = kernel_switch(rec, 500, 7, 8);
+		produce(&f, rec, n);
+		EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+		EXPECT_EQ(c.nholes, 1);
+		EXPECT_EQ(c.holes[0].from_ts, 0);
+		EXPECT_EQ(c.holes[0].to_ts, 500);
+		fake_free(&f);
+	}
+	free(c.bytes);
 }
 
 /* Whole records before a malformed one are kept; the rest is skipped. */
@@ -1377,6 +1499,7 @@ int main(void)
 	RUN(full_ring);
 	RUN(bogus_producer_positions_are_not_trusted);
 	RUN(malformed_records_end_the_copy);
+	RUN(skipped_data_is_one_hole_reported_before_the_next_record);
 	RUN(lying_argument_sizes_stop_the_waker_search);
 	RUN(sink_errors_leave_the_consumer_where_it_was);
 	RUN(tids_are_reported_once_until_evicted);
