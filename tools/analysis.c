@@ -735,10 +735,18 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		}
 		return;
 	}
-	c->lost += ev->a;
-	an->lost += ev->a;
-	c->holes++;
-	an->holes++;
+	/* fxt-collect's holes count bytes, the kernel's records: apart */
+	if (ev->flags & SC_SKIPPED) {
+		c->skipped += ev->a;
+		an->skipped += ev->a;
+		c->skip_holes++;
+		an->skip_holes++;
+	} else {
+		c->lost += ev->a;
+		an->lost += ev->a;
+		c->holes++;
+		an->holes++;
+	}
 	if (!c->in_hole) {
 		c->in_hole = true;
 		an->holes_open++;

@@ -103,6 +103,7 @@ struct cpu {
 	uint64_t first_ts, last_ts;
 	uint64_t busy, idle, switches;
 	uint64_t lost, holes;		/* kernel loss markers */
+	uint64_t skipped, skip_holes;	/* fxt-collect's bytes_skipped */
 	struct seg *hist;		/* ring, top mode only */
 	unsigned int head, nhist;
 };
@@ -146,6 +147,7 @@ struct analysis {
 	uint64_t *cpu_dropped;		/* latest records_dropped counter per CPU */
 	uint32_t ncpu_dropped;
 	uint64_t lost, holes;		/* kernel records_lost markers, all CPUs */
+	uint64_t skipped, skip_holes;	/* fxt-collect's bytes_skipped, all CPUs */
 	/* latency intervals not counted (ending inside the window) */
 	uint64_t skipped_start;		/* began before the first switch */
 	uint64_t skipped_hole;		/* began in or ran into a hole */

@@ -681,6 +681,13 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			if (an->cpus[c].lost)
 				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
 					c, an->cpus[c].lost);
+		fprintf(out, "}, \"bytes_skipped\": %" PRIu64 ", \"skip_holes\": %"
+			PRIu64 ", \"skipped_per_cpu\": {", an->skipped,
+			an->skip_holes);
+		for (c = 0, i = 0; c < an->ncpus; c++)
+			if (an->cpus[c].skipped)
+				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
+					c, an->cpus[c].skipped);
 		fprintf(out, "}},\n\"not_counted\": {\"before_first_switch\": %"
 			PRIu64 ", \"across_lost_records\": %" PRIu64 "},\n",
 			an->skipped_start, an->skipped_hole);
@@ -759,13 +766,23 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				fprintf(out, " cpu%u=%" PRIu64, c, an->cpu_dropped[c]);
 		fprintf(out, " (%" PRIu64 " buffer-full provider events)\n",
 			an->drop_events);
-		if (an->io.lost_markers) {
+		if (an->holes) {
 			fprintf(out, "records lost (kernel markers): %" PRIu64
 				" in %" PRIu64 " holes", an->lost, an->holes);
 			for (c = 0; c < an->ncpus; c++)
 				if (an->cpus[c].lost)
 					fprintf(out, " cpu%u=%" PRIu64, c,
 						an->cpus[c].lost);
+			fputc('\n', out);
+		}
+		if (an->skip_holes) {
+			fprintf(out, "invalid ring data skipped (fxt-collect's bytes_skipped markers): %"
+				PRIu64 " bytes in %" PRIu64 " holes", an->skipped,
+				an->skip_holes);
+			for (c = 0; c < an->ncpus; c++)
+				if (an->cpus[c].skipped)
+					fprintf(out, " cpu%u=%" PRIu64, c,
+						an->cpus[c].skipped);
 			fputc('\n', out);
 		}
 		print_not_counted(an, out);

@@ -231,15 +231,20 @@ static bool to_name(const struct fxt_record *rec, struct sc_event *e)
 }
 
 /* A kernel loss marker ("records_lost" counter, uapi/linux/fxtrace.h) as an
- * SC_LOST event. */
+ * SC_LOST event; fxt-collect's "bytes_skipped" marker of the same shape
+ * too (SC_SKIPPED), since its hole is as much a hole. */
 static bool to_lost(const struct fxt_record *rec, uint64_t ts,
 		    struct sc_event *e)
 {
 	const struct fxt_arg *a;
 
+	bool skipped;
+
 	if (rec->type != FXT_RECORD_EVENT || !rec->decoded ||
-	    rec->event.type != FXT_EVENT_COUNTER ||
-	    !fxt_str_eq(&rec->event.name, "records_lost"))
+	    rec->event.type != FXT_EVENT_COUNTER)
+		return false;
+	skipped = fxt_str_eq(&rec->event.name, "bytes_skipped");
+	if (!skipped && !fxt_str_eq(&rec->event.name, "records_lost"))
 		return false;
 	a = fxt_record_find_arg(rec, "cpu");
 	if (!a || (a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
@@ -251,6 +256,8 @@ static bool to_lost(const struct fxt_record *rec, uint64_t ts,
 	e->ts = ts;
 	e->cpu = (uint32_t)rec->event.data;
 	e->a = a->v.u64;
+	if (skipped)
+		e->flags = SC_SKIPPED;
 	return true;
 }
 

@@ -29,7 +29,9 @@
  *     which is what makes a reused tid get its new name from then on.
  *   - kernel loss markers (SC_LOST): the counter events "records_lost"
  *     (counter id = CPU, int64 argument "cpu" = records lost, then 0), see
- *     uapi/linux/fxtrace.h. They are also handed to @record at once, like
+ *     uapi/linux/fxtrace.h; and fxt-collect's "bytes_skipped" pairs of the
+ *     same shape (SC_LOST with SC_SKIPPED: ring data it skipped as
+ *     invalid, in bytes, decision 7), a hole in that CPU's records alike. They are also handed to @record at once, like
  *     every other event.
  * Every other record (other events, metadata, logs) is passed on at once,
  * in file order.
@@ -52,6 +54,8 @@
 #define SC_IN_IDLE	0x02	/* switch: the incoming side is the idle task */
 #define SC_HAS_WAKER	0x04	/* wakeup: @waker is set */
 #define SC_HAS_PID	0x08	/* name (thread): @b, the process koid, is set */
+#define SC_SKIPPED	0x10	/* lost: fxt-collect's bytes_skipped marker,
+				 * @a in bytes, not records */
 
 /* One record of the ordered stream, timestamps in nanoseconds. */
 struct sc_event {

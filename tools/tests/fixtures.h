@@ -103,6 +103,23 @@ static void tb_lost(struct tb *t, unsigned cpu, uint64_t t1,
 	fxt_write_event(&t->w, &ev, &a, 1);
 }
 
+/* fxt-collect's marker of ring data it skipped as invalid (collector
+ * archive_write_skip_marker()): the kernel's shape, named bytes_skipped,
+ * @bytes on @cpu from @t1 on; the next record is at @t2. */
+FX_UNUSED
+static void tb_skipped(struct tb *t, unsigned cpu, uint64_t t1,
+			       uint64_t t2, int64_t bytes)
+{
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c("bytes_skipped"), t1, cpu };
+	struct fxt_arg a = fxt_arg_int64(fxt_str_c("cpu"), bytes);
+
+	fxt_write_event(&t->w, &ev, &a, 1);
+	ev.timestamp = t2;
+	a = fxt_arg_int64(fxt_str_c("cpu"), 0);
+	fxt_write_event(&t->w, &ev, &a, 1);
+}
+
 /* Two threads of two processes, names at the end of the file. The first
  * record is a switch on cpu1, so A's first wakeup is not before the
  * trace's first switch (see start_of_trace_*). */
@@ -224,7 +241,22 @@ static void build_reuse(struct tb *t)
  * cpu0: busy 5200 (A 4000, C 500, D 500, E 200), idle 0.
  */
 FX_UNUSED
+static void build_holes_as(struct tb *t, bool skipped);
+
+FX_UNUSED
 static void build_holes(struct tb *t)
+{
+	build_holes_as(t, false);
+}
+
+/* The same hole, marked by fxt-collect: 6544 bytes skipped as invalid. */
+FX_UNUSED
+static void build_skip_holes(struct tb *t)
+{
+	build_holes_as(t, true);
+}
+
+static void build_holes_as(struct tb *t, bool skipped)
 {
 	tb_begin(t, 1000000000);
 	tb_switch(t, 0, 1000, IDLE, 101, 0);
@@ -237,7 +269,10 @@ static void build_holes(struct tb *t)
 	tb_switch(t, 0, 6200, 105, 101, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 1, 1000, IDLE, 102, 0);
 	tb_wake(t, 0, 1200, 103, 102);
-	tb_lost(t, 1, 2000, 3000, 4);
+	if (skipped)
+		tb_skipped(t, 1, 2000, 3000, 6544);
+	else
+		tb_lost(t, 1, 2000, 3000, 4);
 	tb_switch(t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 

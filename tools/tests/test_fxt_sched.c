@@ -780,7 +780,50 @@ TEST(records_lost_holes)
 	ASSERT(txt && js);
 	EXPECT_CONTAINS(txt, "records lost (kernel markers): 4 in 1 holes cpu1=4\n");
 	EXPECT_CONTAINS(txt, "0 intervals begun before the trace's first context switch, 1 across records lost by the kernel");
-	EXPECT_CONTAINS(js, "\"records_lost\": 4, \"lost_holes\": 1, \"lost_per_cpu\": {\"cpu1\": 4}}");
+	EXPECT_CONTAINS(js, "\"records_lost\": 4, \"lost_holes\": 1, \"lost_per_cpu\": {\"cpu1\": 4}, \"bytes_skipped\": 0, \"skip_holes\": 0, \"skipped_per_cpu\": {}}");
+	EXPECT(!strstr(txt, "invalid ring data skipped"));
+	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 1}");
+	free(txt);
+	free(js);
+	analysis_free(&an);
+}
+
+/*
+ * build_holes() with fxt-collect's bytes_skipped pair where the kernel's
+ * records_lost pair was: the same hole for every interval and CPU time
+ * (decision 7), but bytes are not counted as records lost.
+ */
+TEST(bytes_skipped_holes_are_holes_too)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt, *js;
+
+	build_skip_holes(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.io.late, 0);
+	EXPECT_EQ(an.lost, 0);
+	EXPECT_EQ(an.holes, 0);
+	EXPECT_EQ(an.skipped, 6544);
+	EXPECT_EQ(an.skip_holes, 1);
+	EXPECT_EQ(an.cpus[1].skipped, 6544);
+	EXPECT_EQ(an.skipped_hole, 1);
+	EXPECT_EQ(an.skipped_start, 0);
+	EXPECT_EQ(analysis_find(&an, 103)->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(analysis_find(&an, 103)->lat[LAT_WAKEUP].max, 1000);
+	EXPECT_EQ(analysis_find(&an, 104)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(analysis_find(&an, 105)->lat[LAT_WAKEUP].max, 2500);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_PREEMPT].max, 1200);
+	EXPECT_EQ(an.cpus[1].busy, 1000);
+	EXPECT_EQ(analysis_find(&an, 102)->runtime, 1000);
+	EXPECT_EQ(an.cpus[0].busy, 5200);
+	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	ASSERT(txt && js);
+	EXPECT_CONTAINS(txt, "invalid ring data skipped (fxt-collect's bytes_skipped markers): 6544 bytes in 1 holes cpu1=6544\n");
+	EXPECT(!strstr(txt, "records lost (kernel markers)"));
+	EXPECT_CONTAINS(js, "\"records_lost\": 0, \"lost_holes\": 0, \"lost_per_cpu\": {}, \"bytes_skipped\": 6544, \"skip_holes\": 1, \"skipped_per_cpu\": {\"cpu1\": 6544}}");
 	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 1}");
 	free(txt);
 	free(js);
@@ -1047,6 +1090,7 @@ int main(void)
 	RUN(reused_tid_takes_its_new_name_from_then_on);
 	RUN(rename_keeps_one_row);
 	RUN(records_lost_holes);
+	RUN(bytes_skipped_holes_are_holes_too);
 	RUN(top_history_incomplete_after_a_hole);
 	RUN(thread_running_when_a_hole_begins_is_unknown_after_it);
 	RUN(json_strings_are_valid_utf8);
