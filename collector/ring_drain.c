@@ -137,6 +137,22 @@ static __attribute__((noinline)) void scan_waker(const uint8_t *rec,
  * the name with the largest one and has it written again when an older
  * name came later in the file. Equal after_ts: file order decides, which
  * is right within one ring.
+ *
+ * Known limit: a tid reused within one drain cycle, across rings. A fork
+ * record's after_ts is the forking task's previous record on its CPU,
+ * which can be long before the fork (a task that runs without switching
+ * or waking anyone writes nothing). Incarnation 1 of tid T renames itself
+ * on CPU B (after_ts 250) and dies; incarnation 2 is forked on CPU A by a
+ * task switched in at 100, its name record followed by its wakeup_new at
+ * 500. After_ts says 100 < 250: the dead incarnation's name is kept as
+ * the newest and, ring B being copied after ring A, is the last in the
+ * file until the trailer names T again from /proc (if it still runs).
+ * The timestamp of the next record in the same ring (an upper bound: for
+ * a fork its wakeup_new, for a task's own rename or exec at the latest its
+ * next switch-out there) would order this case and the fork/rename one
+ * above; it is not used because that record may be in the next drain
+ * (the name's report, and so fxt-collect's /proc fallback, would have to
+ * wait for it) and finding it costs the walk a check on every record.
  */
 
 /*
