@@ -20,7 +20,8 @@
  *     nothing holding it may touch user memory or take session->lock or
  *     cpus_read_lock(): ioctl arguments are copied in before and out after.
  * Whatever changes the buffers holds both; whatever reads them holds either.
- * The one exception is the first mmap of a session never configured, which
+ * The one exception is the first mmap of a session without buffers (never
+ * configured, or after a CONFIGURE that failed with ENOMEM), which
  * allocates them holding buf_lock only, so code holding only
  * session->lock takes buf_lock too before it looks at a NULL @rings.
  */

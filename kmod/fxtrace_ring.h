@@ -58,10 +58,13 @@
  * @spill: a record that would run past the data area's end is built here,
  *	then copied in word by word, wrapping (fxtrace_ring_commit())
  *
- * Every field above @wakeup but @cpu, and @spill, is written only by the
- * owning CPU with interrupts disabled, so there is exactly one writer at
- * any time (and by START before the probes are attached). The fields a
- * record needs come first: two cache lines.
+ * The fields a probe writes (@head, @written, @dropped, @hits, @lost,
+ * @running_weight, @consumer_errors, @first_lost_ns, @markers, @spill) are
+ * written only by the owning CPU with interrupts disabled, or by START
+ * before the probes are attached; the others only by fxtrace_ring_init()
+ * and fxtrace_ring_destroy(), while no probe is attached. So there is
+ * exactly one writer at any time. The fields a record needs come first:
+ * two cache lines.
  *
  * A session's rings are one per-CPU allocation (fxtrace_main.c): each CPU's
  * probes find theirs with this_cpu_ptr(), without loading a table of ring

@@ -80,9 +80,12 @@
  * found nothing to drain in a full ring) finds the real one and can catch
  * up.
  *
- * When a ring is full the new record is dropped, never an old one, and
- * records_dropped counts it. Every record a probe tries to write ends up in
- * exactly one of records_written and records_dropped. Loss markers (see
+ * A record that does not fit is dropped, never an old one, and
+ * records_dropped counts it. Room is measured for a record's longest form:
+ * a context switch needs 56 bytes free, whichever of its 40-, 48- or
+ * 56-byte forms it then writes, so a ring within 56 bytes of full drops it.
+ * Every record a probe tries to write ends up in exactly one of
+ * records_written and records_dropped. Loss markers (see
  * "Records") are counted apart, in markers_written.
  *
  * == poll ==
