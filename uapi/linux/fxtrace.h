@@ -95,7 +95,10 @@
  * dropping records (a watermark close to buf_size may never be reached by a
  * full ring). The wakeup is not sent for a CPU that is going offline or
  * coming online, so poll with a timeout (as fxt-collect does) rather than
- * only waiting for POLLIN.
+ * only waiting for POLLIN. poll() looks at the rings under the session's
+ * locks: one called while another thread's START, STOP or CONFIGURE runs
+ * waits for it to finish (attaching or detaching the probes, allocating
+ * the rings), uninterruptibly and past its own timeout.
  *
  * == Clock ==
  *
