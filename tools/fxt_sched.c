@@ -59,32 +59,82 @@ static int check_stdout(int ret)
 	return 1;
 }
 
-static int parse_time(const char *s, uint64_t *out)
+/* --from or --to @opt's value: 0, or -1 after saying what is wrong. */
+static int parse_time(const char *opt, const char *s, uint64_t *out)
 {
-	return sc_parse_time(s, 1, out);
+	const char *why = "not a time";
+	char *end;
+	double v;
+
+	if (!sc_parse_time(s, 1, out))
+		return 0;
+	v = strtod(s, &end);
+	if (end != s && (!*end || !strcmp(end, "ns") || !strcmp(end, "us") ||
+			 !strcmp(end, "ms") || !strcmp(end, "s"))) {
+		if (v < 0)
+			why = "negative";
+		else if (v == v)
+			why = "out of range";
+	}
+	fprintf(stderr, "%s: invalid value '%s' for %s: %s: a time since the first scheduling record, a number from 0 with an optional unit ns, us, ms or s (at most 18000000000s)\n",
+		prog, s, opt, why);
+	return -1;
+}
+
+/*
+ * A whole number in decimal digits only, at most @max: no sign, no
+ * blanks, no base prefix (strtoull() would take "-1" for 2^64-1 and " 5"
+ * for 5). NULL and the number in *@out, or what is wrong with @s.
+ */
+static const char *parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t x = 0;
+	const char *p;
+
+	if (*s == '-' && s[1] >= '0' && s[1] <= '9')
+		return "negative";
+	if (!*s)
+		return "empty";
+	for (p = s; *p; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (d > 9)
+			return "not a whole number in decimal digits";
+		if (x > (max - d) / 10)
+			return "too large";
+		x = x * 10 + d;
+	}
+	*out = x;
+	return NULL;
 }
 
 /* Append the ids of @s to *@v. 0; 1 if @s holds no id at all ("", ","),
- * which must not mean "no filter"; -1 if not a list or out of memory. */
-static int parse_list(const char *s, uint64_t **v, size_t *n)
+ * which must not mean "no filter"; -1 if not a list or out of memory,
+ * with *@bad and *@why naming the first bad id and what is wrong with it
+ * (*@bad NULL: out of memory). *@bad is malloc'd. */
+static int parse_list(const char *s, uint64_t **v, size_t *n, char **bad,
+		      const char **why)
 {
-	char *copy = strdup(s), *tok, *save = NULL, *end;
+	char *copy = strdup(s), *tok, *save = NULL;
 	size_t n0 = *n;
 
+	*bad = NULL;
+	*why = "out of memory";
 	if (!copy)
 		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t x;
 		uint64_t *nv;
 
-		errno = 0;
-		x = strtoull(tok, &end, 10);
-		if (errno || *end || end == tok) {
+		*why = parse_uint(tok, UINT64_MAX, &x);
+		if (*why) {
+			*bad = strdup(tok);
 			free(copy);
 			return -1;
 		}
 		nv = realloc(*v, (*n + 1) * sizeof(**v));
 		if (!nv) {
+			*why = "out of memory";
 			free(copy);
 			return -1;
 		}
@@ -99,14 +149,19 @@ static int parse_list(const char *s, uint64_t **v, size_t *n)
 static int filter_list(const char *opt, const char *what, const char *s,
 		       uint64_t **v, size_t *n)
 {
-	int r = parse_list(s, v, n);
+	const char *why;
+	char *bad;
+	int r = parse_list(s, v, n, &bad, &why);
 
 	if (r > 0)
 		fprintf(stderr, "%s: %s '%s': no %s id in the list (to select every one, leave %s out)\n",
 			prog, opt, s, what, opt);
+	else if (r && bad)
+		fprintf(stderr, "%s: invalid value '%s' for %s: '%s' is %s: a comma-separated list of %s ids, whole numbers from 0 to %" PRIu64 "\n",
+			prog, s, opt, bad, why, what, UINT64_MAX);
 	else if (r)
-		fprintf(stderr, "%s: invalid value '%s' for %s: a comma-separated list of %s ids\n",
-			prog, s, opt, what);
+		fprintf(stderr, "%s: %s '%s': %s\n", prog, opt, s, why);
+	free(bad);
 	return r ? 2 : 0;
 }
 
@@ -134,8 +189,7 @@ int main(int argc, char **argv)
 	enum out_format fmt = OUT_TEXT;
 	enum lat_group group = GROUP_NONE;
 	const char *cmd, *path = NULL, *from_arg = NULL, *to_arg = NULL;
-	const char *bad_what = "";
-	unsigned long n = 0;
+	uint64_t n = 0;
 	bool verbose = false, intervals = false, n_given = false;
 	struct timespec t_start, t_end;
 	int c, ret = 0;
@@ -162,8 +216,6 @@ int main(int argc, char **argv)
 	/* getopt's messages start with argv[0]: "fxt-sched:", not "top:" */
 	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, "PTn:vh", longopts, NULL)) != -1) {
-		char *end;
-
 		switch (c) {
 		case OPT_PID:
 			if (filter_list("--pid", "process", optarg,
@@ -179,16 +231,14 @@ int main(int argc, char **argv)
 			an.f.comm = optarg;
 			break;
 		case OPT_FROM:
-			bad_what = "--from: a time, a number with an optional unit ns, us, ms or s";
-			if (parse_time(optarg, &an.f.from))
-				goto bad;
+			if (parse_time("--from", optarg, &an.f.from))
+				goto usage_err;
 			an.f.has_from = true;
 			from_arg = optarg;
 			break;
 		case OPT_TO:
-			bad_what = "--to: a time, a number with an optional unit ns, us, ms or s";
-			if (parse_time(optarg, &an.f.to))
-				goto bad;
+			if (parse_time("--to", optarg, &an.f.to))
+				goto usage_err;
 			an.f.has_to = true;
 			to_arg = optarg;
 			break;
@@ -230,14 +280,19 @@ int main(int argc, char **argv)
 			group = g;
 			break;
 		}
-		case 'n':
-			bad_what = "-n: a whole number from 1 to 100000";
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end || !n || n > 100000)
-				goto bad;
+		case 'n': {
+			const char *why = parse_uint(optarg, 100000, &n);
+
+			if (!why && !n)
+				why = "zero";
+			if (why) {
+				fprintf(stderr, "%s: invalid value '%s' for -n: %s: a whole number from 1 to 100000\n",
+					prog, optarg, why);
+				goto usage_err;
+			}
 			n_given = true;
 			break;
+		}
 		case 'v':
 			verbose = true;
 			break;
@@ -340,8 +395,6 @@ out:
 	free(an.f.tids);
 	analysis_free(&an);
 	return ret;
-bad:
-	fprintf(stderr, "%s: invalid value '%s' for %s\n", prog, optarg, bad_what);
 usage_err:
 	usage(stderr);
 	free(an.f.pids);

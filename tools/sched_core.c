@@ -53,6 +53,8 @@ const char *sc_parse_window(const char *s, uint64_t *out)
 	(void)strtod(s, &end);
 	if (!errno && end != s && *end == '\0')
 		return "a unit is required: ns, us, ms or s (e.g. 2s)";
+	if (*s == '-' && !sc_parse_time(s + 1, 1, &v))
+		return "negative: it must be more than 0";
 	if (sc_parse_time(s, 1, &v))
 		return "not a duration: a number with a unit ns, us, ms or s (e.g. 2s)";
 	if (!v)

@@ -266,6 +266,19 @@ usage2 "fxt-sched: invalid value '0' for -n" top "$tmp/t.fxt" -n 0
 usage2 "fxt-sched: invalid value 'x' for --pid" latency "$tmp/t.fxt" --pid x
 usage2 "fxt-sched: invalid value '1parsec' for --from" latency "$tmp/t.fxt" --from 1parsec
 usage2 "fxt-sched: unrecognized option '--bogus'" top "$tmp/t.fxt" --bogus
+# Negative or overflowing numbers are refused (strtoull took "-1" for 2^64-1),
+# saying what was wrong and what is allowed.
+usage2 "fxt-sched: invalid value '-1' for --pid: '-1' is negative: a comma-separated list of process ids, whole numbers from 0 to 18446744073709551615" top "$tmp/t.fxt" --pid -1
+usage2 "fxt-sched: invalid value '3,-5' for --tid: '-5' is negative: a comma-separated list of thread ids, whole numbers from 0 to 18446744073709551615" latency "$tmp/t.fxt" --tid 3,-5
+usage2 "fxt-sched: invalid value '18446744073709551616' for --pid: '18446744073709551616' is too large:" summary "$tmp/t.fxt" --pid 18446744073709551616
+usage2 "fxt-sched: invalid value '+5' for --tid: '+5' is not a whole number in decimal digits:" summary "$tmp/t.fxt" --tid +5
+usage2 "fxt-sched: invalid value '-1' for -n: negative: a whole number from 1 to 100000" top "$tmp/t.fxt" -n -1
+usage2 "fxt-sched: invalid value '18446744073709551617' for -n: too large: a whole number from 1 to 100000" summary "$tmp/t.fxt" -n 18446744073709551617
+usage2 "fxt-sched: invalid value '100001' for -n: too large: a whole number from 1 to 100000" top "$tmp/t.fxt" -n 100001
+usage2 "fxt-sched: invalid value '-1s' for --from: negative: a time since the first scheduling record, a number from 0 with an optional unit ns, us, ms or s" latency "$tmp/t.fxt" --from -1s
+usage2 "fxt-sched: invalid value '1e30s' for --to: out of range:" latency "$tmp/t.fxt" --to 1e30s
+usage2 "fxt-sched: --reorder-window '-2s': negative: it must be more than 0" summary "$tmp/t.fxt" --reorder-window -2s
+t "--pid 18446744073709551615 (the largest id) is accepted" "'$S' summary '$tmp/t.fxt' --pid 18446744073709551615 >/dev/null"
 usage2 "fxt-sched: invalid option -- 'x'" latency "$tmp/t.fxt" -x
 usage2 "fxt-sched: -n goes with top and summary, not latency" latency "$tmp/t.fxt" -n 3
 usage2 "fxt-sched: -P goes with latency, not top" top "$tmp/t.fxt" -P
