@@ -242,7 +242,7 @@ static bool print_not_counted(const struct analysis *an, FILE *out)
 {
 	if (!an->skipped_start && !an->skipped_hole)
 		return false;
-	fprintf(out, "not counted (all threads): %" PRIu64 " intervals begun before the trace's first context switch, %" PRIu64 " across records lost by the kernel; see fxt-sched(1)\n",
+	fprintf(out, "not counted (all threads): %" PRIu64 " intervals begun before the trace's first context switch, %" PRIu64 " across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n",
 		an->skipped_start, an->skipped_hole);
 	return true;
 }
@@ -604,7 +604,7 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			if (!e->nctx && !e->other_tasks && !e->lost_ns)
 				fputs(" nothing recorded", out);
 			if (e->lost_ns)
-				fprintf(out, " [history incomplete: records lost by the kernel on cpu %u; what ran there for %" PRIu64 " ns of it is not known]",
+				fprintf(out, " [history incomplete: a hole in the trace on cpu %u (records lost by the kernel, or ring data the collector skipped); what ran there for %" PRIu64 " ns of it is not known]",
 					e->cpu, e->lost_ns);
 			else if (e->truncated)
 				fputs(" [history incomplete: before the trace or beyond the kept history]", out);
