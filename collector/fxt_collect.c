@@ -30,6 +30,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,12 +49,29 @@
 #define PROC_ROOT		"/proc"
 #define POLL_INTERVAL_MS	100
 #define IDLE_BACKOFF_NS		(10 * 1000 * 1000)
+/*
+ * While a write() to the output is in progress, SIGALRM interrupts it this
+ * often, so that a write stuck on a full pipe still notices a stop signal
+ * handled just before it began, and the -d deadline.
+ */
+#define KICK_INTERVAL_MS	100
+/*
+ * After a stop signal, the output must take data: if none for this long,
+ * the rest is given up (a stalled pipe reader, a FIFO nobody reads).
+ */
+#define STOP_PATIENCE_MS	2000
+/*
+ * The same signal from the same process again within this time is one
+ * request: timeout(1) signals fxt-collect and then its whole process group.
+ */
+#define REPEAT_SIGNAL_NS	(100 * 1000 * 1000)
 
 /* Set by signal handlers; read by the loop. */
 static volatile sig_atomic_t stop_signals;	/* SIGINT/SIGTERM received */
 static volatile sig_atomic_t last_stop_signal;
 static volatile sig_atomic_t signal_to_forward;	/* sent by kill(), not a tty */
 static volatile sig_atomic_t child_changed;
+static volatile sig_atomic_t repeats_ignored;	/* see REPEAT_SIGNAL_NS */
 
 /**
  * struct cpu_ring - one CPU's mapped ring
@@ -127,6 +145,21 @@ struct session {
 	int child_status;		/* waitpid() status once it exited */
 	int exec_errno;			/* COMMAND could not be started */
 	bool child_abandoned;		/* stopped by a second signal */
+
+	/* -d: when tracing stops (CLOCK_MONOTONIC) */
+	struct timespec deadline;
+	/* A stop signal came before START: nothing traced, exit 128+N. */
+	bool interrupted_early;
+	/*
+	 * A stop by signal was acted upon, with @stop_count signals counted
+	 * then: one more, or @patience_ms with no byte taken by the output
+	 * since @progress_at (at @progress_offset), gives up the rest.
+	 */
+	bool stopping;
+	int stop_count;
+	struct timespec progress_at;
+	uint64_t progress_offset;
+	const char *gave_up;		/* why the rest was not written */
 };
 
 __attribute__((format(printf, 1, 2)))
@@ -163,7 +196,29 @@ static double seconds_between(const struct timespec *a,
 
 static void on_stop_signal(int sig, siginfo_t *si, void *unused)
 {
+	static int prev_sig, prev_code;
+	static pid_t prev_pid;
+	static struct timespec prev;
+	struct timespec now;
+	int saved_errno = errno;
+	bool repeat;
+
 	(void)unused;
+	/* INT and TERM are blocked in here (sa_mask): no nesting. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	repeat = stop_signals && sig == prev_sig && si->si_code == SI_USER &&
+		 prev_code == SI_USER && si->si_pid == prev_pid &&
+		 (now.tv_sec - prev.tv_sec) * 1000000000LL +
+		 (now.tv_nsec - prev.tv_nsec) < REPEAT_SIGNAL_NS;
+	prev_sig = sig;
+	prev_code = si->si_code;
+	prev_pid = si->si_pid;
+	prev = now;
+	errno = saved_errno;
+	if (repeat) {
+		repeats_ignored++;
+		return;
+	}
 	stop_signals++;
 	last_stop_signal = sig;
 	/*
@@ -181,24 +236,39 @@ static void on_sigchld(int sig)
 	child_changed = 1;
 }
 
+/* Only to make a blocked write() return EINTR (see KICK_INTERVAL_MS). */
+static void on_sigalrm(int sig)
+{
+	(void)sig;
+}
+
 /*
- * Block the signals we wait for, so they are only delivered inside ppoll()
- * (no lost wake-ups between checking the flags and sleeping).
+ * SIGINT and SIGTERM stay deliverable for the whole run, without
+ * SA_RESTART: a blocking open() of a FIFO or write() to a full pipe returns
+ * EINTR, so a stop is noticed there too. Only the poll loop blocks them,
+ * between looking at the flags and ppoll(), whose mask lets them in (no
+ * lost wake-up). SIGCHLD is only needed while waiting: blocked otherwise.
  */
 static void setup_signals(struct session *s)
 {
 	struct sigaction sa;
-	sigset_t block;
+	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_stop_signal;
 	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: interrupt waits */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on_sigalrm;
+	sa.sa_flags = 0;		/* no SA_RESTART either */
+	sigaction(SIGALRM, &sa, NULL);
 	/*
 	 * A closed pipe on -o - must be an EPIPE error we can report, and a
 	 * file size limit an EFBIG: both end in a trace cut at a record.
@@ -206,11 +276,26 @@ static void setup_signals(struct session *s)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &s->saved_mask);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &s->saved_mask);
+	/* Even if whoever started us had them blocked. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* Block (@block) or unblock SIGINT and SIGTERM. */
+static void block_stop_signals(bool block)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
 /* The mask to wait with: what we started with, minus our signals. */
@@ -221,7 +306,21 @@ static sigset_t wait_mask(const struct session *s)
 	sigdelset(&mask, SIGINT);
 	sigdelset(&mask, SIGTERM);
 	sigdelset(&mask, SIGCHLD);
+	sigdelset(&mask, SIGALRM);
 	return mask;
+}
+
+/* SIGALRM every KICK_INTERVAL_MS from now (@on), or no more. */
+static void kick_timer(bool on)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	if (on) {
+		it.it_interval.tv_usec = KICK_INTERVAL_MS * 1000;
+		it.it_value = it.it_interval;
+	}
+	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 /* ---- device setup ----------------------------------------------------- */
@@ -417,7 +516,102 @@ static int map_rings(struct session *s)
 	return 0;
 }
 
+/* ---- stopping while writing ------------------------------------------ */
+
+static void stop_tracing(struct session *s);
+
+/* How many signals stop tracing: with COMMAND running the first is its. */
+static int stop_threshold(const struct session *s)
+{
+	return s->child_running ? 2 : 1;
+}
+
+/* Pass a kill()ed signal on to COMMAND, if it still runs. */
+static void forward_signal(struct session *s)
+{
+	if (signal_to_forward && s->child_running) {
+		kill(s->child, signal_to_forward);
+		signal_to_forward = 0;
+	}
+}
+
+/*
+ * Stop signals are acted upon: from now on the output has to take data, at
+ * least once every STOP_PATIENCE_MS, and one more signal gives up the rest.
+ */
+static void note_stop(struct session *s)
+{
+	if (s->stopping)
+		return;
+	s->stopping = true;
+	s->stop_count = stop_signals;
+	clock_gettime(CLOCK_MONOTONIC, &s->progress_at);
+	s->progress_offset = s->out.offset;
+}
+
+/*
+ * A write() to the output was interrupted: by a signal, or by the kick
+ * timer while it was stuck. A stop signal, or the -d deadline, stops
+ * tracing right away (the trace ends now, not when the output takes the
+ * data again); the data already taken from the rings is still written. 0:
+ * go on writing; -EINTR (one more signal) or -ETIMEDOUT (nothing taken for
+ * STOP_PATIENCE_MS): give up the rest.
+ */
+static int output_interrupted(void *ctx)
+{
+	struct session *s = ctx;
+	struct timespec now;
+
+	forward_signal(s);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (stop_signals >= stop_threshold(s))
+		note_stop(s);
+	if (s->tracing && (s->stopping || (s->opts.duration_ms &&
+					   seconds_between(&s->deadline, &now) >= 0)))
+		stop_tracing(s);
+	if (!s->stopping)
+		return 0;
+	if (stop_signals > s->stop_count)
+		return -EINTR;
+	if (s->out.offset != s->progress_offset) {
+		s->progress_offset = s->out.offset;
+		s->progress_at = now;
+		return 0;
+	}
+	if (seconds_between(&s->progress_at, &now) * 1000 >= STOP_PATIENCE_MS)
+		return -ETIMEDOUT;
+	return 0;
+}
+
+/*
+ * Every write to the output. Only a pipe, FIFO, socket or terminal can
+ * block for long (a write() to a regular file is not interrupted): for
+ * those, the kick timer runs while the write does.
+ */
+static int out_write(struct session *s, const void *buf, size_t len)
+{
+	int err;
+
+	if (s->out.regular)
+		return trace_output_write(&s->out, buf, len);
+	kick_timer(true);
+	err = trace_output_write(&s->out, buf, len);
+	kick_timer(false);
+	return err;
+}
+
 /* ---- output ----------------------------------------------------------- */
+
+static void human_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes >= (1ULL << 20))
+		snprintf(buf, size, "%.1f MiB", (double)bytes / (1 << 20));
+	else if (bytes >= (1ULL << 10))
+		snprintf(buf, size, "%.1f KiB", (double)bytes / (1 << 10));
+	else
+		snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
+}
+
 
 static int open_output(struct session *s)
 {
@@ -427,8 +621,15 @@ static int open_output(struct session *s)
 
 	err = trace_output_open(&s->out, s->opts.output);
 
+	if (err == -EINTR && stop_signals) {
+		/* A FIFO nobody opened for reading yet: the signal ends the wait. */
+		s->interrupted_early = true;
+		return -1;
+	}
 	if (!err) {
 		s->out_open = true;
+		s->out.interrupted = output_interrupted;
+		s->out.interrupted_ctx = s;
 		/* Without it the trace still works; only SIGKILL is uncovered. */
 		err = trace_output_start_guard(&s->out);
 		if (err)
@@ -455,15 +656,34 @@ static int open_output(struct session *s)
  */
 static int output_failed(struct session *s, int err, const char *what)
 {
-	char step[300], none[TRACE_OUTPUT_NO_TRACE_SIZE];
+	char step[300], none[TRACE_OUTPUT_NO_TRACE_SIZE], unread[32];
+	uint64_t pending = 0;
+	unsigned int i;
 	int rb;
 
 	s->write_failed = true;
-	snprintf(step, sizeof(step), "writing %s to %s", what, s->out.path);
-	step_failed(s, step, -err,
-		    err == -ENOSPC || err == -EDQUOT || err == -EFBIG ?
-		    "the disk is full (or a size limit was hit): free space or write elsewhere with -o" :
-		    err == -EPIPE ? "the reader of the output went away" : NULL);
+	if (s->stopping && (err == -EINTR || err == -ETIMEDOUT)) {
+		/* Given up after a stop signal (output_interrupted()). */
+		for (i = 0; i < s->nrings; i++)
+			pending += ring_pending(&s->rings[i].ring);
+		human_bytes(pending, unread, sizeof(unread));
+		s->gave_up = err == -EINTR ? "another signal came" :
+			     "it took no data";
+		if (err == -EINTR)
+			msg("stopping: another signal came while writing %s to %s: gave up the rest",
+			    what, s->out.path);
+		else
+			msg("stopping: %s took no data for %d s (a reader that does not read?): gave up the rest",
+			    s->out.path, STOP_PATIENCE_MS / 1000);
+		msg("not written: the rest of %s, %s the rings still held, and the thread names at the end",
+		    what, unread);
+	} else {
+		snprintf(step, sizeof(step), "writing %s to %s", what, s->out.path);
+		step_failed(s, step, -err,
+			    err == -ENOSPC || err == -EDQUOT || err == -EFBIG ?
+			    "the disk is full (or a size limit was hit): free space or write elsewhere with -o" :
+			    err == -EPIPE ? "the reader of the output went away" : NULL);
+	}
 	rb = trace_output_rollback(&s->out);
 	if (rb == 0 && s->out.committed < s->preamble_end) {
 		/* Nothing committed but the trace's start (commits come after the preamble). */
@@ -476,6 +696,9 @@ static int output_failed(struct session *s, int err, const char *what)
 	else if (rb != -ESPIPE)
 		msg("cutting %s back to its last whole record failed: %s",
 		    s->out.path, strerror(-rb));
+	else if (s->gave_up && s->out.offset != s->out.committed)
+		msg("%s cannot be cut back: its reader may get a cut last record (readers drop it)",
+		    s->out.path);
 	return -1;
 }
 
@@ -486,8 +709,8 @@ static int flush_meta(struct session *s, const char *what)
 
 	if (s->write_failed)
 		return -1;
-	err = trace_output_write(&s->out, fxt_writer_data(&s->meta),
-				 fxt_writer_bytes(&s->meta));
+	err = out_write(s, fxt_writer_data(&s->meta),
+			fxt_writer_bytes(&s->meta));
 	fxt_writer_reset(&s->meta);
 	if (err)
 		return output_failed(s, err, what);
@@ -548,17 +771,40 @@ static uint64_t boottime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * A stop signal before START: trace nothing. Checked with the signals
+ * blocked until START has returned, so that a signal either comes before
+ * (nothing traced, FILE as it was) or after (a short trace).
+ */
 static int start_tracing(struct session *s)
 {
+	int err = 0;
+
+	block_stop_signals(true);
+	if (stop_signals) {
+		s->interrupted_early = true;
+		block_stop_signals(false);
+		return -1;
+	}
 	s->attach_ns = boottime_ns();
 	clock_gettime(CLOCK_MONOTONIC, &s->attaching);
 	if (ioctl(s->fd, FXTRACE_IOC_START) < 0)
-		return step_failed(s, "FXTRACE_IOC_START", errno,
-				   errno == EBUSY ? "tracing is already running in another session" :
+		err = errno;
+	block_stop_signals(false);
+	if (err)
+		return step_failed(s, "FXTRACE_IOC_START", err,
+				   err == EBUSY ? "tracing is already running in another session" :
 				   "see dmesg for why the module could not attach to the scheduler tracepoints");
 	s->tracing = true;
 	s->traced = true;
 	clock_gettime(CLOCK_MONOTONIC, &s->started);
+	s->deadline = s->started;
+	s->deadline.tv_sec += (time_t)(s->opts.duration_ms / 1000);
+	s->deadline.tv_nsec += (long)(s->opts.duration_ms % 1000) * 1000000L;
+	if (s->deadline.tv_nsec >= 1000000000L) {
+		s->deadline.tv_sec++;
+		s->deadline.tv_nsec -= 1000000000L;
+	}
 	return 0;
 }
 
@@ -577,7 +823,7 @@ static int sink_write(void *ctx, const void *buf, size_t len)
 {
 	struct session *s = ctx;
 
-	return trace_output_write(&s->out, buf, len);
+	return out_write(s, buf, len);
 }
 
 /*
@@ -766,8 +1012,8 @@ static int sink_hole(void *ctx, const struct ring_hole *h)
 	err = archive_write_skip_marker(&s->meta, s->self_pid, s->self_pid,
 					s->draining_cpu, h->bytes, from, to);
 	if (!err)
-		err = trace_output_write(&s->out, fxt_writer_data(&s->meta),
-					 fxt_writer_bytes(&s->meta));
+		err = out_write(s, fxt_writer_data(&s->meta),
+				fxt_writer_bytes(&s->meta));
 	fxt_writer_reset(&s->meta);
 	if (err)
 		s->marker_failed = true;
@@ -879,7 +1125,8 @@ static int start_command(struct session *s)
 	if (n != sizeof(err))
 		return 0;
 	s->exec_errno = err;
-	waitpid(s->child, &s->child_status, 0);
+	while (waitpid(s->child, &s->child_status, 0) < 0 && errno == EINTR)
+		;
 	s->child_running = false;
 	msg("running %s failed: %s", s->opts.command[0], strerror(err));
 	msg("%s", err == ENOENT ? "check the command name and PATH" :
@@ -912,14 +1159,16 @@ static bool should_stop(struct session *s, const struct timespec *deadline)
 	}
 	if (s->child && !s->child_running)
 		return true;		/* COMMAND exited */
-	if (signal_to_forward && s->child_running) {
-		kill(s->child, signal_to_forward);
-		signal_to_forward = 0;
-	}
-	if (stop_signals >= (s->child_running ? 2 : 1)) {
+	forward_signal(s);
+	if (stop_signals >= stop_threshold(s)) {
 		s->child_abandoned = s->child_running;
+		note_stop(s);
 		return true;
 	}
+	if (s->stopping)
+		return true;	/* a write noticed it, COMMAND has exited since */
+	if (!s->tracing)
+		return true;	/* a write stopped it at the -d deadline */
 	if (!s->opts.duration_ms)
 		return false;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -948,19 +1197,26 @@ static void trace_loop(struct session *s)
 	const struct timespec backoff = { 0, IDLE_BACKOFF_NS };
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 	sigset_t mask = wait_mask(s);
-	struct timespec deadline = s->started, timeout;
+	struct timespec timeout;
 	long long drained;
+	bool stop;
 	int n;
 
-	deadline.tv_sec += (time_t)(s->opts.duration_ms / 1000);
-	deadline.tv_nsec += (long)(s->opts.duration_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	while (!should_stop(s, &deadline)) {
-		timeout = poll_timeout(s, &deadline);
-		n = ppoll(&pfd, 1, &timeout, &mask);
+	for (;;) {
+		/*
+		 * SIGINT/SIGTERM blocked from looking at the flags until
+		 * ppoll() lets them in: none can slip in between. Unblocked
+		 * again for the drain, whose writes may block.
+		 */
+		block_stop_signals(true);
+		stop = should_stop(s, &s->deadline);
+		if (!stop) {
+			timeout = poll_timeout(s, &s->deadline);
+			n = ppoll(&pfd, 1, &timeout, &mask);
+		}
+		block_stop_signals(false);
+		if (stop)
+			break;
 		if (n < 0 && errno != EINTR) {
 			step_failed(s, "waiting for trace data (ppoll)", errno, NULL);
 			return;
@@ -1016,16 +1272,6 @@ static void close_output(struct session *s)
 	if (err)
 		step_failed(s, "closing the trace file", -err,
 			    "the trace may be incomplete: check the disk and rerun");
-}
-
-static void human_bytes(uint64_t bytes, char *buf, size_t size)
-{
-	if (bytes >= (1ULL << 20))
-		snprintf(buf, size, "%.1f MiB", (double)bytes / (1 << 20));
-	else if (bytes >= (1ULL << 10))
-		snprintf(buf, size, "%.1f KiB", (double)bytes / (1 << 10));
-	else
-		snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
 }
 
 /* Per-CPU list "cpu0 12, cpu3 4" of a counter, only CPUs where it is > 0. */
@@ -1250,6 +1496,8 @@ static int exit_status(const struct session *s)
 {
 	int status;
 
+	if (s->interrupted_early)
+		return 128 + last_stop_signal;
 	if (s->exec_errno)
 		return s->exec_errno == ENOENT ? EXIT_CMD_NOT_FOUND : EXIT_CMD_NOT_EXEC;
 	if (s->child_abandoned)
@@ -1263,7 +1511,8 @@ static int exit_status(const struct session *s)
 	}
 	if (s->failed)
 		return EXIT_TRACE_FAILED;
-	if (sum_per_cpu(s, get_dropped) || sum_per_cpu(s, get_invalid))
+	if (sum_per_cpu(s, get_dropped) || sum_per_cpu(s, get_invalid) ||
+	    s->gave_up)
 		return EXIT_DATA_LOST;
 	return EXIT_TRACE_OK;
 }
@@ -1288,6 +1537,15 @@ static void session_cleanup(struct session *s)
 	tid_set_free(&s->named_processes);
 	name_order_free(&s->names);
 	free(s->new_tids);
+}
+
+/* A stop signal during setup: do not even open (or create) the output. */
+static int stopped_early(struct session *s)
+{
+	if (!stop_signals)
+		return 0;
+	s->interrupted_early = true;
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -1324,8 +1582,8 @@ int main(int argc, char **argv)
 	 * inherited their mappings would keep the device open after we die.
 	 */
 	if (open_device(&s) || get_info(&s) || configure(&s) ||
-	    open_output(&s) || map_rings(&s) || build_preamble(&s) ||
-	    start_tracing(&s) || write_preamble(&s))
+	    stopped_early(&s) || open_output(&s) || map_rings(&s) ||
+	    build_preamble(&s) || start_tracing(&s) || write_preamble(&s))
 		goto out;
 	if (sample_drop_counters(&s) == 0 &&
 	    (!s.opts.command || start_command(&s) == 0))
@@ -1338,6 +1596,9 @@ int main(int argc, char **argv)
 	print_summary(&s);
 	wait_for_command(&s);
 out:
+	if (s.interrupted_early)
+		msg("stopped by SIG%s before tracing started: nothing was traced",
+		    last_stop_signal == SIGINT ? "INT" : "TERM");
 	status = exit_status(&s);
 	session_cleanup(&s);
 	return status;

@@ -160,8 +160,13 @@ int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 	}
 	while (len) {
 		n = write(out->fd, p, len);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR) {
+			/* A signal, or a timer kicking a write that is stuck. */
+			err = out->interrupted ? out->interrupted(out->interrupted_ctx) : 0;
+			if (err)
+				return err;
 			continue;
+		}
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -169,6 +174,15 @@ int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 		p += n;
 		len -= (size_t)n;
 		out->offset += (uint64_t)n;
+		/*
+		 * Short: a signal came after part of it went to a pipe (or the
+		 * disk is full, and the next write() says so).
+		 */
+		if (len && out->interrupted) {
+			err = out->interrupted(out->interrupted_ctx);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }

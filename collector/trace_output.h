@@ -63,6 +63,12 @@
  * @created:   trace_output_open() created the file (it did not exist)
  * @begun:     trace_output_begin() was called: the trace replaces what
  *             the file held, and the guard cuts back to @committed
+ * @interrupted: if set, called by trace_output_write() each time a write()
+ *             was interrupted by a signal (EINTR, or a short write to a
+ *             pipe), after counting what it wrote: 0 to go on writing, or
+ *             -errno to give up (trace_output_write() returns it, the rest
+ *             of the buffer unwritten). NULL: go on. Set after opening.
+ * @interrupted_ctx: its argument
  */
 struct trace_output {
 	int fd;
@@ -78,6 +84,8 @@ struct trace_output {
 	int guard_fd;
 	bool created;
 	bool begun;
+	int (*interrupted)(void *ctx);
+	void *interrupted_ctx;
 };
 
 /* The shared word before trace_output_begin(): the guard leaves the file. */
@@ -130,7 +138,8 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name);
 /*
  * Write all of @buf (the first write calls trace_output_begin() if no one
  * did). A short write followed by no error is reported as -ENOSPC (what a
- * full disk looks like to write()). Return 0 or -errno.
+ * full disk looks like to write()). A write() interrupted by a signal is
+ * retried, unless @out->interrupted says to give up. Return 0 or -errno.
  */
 int trace_output_write(struct trace_output *out, const void *buf, size_t len);
 

@@ -26,6 +26,10 @@
  *   FAKE_FXTRACE_START_DELAY_MS=N  START returns N ms after the producer
  *                               started writing records, as the module's
  *                               START returns once the last probe is attached
+ *   FAKE_FXTRACE_MAP_DELAY_MS=N the first mmap() of a data area takes N ms
+ *                               (less if a signal interrupts it): time for
+ *                               a signal after the output is opened and
+ *                               before START
  *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
  *   FAKE_FXTRACE_CORRUPT=1      once, publish a record with size 0
  *   FAKE_FXTRACE_BAD_PRODUCER=1 once, publish an impossible producer_pos
@@ -500,6 +504,12 @@ static void *fake_mmap(size_t len, int prot, off_t off)
 	if (rem == 0 && len == CTRL_SIZE)
 		return fake.ctrl[cpu];
 	if (rem == CTRL_SIZE && len == fake.info.buf_size) {
+		static bool delayed;
+
+		if (!delayed && env_long("FAKE_FXTRACE_MAP_DELAY_MS", 0) > 0) {
+			delayed = true;
+			usleep((useconds_t)env_long("FAKE_FXTRACE_MAP_DELAY_MS", 0) * 1000);
+		}
 		if (env_long("FAKE_FXTRACE_MMAP_ERRNO", 0))
 			return errno = (int)env_long("FAKE_FXTRACE_MMAP_ERRNO", 0),
 			       MAP_FAILED;

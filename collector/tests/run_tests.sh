@@ -39,6 +39,8 @@ unit_suites() {
 		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"
 	suite "$prefix" sh "$T/test_fxt_collect_keep.sh" "$b/fxt-collect" \
 		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"
+	suite "$prefix" sh "$T/test_fxt_collect_stop.sh" "$b/fxt-collect" \
+		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"
 }
 
 

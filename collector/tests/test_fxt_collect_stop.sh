@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test_fxt_collect_stop.sh FXT_COLLECT FXT_DUMP FAKE_SO
+#
+# SIGINT/SIGTERM stop fxt-collect promptly in every phase, not only while
+# it waits for ring data: while it opens a FIFO nobody reads, before START
+# (nothing traced, FILE as it was), and while a write() to a pipe whose
+# reader stalls is blocked (the trace ends at the signal; what the output
+# does not take within 2 s, or after one more signal, is given up). The
+# -d deadline, too, ends tracing while a write is blocked. Every wait is
+# bounded: a collector that does not stop is SIGKILLed and the test fails.
+# Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
+
+# shellcheck disable=SC2034 # read by fake_device_lib.sh
+FAKE_LIB_PREFIX=fxt-stop
+. "$(dirname "$0")/fake_device_lib.sh"
+
+# gone_within PID SECONDS: wait until PID has exited (0), or give up (1).
+gone_within() {
+	n=0
+	while kill -0 "$1" 2>/dev/null; do
+		[ "$n" -ge $(($2 * 20)) ] && return 1
+		sleep 0.05
+		n=$((n + 1))
+	done
+	return 0
+}
+
+# run_bg ARGS...: fxt-collect with the fake device in the background;
+# its pid in $pid, stderr in $TMP/err, status (once it ends) in $TMP/rc.
+run_bg() {
+	rm -f "$TMP/rc"
+	(
+		LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
+			2>"$TMP/err" &
+		echo $! >"$TMP/pid"
+		wait $!
+		echo $? >"$TMP/rc"
+	) &
+	sub=$!
+	n=0
+	while [ ! -s "$TMP/pid" ] && [ "$n" -lt 100 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+	pid=$(cat "$TMP/pid")
+	rm -f "$TMP/pid"
+}
+
+# A: -o FIFO that no reader ever opens. fxt-collect blocks in open(); SIGINT
+# must end that wait: exit 130 (128+SIGINT), nothing traced, the FIFO left.
+mkfifo "$TMP/fifo"
+run_bg -o "$TMP/fifo" -d 1
+sleep 0.5
+kill -INT "$pid"
+if gone_within "$pid" 3; then
+	wait "$sub"
+	rc=$(cat "$TMP/rc")
+	if [ "$rc" -eq 130 ] && [ -p "$TMP/fifo" ] &&
+	   grep -q "stopped by SIGINT before tracing started: nothing was traced" "$TMP/err"; then
+		ok "SIGINT while opening a FIFO nobody reads: exits at once, 130, nothing traced, the FIFO left"
+	else
+		fail "SIGINT while opening a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
+	fi
+else
+	kill -KILL "$pid" 2>/dev/null
+	wait "$sub"
+	fail "SIGINT while opening a FIFO nobody reads: still running 3 s later (SIGKILLed)" "$TMP/err"
+fi
+
+# A stop after the output was opened but before START (mapping the rings
+# takes 1.5 s here): START never comes, an existing FILE keeps its bytes,
+# a FILE fxt-collect created is removed. SIGTERM: exit 143.
+head -c 5000 /dev/urandom >"$TMP/old"
+for kind in existing new; do
+	rm -f "$TMP/keep.fxt"
+	[ "$kind" = existing ] && cp "$TMP/old" "$TMP/keep.fxt"
+	FAKE_FXTRACE_MAP_DELAY_MS=1500 run_bg -o "$TMP/keep.fxt" -d 0.3
+	sleep 0.5
+	kill -TERM "$pid"
+	if ! gone_within "$pid" 5; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$sub"
+		fail "SIGTERM before START, $kind FILE: still running 5 s later (SIGKILLed)" "$TMP/err"
+		continue
+	fi
+	wait "$sub"
+	rc=$(cat "$TMP/rc")
+	if [ "$kind" = existing ]; then
+		cmp -s "$TMP/old" "$TMP/keep.fxt" && left=yes || left=no
+	else
+		[ ! -e "$TMP/keep.fxt" ] && left=yes || left=no
+	fi
+	if [ "$rc" -eq 143 ] && [ "$left" = yes ] &&
+	   grep -q "stopped by SIGTERM before tracing started" "$TMP/err" &&
+	   ! grep -q "traced 3 CPUs" "$TMP/err"; then
+		ok "SIGTERM before START, $kind FILE: exit 143, no tracing, FILE $([ "$kind" = existing ] && echo 'as it was' || echo 'not left behind')"
+	else
+		fail "SIGTERM before START, $kind FILE: exit $rc, FILE as wanted: $left" "$TMP/err"
+	fi
+done
+
+# -o - into a pipe whose reader does not read for 6 s. 50 records per ms
+# per CPU fill the pipe at once; SIGTERM at 1 s. Tracing must stop then
+# (the summary's duration), and fxt-collect must give up the rest after
+# 2 s of the output taking nothing: gone within 5 s of the signal, not when
+# the reader wakes. On a pipe the last record the reader gets may be cut
+# (it cannot be cut back): fxt-dump --check may find that, and only that.
+# stalled_pipe KILLS...: signal at 1 s and after each kill 0.4 s later.
+stalled_pipe() {
+	rm -f "$TMP/rc" "$TMP/p.fxt"
+	timeout 20 sh -c '
+		{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 \
+			"$3" -D "$2" -o - "$4" "$5" 2>"$6/err" &
+		  echo $! >"$6/pid"; wait $!; echo $? >"$6/rc"; date +%s.%N >"$6/end"; } |
+		{ sleep 6; cat >"$6/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$@" "$TMP" &
+	sub=$!
+	sleep 1
+	date +%s.%N >"$TMP/sent"
+	pid=$(cat "$TMP/pid")
+	kill -TERM "$pid"
+	if [ -n "${SECOND:-}" ]; then
+		sleep 0.4
+		date +%s.%N >"$TMP/sent"
+		kill -TERM "$pid"
+	fi
+	wait "$sub"
+	rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+	took=$(awk -v a="$(cat "$TMP/sent")" -v b="$(cat "$TMP/end" 2>/dev/null || echo 99999999999)" \
+		'BEGIN { printf "%.1f", b - a }')
+}
+# whole_or_cut_last FILE: fxt-dump --check accepts FILE, or refuses only
+# its last record, cut.
+whole_or_cut_last() {
+	"$DUMP" --check "$1" >"$TMP/check" 2>&1 && return 0
+	size=$(wc -c <"$1")
+	off=$(sed -n 's/.*: offset \([0-9]*\) (0x[0-9a-f]*): truncated: .* runs past the end of the data.*/\1/p' "$TMP/check")
+	[ -n "$off" ] && [ "$off" -lt "$size" ] && [ $((size - off)) -le 32768 ]
+}
+
+stalled_pipe -d 30
+if [ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 5) }' &&
+   grep -q "stdout took no data for 2 s (a reader that does not read?): gave up the rest" "$TMP/err" &&
+   grep -q "traced 3 CPUs for [0-2]\.[0-9]* s" "$TMP/err" &&
+   whole_or_cut_last "$TMP/p.fxt"; then
+	ok "SIGTERM while a write to a stalled pipe blocks: tracing ends at the signal, gone $took s later (exit 3, the rest given up), the trace whole but maybe its last record"
+else
+	fail "SIGTERM while a write to a stalled pipe blocks: exit $rc, gone $took s after the signal, wanted < 5 s, exit 3, 'took no data'" \
+		"$TMP/err" "$TMP/check"
+fi
+
+SECOND=1 stalled_pipe -d 30
+if [ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }' &&
+   grep -q "another signal came while writing" "$TMP/err" &&
+   whole_or_cut_last "$TMP/p.fxt"; then
+	ok "a second SIGTERM while the write stays blocked gives up at once (gone $took s after it)"
+else
+	fail "a second SIGTERM while the write stays blocked: exit $rc, gone $took s after it, wanted < 1.5 s and 'another signal came'" \
+		"$TMP/err" "$TMP/check"
+fi
+
+# -d 1 with the same stalled reader and no signal: tracing stops at 1 s
+# (not when the reader wakes), and fxt-collect waits for the reader to take
+# the rest: a whole trace, exit 3 only for the records the full rings
+# dropped meanwhile (or 0).
+rm -f "$TMP/rc" "$TMP/p.fxt"
+timeout 20 sh -c '
+	{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 \
+		"$3" -D "$2" -o - -d 1 2>"$4/err"; echo $? >"$4/rc"; } |
+	{ sleep 4; cat >"$4/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$TMP"
+rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+if { [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
+   grep -q "traced 3 CPUs for 1\.[0-4][0-9]* s" "$TMP/err" &&
+   ! grep -q "gave up" "$TMP/err" &&
+   "$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1; then
+	ok "-d 1 while a write to a stalled pipe blocks: tracing stops at 1 s, the rest waits for the reader, a whole trace"
+else
+	fail "-d 1 while a write to a stalled pipe blocks: exit $rc, wanted 'traced 3 CPUs for 1.x s' and a whole trace" \
+		"$TMP/err" "$TMP/check"
+fi
+
+# timeout(1) signals fxt-collect, then its whole process group: one request,
+# not two. The first is passed on to COMMAND, and fxt-collect waits for it
+# (COMMAND's status 7), rather than abandoning it with 143.
+bad=0
+for i in 1 2 3 4 5; do
+	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV timeout -k 10 --preserve-status 0.5 \
+		"$COLLECT" -q -D "$DEV" -o "$TMP/t.fxt" -- \
+		sh -c 'trap "sleep 0.3; exit 7" TERM; sleep 5 & wait' 2>"$TMP/err"
+	rc=$?
+	[ "$rc" -eq 7 ] || { bad=$((bad + 1)); echo "# run $i: exit $rc"; }
+done
+if [ "$bad" -eq 0 ]; then
+	ok "timeout 0.5 fxt-collect -- COMMAND (SIGTERM to it and to its group): COMMAND's status 7, 5 of 5 runs"
+else
+	fail "timeout 0.5 fxt-collect -- COMMAND: $bad of 5 runs did not wait for COMMAND" "$TMP/err"
+fi
