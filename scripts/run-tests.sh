@@ -15,9 +15,41 @@
 #
 # Prints TAP for each top-level step, the steps' own output nested with "# ",
 # and ends with the line "N passed, N failed". Exit status 0 only if all passed.
+#
+# Time budget: CI stops the job at 60 minutes, and then prints no summary.
+# Without a budget the worst case was over that. Each VM boot may take
+# vm-run.sh's --timeout 600 s plus its 10 s kill grace; vm-test.sh boots a
+# second time when the guest died before the tests started: 3 kernels x
+# 2 x 610 s = 61 min of VM alone (one hang per kernel: 3 x 610 s = 30.5
+# min), on top of the other steps, ~11 min of a normal run (a full run
+# takes ~20 min; its three guests ran 180, 181 and 193 s under TCG, as
+# vm-run.sh's "VM run took" lines said). And nothing bounded apt-get
+# (install-deps.sh, fetch-kernel.sh) or npm (the trace_processor fetch).
+# Now the run has FXTRACE_TIME_BUDGET seconds (default 3300 = 55 min) from
+# its start (the deadline):
+#   - a step that cannot start before the deadline (less than 1 s left, or
+#     less than VM_STEP_NEEDS_S for a VM step) is "not ok N - NAME (time
+#     budget exhausted: N s left ...)", and counts as failed;
+#   - every step, and each kernel's fetch, runs in a process group of its
+#     own under timeout(1) (bounded()): at the deadline the group gets
+#     SIGTERM, SIGKILL KILL_GRACE_S = 10 s later, and the step is "not ok
+#     ... (exit 124: stopped at the end of the time budget ...)";
+#   - vm-test.sh gets the deadline as FXTRACE_DEADLINE and gives each boot
+#     the time left minus 30 s, at most 600 s, and boots nothing with less
+#     than 60 s for it: a hung guest is stopped by vm-run.sh (with its
+#     diagnostics) before the deadline.
+# So the run ends at most budget + KILL_GRACE_S + ~1 s (bounded()'s polling
+# and the summary) = ~3311 s (55.2 min) after it started; the preamble
+# (fetch-kernel.sh --known and --check, no network: 0.04 s) is inside it.
+# scripts/test-time-budget.sh checks this with stubs that hang.
 set -uo pipefail
 
 prog=${0##*/}
+t_start=$(date +%s)
+KILL_GRACE_S=10
+# vm-test.sh boots with at least 60 s left after its 30 s reserve; a VM
+# step that starts with less fails as not started, like any other.
+VM_STEP_NEEDS_S=90
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 
@@ -39,6 +71,8 @@ Runs every fxtrace test and prints a TAP summary ending in "N passed, N failed".
                   "$all_kernels", every supported kernel:
                   scripts/fetch-kernel.sh --known)
   --no-deps       do not run scripts/install-deps.sh first
+Environment: FXTRACE_TIME_BUDGET=SECONDS (default 3300): the whole run ends
+within it (+10 s); steps it leaves no time for fail as "time budget exhausted".
 Artifacts: build/vm-out/<flavour>/ (console.log, dmesg.txt, out/sched.fxt ...)
 EOF
 }
@@ -60,6 +94,14 @@ if [[ $host -eq 0 && $vm -eq 0 ]]; then
 	echo "$0: --host-only and --vm-only together leave nothing to run; give one of them" >&2
 	exit 2
 fi
+budget=${FXTRACE_TIME_BUDGET:-3300}
+if ! [[ $budget =~ ^[0-9]+$ ]] || ((budget < 1)); then
+	echo "$prog: FXTRACE_TIME_BUDGET must be a number of seconds >= 1, not '$budget'" >&2
+	exit 2
+fi
+deadline=$((t_start + budget))
+# vm-test.sh derives each boot's --timeout from it.
+export FXTRACE_DEADLINE=$deadline
 # A kernel fetch-kernel.sh does not know is refused before any test runs.
 if [[ $vm -eq 1 ]]; then
 	for k in $kernels; do
@@ -69,17 +111,101 @@ fi
 
 n=0 passed=0 failed=0
 mkdir -p build
-# step NAME COMMAND...: one top-level test; its output is nested.
+# The process group of the step running now (bounded() writes its leader's
+# pid here): an INT or TERM to this script ends it before exiting.
+pgid_file=$(mktemp "${TMPDIR:-/tmp}/fxtrace-run-tests.XXXXXX") || exit 1
+trap 'rm -f "$pgid_file"' EXIT
+# shellcheck disable=SC2317 # called from the traps
+on_signal() { # STATUS
+	local pgid
+	pgid=$(cat "$pgid_file" 2>/dev/null)
+	[[ -n $pgid ]] && kill -TERM -- "-$pgid" 2>/dev/null
+	wait
+	echo "# $prog: interrupted; $passed passed, $failed failed before that"
+	exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+
+# group_alive PGID: a process of the group is alive (not a zombie: where
+# pid 1 does not reap orphans, a killed one stays in the group as one).
+group_alive() {
+	local f s st pg
+	for f in /proc/[0-9]*/stat; do
+		s=$(<"$f") || continue
+		read -r st _ pg _ <<<"${s##*) }"
+		[[ $pg == "$1" && $st != Z ]] && return 0
+	done 2>/dev/null
+	return 1
+}
+
+# bounded LIMIT COMMAND...: COMMAND (a program or a function of this
+# script), stdin /dev/null, in a process group of its own led by
+# timeout(1): after LIMIT s the whole group gets SIGTERM, and SIGKILL
+# KILL_GRACE_S s later. timeout(1) returns as soon as COMMAND itself has
+# gone, so what is left of the group then (which may hold the step's
+# output pipe open) gets SIGTERM, and SIGKILL after KILL_GRACE_S: no step
+# outlives LIMIT + KILL_GRACE_S (+ the polling). Its status, or 124 (137)
+# when it was stopped. Callers run it in the background and wait for it:
+# a trapped signal interrupts wait at once, not a foreground job.
+bounded() {
+	local limit=$1 pid rc i
+	shift
+	local -a fns
+	if declare -F "$1" >/dev/null; then
+		# This runs in a subshell (the caller's background job).
+		mapfile -t fns < <(compgen -A function)
+		export -f "${fns[@]}"
+		set -- bash -uo pipefail -c '"$@"' "$1" "$@"
+	fi
+	bash -c 'echo "$$" >"$0" && exec "$@"' "$pgid_file" \
+		timeout -k "$KILL_GRACE_S" "$limit" "$@" </dev/null &
+	pid=$!
+	wait "$pid"
+	rc=$?
+	if group_alive "$pid"; then
+		kill -TERM -- "-$pid" 2>/dev/null
+		for ((i = 0; i < KILL_GRACE_S * 5; i++)); do
+			group_alive "$pid" || break
+			sleep 0.2
+		done
+		kill -KILL -- "-$pid" 2>/dev/null
+	fi
+	return "$rc"
+}
+# For the functions steps run (bounded()'s bash -c).
+export REPO
+
+# step [--needs SECONDS] NAME COMMAND...: one top-level test; its output is
+# nested. It does not start with less than SECONDS (default 1) left before
+# the deadline, and is stopped at the deadline (see the top).
 step() {
-	local name=$1 rc
+	local needs=1 name rc left now
+	if [[ $1 == --needs ]]; then
+		needs=$2
+		shift 2
+	fi
+	name=$1
 	shift
 	n=$((n + 1))
 	echo "# --- $name"
-	"$@" 2>&1 | sed -u 's/^/# /'
-	rc=${PIPESTATUS[0]}
+	left=$((deadline - $(date +%s)))
+	if ((left < needs)); then
+		failed=$((failed + 1))
+		echo "not ok $n - $name (time budget exhausted: $left s left, the step needs $needs s; FXTRACE_TIME_BUDGET=$budget)"
+		return 1
+	fi
+	bounded "$left" "$@" 2>&1 | sed -u 's/^/# /' &
+	wait "$!"
+	rc=$?
+	: >"$pgid_file"
+	now=$(date +%s)
 	if [[ $rc -eq 0 ]]; then
 		passed=$((passed + 1))
 		echo "ok $n - $name"
+	elif [[ ($rc -eq 124 || $rc -eq 137) && $now -ge $deadline ]]; then
+		failed=$((failed + 1))
+		echo "not ok $n - $name (exit $rc: stopped at the end of the time budget, after $left s; FXTRACE_TIME_BUDGET=$budget)"
 	else
 		failed=$((failed + 1))
 		echo "not ok $n - $name (exit $rc)"
@@ -151,6 +277,8 @@ if [[ $host -eq 1 ]]; then
 	step "selftests harness: TAP lines and exit statuses (host)" make -s -C selftests harness-check || true
 	step "checkpatch --strict and kernel-doc (kmod, uapi)" scripts/kernel-style.sh || true
 	step "shellcheck -S warning on every tracked shell script" lint_shell || true
+	step "time budget: hung steps stopped at the deadline, VM boot timeouts derived from it (stubs, no VM)" \
+		scripts/test-time-budget.sh || true
 fi
 # scripts/test-install.sh builds the module with DKMS against cached kernels
 # only. Host-only, it runs here and uses whatever the cache has (skipping
@@ -174,8 +302,16 @@ if [[ $vm -eq 1 ]]; then
 	for k in $kernels; do
 		# No step may check a trace left by an earlier run.
 		rm -rf "build/vm-out/$k"
-		if ! kenv=$(scripts/fetch-kernel.sh "$k"); then
-			step "fetch Debian kernel $k" false || true
+		# The fetch (apt-get) is bounded by the deadline too.
+		rc=1 left=$((deadline - $(date +%s)))
+		if ((left >= 1)); then
+			bounded "$left" scripts/fetch-kernel.sh "$k" >build/kenv-"$k" &
+			wait "$!"
+			rc=$?
+			: >"$pgid_file"
+		fi
+		if [[ $rc -ne 0 ]] || ! kenv=$(<build/kenv-"$k"); then
+			step "fetch Debian kernel $k" sh -c "echo 'scripts/fetch-kernel.sh $k: exit $rc'; exit 1" || true
 			continue
 		fi
 		KDIR=''
@@ -183,7 +319,9 @@ if [[ $vm -eq 1 ]]; then
 		kdir=$KDIR
 		step "module builds with W=1, sparse clean, for $k" build_module_w1 "$kdir" "$k" || continue
 		step "the hot probes share the first text page of the $k module" scripts/check-hot-text.sh || true
-		step "VM selftests on $k" scripts/vm-test.sh "$k" || true
+		# Less than VM_STEP_NEEDS_S left: vm-test.sh would not boot
+		# (it needs 60 s for the boot and keeps 30 s for after it).
+		step --needs "$VM_STEP_NEEDS_S" "VM selftests on $k" scripts/vm-test.sh "$k" || true
 		step "Perfetto trace_processor accepts the $k ping-pong trace" perfetto_check "$k" || true
 		step "fxt-sched agrees with Perfetto on the $k ping-pong trace" \
 			make -s -C tools crosscheck FILE="$REPO/build/vm-out/$k/out/sched.fxt" || true

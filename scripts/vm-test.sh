@@ -43,6 +43,10 @@ KERNEL_BAD: WARNING, BUG, Oops, lockdep, Call Trace ...), 2 usage error.
 
 Options --smp, --mem and --timeout are passed to scripts/vm-run.sh
 (defaults: --smp 2, --timeout 600).
+FXTRACE_DEADLINE=EPOCH_SECONDS (scripts/run-tests.sh sets it): each boot's
+--timeout is the time left before it minus $VM_RESERVE_S s, at most --timeout;
+with less than $VM_MIN_BOOT_S s for it, no VM boots ("time budget exhausted",
+exit 124).
   --command CMD   run CMD in the guest instead of the selftests (same payload)
   --out DIR       results directory (default: build/vm-out/FLAVOUR)
 Environment: FXTRACE_CACHE, FXTRACE_KERNEL_RELEASE (fetch-kernel.sh),
@@ -53,7 +57,17 @@ EOF
 die() { echo "$prog: error: $*" >&2; exit 1; }
 log() { echo "$prog: $*" >&2; }
 
+# The time budget (FXTRACE_DEADLINE): a boot must end VM_RESERVE_S before
+# the deadline (vm-run.sh's 10 s kill grace after its --timeout, unpacking
+# the results and the dmesg scan, which take about 1 s, and slack), and is
+# not started with less than VM_MIN_BOOT_S for it (vm-run.sh's hang
+# diagnostics come 20 s before its --timeout; the guests' normal runs
+# under TCG took 180-193 s, so even that is only enough under KVM).
+VM_RESERVE_S=30
+VM_MIN_BOOT_S=60
+
 vm_opts=()
+timeout_s=600
 flavour=''
 guest_cmd='sh selftests/run_vm_tests.sh'
 outdir=''
@@ -61,7 +75,12 @@ while [[ $# -gt 0 ]]; do
 	case $1 in
 	--smp | --mem | --timeout)
 		[[ $# -ge 2 ]] || { echo "$prog: $1 needs a value" >&2; exit 2; }
-		vm_opts+=("$1" "$2")
+		if [[ $1 == --timeout ]]; then
+			[[ $2 =~ ^[0-9]+$ ]] || { echo "$prog: --timeout needs a number of seconds, not '$2'" >&2; exit 2; }
+			timeout_s=$2
+		else
+			vm_opts+=("$1" "$2")
+		fi
 		shift 2
 		;;
 	--command | --out)
@@ -79,6 +98,10 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ -n $flavour ]] || { usage >&2; exit 2; }
+if [[ -n ${FXTRACE_DEADLINE:-} && ! $FXTRACE_DEADLINE =~ ^[0-9]+$ ]]; then
+	echo "$prog: FXTRACE_DEADLINE must be seconds since the epoch, not '$FXTRACE_DEADLINE'" >&2
+	exit 2
+fi
 # Checked before any build or VM; the message is ours, not fetch-kernel.sh's.
 rc=0
 check_err=$("$FETCH_KERNEL" --check "$flavour" 2>&1) || rc=$?
@@ -181,10 +204,28 @@ if grep -q '/vhost_net\.ko' "$MODULES/modules.dep"; then
 else
 	log "$RELEASE has no vhost_net module: the vhost_names step will SKIP"
 fi
+# boot_timeout: boot_s = this boot's --timeout: timeout_s, or less to
+# end VM_RESERVE_S before FXTRACE_DEADLINE; false (and why, on stderr)
+# when that leaves less than VM_MIN_BOOT_S.
+boot_timeout() {
+	local left
+	boot_s=$timeout_s
+	[[ -n ${FXTRACE_DEADLINE:-} ]] || return 0
+	left=$((FXTRACE_DEADLINE - $(date +%s)))
+	if ((left - VM_RESERVE_S < VM_MIN_BOOT_S)); then
+		log "time budget exhausted: $left s left before FXTRACE_DEADLINE, a boot needs $VM_MIN_BOOT_S s and $VM_RESERVE_S s after it: not booting"
+		return 1
+	fi
+	if ((left - VM_RESERVE_S < boot_s)); then
+		boot_s=$((left - VM_RESERVE_S))
+		log "time budget: --timeout $boot_s for this boot, not $timeout_s ($left s left before FXTRACE_DEADLINE)"
+	fi
+}
 run_vm() {
 	rc=0
+	boot_timeout || { rc=124; return; }
 	"$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
-		--payload "$payload" --out "$outdir" "${vm_opts[@]}" \
+		--payload "$payload" --out "$outdir" "${vm_opts[@]}" --timeout "$boot_s" \
 		"${guest_mods[@]}" -- "$guest_cmd" || rc=$?
 }
 run_vm

@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test-time-budget.sh -- scripts/run-tests.sh ends within its time budget
+# (FXTRACE_TIME_BUDGET) whatever hangs, and says which steps it stopped or
+# could not start; scripts/vm-test.sh derives each boot's --timeout from
+# the deadline (FXTRACE_DEADLINE) and boots nothing without time for it.
+# No VM, kernel or network is needed: both scripts run from a copy of the
+# tree whose fetch-kernel.sh, vm-run.sh and the other scripts they call,
+# and the make, sparse and modinfo on PATH, are stubs.
+#
+# Prints TAP; scripts/run-tests.sh runs it as a host step. Exit status 1
+# if a test failed.
+set -u
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d /tmp/fxt-budget.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+n=0 failed=0
+# verdict NAME OK [FILE]: one TAP line; on failure FILE follows, nested.
+verdict() {
+	n=$((n + 1))
+	if (($2)); then
+		echo "ok $n - $1"
+		return
+	fi
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	echo "#   exit ${rc:-?}"
+	[[ -n ${3:-} && -e $3 ]] && sed 's/^/#   /' "$3"
+}
+# stub PATH BODY: an executable sh script.
+stub() {
+	mkdir -p "${1%/*}"
+	printf '#!/bin/sh\n%s\n' "$2" >"$1"
+	chmod +x "$1"
+}
+
+# ---- run-tests.sh --------------------------------------------------------
+rt=$TMP/rt
+mkdir -p "$rt/scripts" "$TMP/bin"
+cp "$REPO/scripts/run-tests.sh" "$rt/scripts/"
+stub "$rt/scripts/fetch-kernel.sh" 'case $1 in
+--known) echo 6.1 ;;
+--check) [ "$2" = 6.1 ] ;;
+*) echo "RELEASE=6.1.0-stub"; echo "KDIR=/nonexistent" ;;
+esac'
+for s in kernel-style.sh check-hot-text.sh test-install.sh vm-test.sh test-time-budget.sh; do
+	stub "$rt/scripts/$s" 'exit 0'
+done
+# The make on PATH: as $STUB_MAKE says. "hang" notes its pid and sleeps,
+# "hang-ignoring-term" too but ignores SIGTERM, "hang-child-ignoring-term"
+# leaves a child that ignores SIGTERM and holds stdout when it goes; else
+# it succeeds and prints the line build_module_w1 looks for.
+stub "$TMP/bin/make" 'case $STUB_MAKE in
+hang-child-ignoring-term)
+	echo $$ >>"$STUB_PIDS"
+	(trap "" TERM; sleep 1000) & echo $! >>"$STUB_PIDS"
+	wait; exit 0 ;;
+hang*)
+	[ "$STUB_MAKE" = hang-ignoring-term ] && trap "" TERM
+	echo $$ >>"$STUB_PIDS"
+	sleep 1000 & echo $! >>"$STUB_PIDS"
+	wait; wait; exit 0 ;;
+*) echo "  CHECK stub.c" ;;
+esac'
+stub "$TMP/bin/sparse" 'exit 0'
+
+# run_rt BUDGET MAKE-MODE ARGS...: the copied run-tests.sh; its stdout in
+# $TMP/rt.out, its status in $rc, its wall time in $secs. A run-tests.sh
+# that does not keep to its budget is stopped after 40 s (exit 124).
+run_rt() {
+	local budget=$1 mode=$2 t0
+	shift 2
+	: >"$TMP/pids"
+	t0=$(date +%s.%N)
+	(cd "$rt" && FXTRACE_TIME_BUDGET=$budget STUB_MAKE=$mode STUB_PIDS=$TMP/pids \
+		PATH="$TMP/bin:$PATH" timeout -k 5 40 bash scripts/run-tests.sh --no-deps "$@" \
+		>"$TMP/rt.out" 2>"$TMP/rt.err")
+	rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+}
+# all_dead: no stub process is left running (a zombie is dead: where
+# pid 1 does not reap orphans, a killed sleep stays one).
+all_dead() {
+	local p st
+	while read -r p; do
+		st=$(ps -o stat= -p "$p" 2>/dev/null) || continue
+		[[ $st == Z* ]] || return 1
+	done <"$TMP/pids"
+	return 0
+}
+# rest_not_started: every step after the first is "not ok ... (time budget
+# exhausted: N s left", the plan counts them all, and none passed.
+rest_not_started() {
+	local total
+	total=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$TMP/rt.out")
+	[[ -n $total && $total -ge 2 ]] &&
+		[[ $(grep -cE '^not ok [0-9]+ - .* \(time budget exhausted: -?[0-9]+ s left, the step needs [0-9]+ s; FXTRACE_TIME_BUDGET=[0-9]+\)$' "$TMP/rt.out") -eq $((total - 1)) ]] &&
+		grep -qx "0 passed, $total failed" "$TMP/rt.out"
+}
+
+# 1. The first host step hangs; the budget is 3 s.
+run_rt 3 hang --host-only
+ok=0
+grep -qE '^not ok 1 - host unit tests .* \(exit 124: stopped at the end of the time budget, after [0-9] s; FXTRACE_TIME_BUDGET=3\)$' "$TMP/rt.out" &&
+	rest_not_started && [[ $rc -eq 1 ]] && all_dead &&
+	awk -v s="$secs" 'BEGIN { exit !(s >= 2.5 && s < 3 + 5) }' && ok=1
+verdict "a hung step with FXTRACE_TIME_BUDGET=3: stopped (SIGTERM) at the deadline, 'not ok 1 ... (exit 124: stopped at the end of the time budget ...)', every later step 'time budget exhausted', exit 1, in ${secs} s (< 3 + 5), no process left" \
+	"$ok" "$TMP/rt.out"
+
+# 2. The hung step ignores SIGTERM: SIGKILL after the 10 s grace.
+run_rt 2 hang-ignoring-term --host-only
+ok=0
+grep -qE '^not ok 1 - host unit tests .* \(exit 137: stopped at the end of the time budget, after [0-9] s; FXTRACE_TIME_BUDGET=2\)$' "$TMP/rt.out" &&
+	rest_not_started && [[ $rc -eq 1 ]] && all_dead &&
+	awk -v s="$secs" 'BEGIN { exit !(s >= 11.5 && s < 2 + 10 + 5) }' && ok=1
+verdict "a hung step that ignores SIGTERM, FXTRACE_TIME_BUDGET=2: SIGKILL 10 s after the deadline (exit 137), in ${secs} s (< 2 + 10 + 5), no process left" \
+	"$ok" "$TMP/rt.out"
+
+# 3. The hung step goes at SIGTERM, but leaves a child that ignores it
+# (and holds the step's output open): SIGKILL after the grace.
+run_rt 2 hang-child-ignoring-term --host-only
+ok=0
+grep -qE '^not ok 1 - host unit tests .* \(exit 124: stopped at the end of the time budget, after [0-9] s; FXTRACE_TIME_BUDGET=2\)$' "$TMP/rt.out" &&
+	rest_not_started && [[ $rc -eq 1 ]] && all_dead &&
+	awk -v s="$secs" 'BEGIN { exit !(s >= 11.5 && s < 2 + 10 + 5) }' && ok=1
+verdict "a hung step whose child ignores SIGTERM and holds its output, FXTRACE_TIME_BUDGET=2: the child is killed 10 s after the deadline, in ${secs} s (< 2 + 10 + 5), no process left" \
+	"$ok" "$TMP/rt.out"
+
+# 4. SIGTERM to run-tests.sh while a step hangs: it ends the step's process
+# group (in a group of its own, the step would not get the signal) and
+# exits 143 at once.
+: >"$TMP/pids"
+(cd "$rt" && FXTRACE_TIME_BUDGET=60 STUB_MAKE=hang STUB_PIDS=$TMP/pids PATH="$TMP/bin:$PATH" \
+	exec bash scripts/run-tests.sh --no-deps --host-only >"$TMP/rt.out" 2>"$TMP/rt.err") &
+rtpid=$!
+for ((i = 0; i < 50; i++)); do
+	[[ -s $TMP/pids ]] && break
+	sleep 0.1
+done
+t0=$(date +%s.%N)
+kill -TERM "$rtpid"
+for ((i = 0; i < 100; i++)); do
+	kill -0 "$rtpid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -KILL "$rtpid" 2>/dev/null
+wait "$rtpid"
+rc=$?
+secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+ok=0
+[[ $rc -eq 143 ]] && grep -qx '# run-tests.sh: interrupted; 0 passed, 0 failed before that' "$TMP/rt.out" &&
+	all_dead && awk -v s="$secs" 'BEGIN { exit !(s < 5) }' && ok=1
+verdict "SIGTERM to run-tests.sh during a hung step: exit 143 in ${secs} s, 'interrupted', no process of the step left" \
+	"$ok" "$TMP/rt.out"
+
+# 5. The VM part: steps that pass until the VM step, which needs 90 s.
+run_rt 20 ok --vm-only --kernels 6.1
+ok=0
+grep -qx 'ok 1 - module builds with W=1, sparse clean, for 6.1' "$TMP/rt.out" &&
+	grep -qx 'ok 2 - the hot probes share the first text page of the 6.1 module' "$TMP/rt.out" &&
+	grep -qE '^not ok 3 - VM selftests on 6.1 \(time budget exhausted: (19|20) s left, the step needs 90 s; FXTRACE_TIME_BUDGET=20\)$' "$TMP/rt.out" &&
+	[[ $rc -eq 1 ]] && awk -v s="$secs" 'BEGIN { exit !(s < 10) }' && ok=1
+verdict "--vm-only, FXTRACE_TIME_BUDGET=20: the VM step (needs 90 s) is 'not ok 3 - VM selftests on 6.1 (time budget exhausted: 20 s left ...)', not started, in ${secs} s" \
+	"$ok" "$TMP/rt.out"
+
+# 6. A budget that is not a number: refused before anything runs.
+run_rt 1x ok --host-only
+ok=0
+[[ $rc -eq 2 && ! -s $TMP/rt.out ]] &&
+	grep -qF "run-tests.sh: FXTRACE_TIME_BUDGET must be a number of seconds >= 1, not '1x'" "$TMP/rt.err" && ok=1
+verdict "FXTRACE_TIME_BUDGET=1x: exit 2, a message, nothing run" "$ok" "$TMP/rt.err"
+
+# ---- vm-test.sh ------------------------------------------------------------
+vt=$TMP/vt
+mkdir -p "$vt/scripts" "$vt/selftests" "$TMP/k/kdir" "$TMP/k/modules" "$TMP/vbin"
+cp "$REPO/scripts/vm-test.sh" "$vt/scripts/"
+cp "$REPO/selftests/kmsg_scan.sh" "$REPO/selftests/run_vm_tests.sh" "$vt/selftests/"
+: >"$TMP/k/vmlinuz"
+: >"$TMP/k/modules/modules.dep"
+stub "$vt/scripts/fetch-kernel.sh" "case \$1 in
+--known-phrase) echo 6.1 ;;
+--check) [ \"\$2\" = 6.1 ] ;;
+*) printf 'RELEASE=6.1.0-stub\\nKDIR=%s\\nVMLINUZ=%s\\nMODULES=%s\\n' '$TMP/k/kdir' '$TMP/k/vmlinuz' '$TMP/k/modules' ;;
+esac"
+# make modules: a "module"; make vm-userspace BUILDDIR=D: an empty D.
+stub "$TMP/vbin/make" 'for a; do case $a in BUILDDIR=*) mkdir -p "${a#BUILDDIR=}" ;; esac; done
+case " $* " in *" modules "*) mkdir -p "$2/kmod" && : >"$2/kmod/fxtrace.ko" ;; esac'
+stub "$TMP/vbin/modinfo" 'echo "6.1.0-stub SMP mod_unload"'
+# vm-run.sh: notes its --timeout; exits with the next status in
+# $TMP/vmrun.rc (0 once there is none), the guest's kernel log "returned".
+stub "$vt/scripts/vm-run.sh" "out=''
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	--timeout) echo \"\$2\" >>'$TMP/boots' ;;
+	--out) out=\$2 ;;
+	esac
+	shift
+done
+mkdir -p \"\$out\" && : >\"\$out/dmesg.txt\" && : >\"\$out/console.log\"
+rc=\$(head -n 1 '$TMP/vmrun.rc' 2>/dev/null); sed -i 1d '$TMP/vmrun.rc' 2>/dev/null
+exit \${rc:-0}"
+
+# run_vt DEADLINE-IN-SECONDS|none [VM-RUN-STATUSES] [ARGS...]: the copied
+# vm-test.sh; status in $rc, the boots' --timeout values in $boots.
+run_vt() {
+	local dl=$1 statuses=$2
+	shift 2
+	: >"$TMP/boots"
+	printf '%s' "$statuses" | tr ' ' '\n' >"$TMP/vmrun.rc"
+	if [[ $dl == none ]]; then
+		(unset FXTRACE_DEADLINE; MAKE=$TMP/vbin/make PATH="$TMP/vbin:$PATH" \
+			bash "$vt/scripts/vm-test.sh" "$@" 6.1 >"$TMP/vt.out" 2>"$TMP/vt.err")
+	else
+		(FXTRACE_DEADLINE=$(($(date +%s) + dl)) MAKE=$TMP/vbin/make PATH="$TMP/vbin:$PATH" \
+			bash "$vt/scripts/vm-test.sh" "$@" 6.1 >"$TMP/vt.out" 2>"$TMP/vt.err")
+	fi
+	rc=$?
+	boots=$(tr '\n' ' ' <"$TMP/boots")
+	boots=${boots% }
+}
+
+run_vt none ''
+ok=0
+[[ $rc -eq 0 && $boots == 600 ]] && ok=1
+verdict "vm-test.sh without FXTRACE_DEADLINE: one boot, --timeout 600 (vm-run.sh's default, as before; boots: '$boots')" "$ok" "$TMP/vt.err"
+
+run_vt none '' --timeout 100
+ok=0
+[[ $rc -eq 0 && $boots == 100 ]] && ok=1
+verdict "vm-test.sh --timeout 100: the boot gets --timeout 100 (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+run_vt 3000 ''
+ok=0
+[[ $rc -eq 0 && $boots == 600 ]] && ok=1
+verdict "FXTRACE_DEADLINE in 3000 s: --timeout 600, the cap (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+run_vt 200 ''
+ok=0
+[[ $rc -eq 0 && ($boots == 170 || $boots == 169) ]] &&
+	grep -qE '^vm-test.sh: time budget: --timeout 1(69|70) for this boot, not 600 \((199|200) s left before FXTRACE_DEADLINE\)$' "$TMP/vt.err" && ok=1
+verdict "FXTRACE_DEADLINE in 200 s: --timeout 170 (30 s kept for after the boot), and it says so (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+run_vt 400 '125'
+ok=0
+read -r -a b <<<"$boots"
+[[ $rc -eq 0 && ${#b[@]} -eq 2 && ${b[0]} -le 370 && ${b[0]} -ge 369 &&
+	${b[1]} -le ${b[0]} && ${b[1]} -ge $((b[0] - 2)) ]] && ok=1
+verdict "a guest that died before the tests is booted again, and the second boot's --timeout is derived from the deadline again (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+run_vt 80 ''
+ok=0
+[[ $rc -eq 124 && -z $boots ]] &&
+	grep -qE '^vm-test.sh: time budget exhausted: (79|80) s left before FXTRACE_DEADLINE, a boot needs 60 s and 30 s after it: not booting$' "$TMP/vt.err" && ok=1
+verdict "FXTRACE_DEADLINE in 80 s: no boot, exit 124, 'time budget exhausted: 80 s left ...: not booting' (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+FXTRACE_DEADLINE=soon bash "$vt/scripts/vm-test.sh" 6.1 >/dev/null 2>"$TMP/vt.err"
+rc=$?
+ok=0
+[[ $rc -eq 2 ]] && grep -qF "vm-test.sh: FXTRACE_DEADLINE must be seconds since the epoch, not 'soon'" "$TMP/vt.err" && ok=1
+verdict "FXTRACE_DEADLINE=soon: exit 2, a message" "$ok" "$TMP/vt.err"
+
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[[ $failed -eq 0 ]]
