@@ -26,8 +26,9 @@ void analysis_free(struct analysis *an)
 	for (i = 0; i < an->nthreads; i++) {
 		qd_free(&an->threads[i].lat[0]);
 		qd_free(&an->threads[i].lat[1]);
-		free(an->threads[i].top);
 	}
+	free(an->top);
+	free(an->top_heap);
 	free(an->threads);
 	free(an->tindex);
 	for (i = 0; i < an->ncpus; i++)
@@ -423,34 +424,106 @@ static void fill_context(struct cpu *c, struct top_entry *e)
 		}
 }
 
+bool top_ranks_before(const struct top_entry *x, const struct top_entry *y)
+{
+	if (x->latency != y->latency)
+		return x->latency > y->latency;
+	if (x->end != y->end)
+		return x->end < y->end;
+	return x->tid < y->tid;
+}
+
+/* top_heap: a min-heap of @top's indices, the entry that ranks last on
+ * top. */
+static bool heap_less(const struct analysis *an, uint32_t a, uint32_t b)
+{
+	return top_ranks_before(&an->top[b], &an->top[a]);
+}
+
+static void top_sift_up(struct analysis *an, unsigned int i)
+{
+	uint32_t *h = an->top_heap, v = h[i];
+
+	while (i) {
+		unsigned int p = (i - 1) / 2;
+
+		if (!heap_less(an, v, h[p]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = v;
+}
+
+static void top_sift_down(struct analysis *an, unsigned int i)
+{
+	uint32_t *h = an->top_heap, v = h[i];
+	unsigned int n = an->ntop;
+
+	for (;;) {
+		unsigned int c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && heap_less(an, h[c + 1], h[c]))
+			c++;
+		if (!heap_less(an, h[c], v))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
+/*
+ * One interval for top: it enters the list of the top_n worst if the list
+ * is not full or it ranks before the list's last one (which it replaces);
+ * only then is its context gathered. O(log top_n); memory grows with the
+ * entries kept, at most top_n.
+ */
 static void note_top(struct analysis *an, struct thread *t, int kind,
 		     uint64_t start, uint64_t end, uint32_t cpu)
 {
-	uint64_t lat = end - start;
-	struct top_entry *e;
-	unsigned int i, min = 0;
+	uint32_t row = (uint32_t)(t - an->threads);
+	struct top_entry key, *e;
+	uint32_t slot;
 
-	if (!t->top) {
-		t->top = calloc(an->top_n, sizeof(*t->top));
-		if (!t->top) {
-			an->oom = true;
+	if (an->top_rows ? row >= an->ntop_rows || !an->top_rows[row] :
+			   !tid_wanted(an, t->tid))
+		return;
+	key.latency = end - start;
+	key.end = end;
+	key.tid = t->tid;
+	if (an->ntop == an->top_n) {
+		slot = an->top_heap[0];
+		if (!top_ranks_before(&key, &an->top[slot]))
 			return;
-		}
-	}
-	if (t->ntop < an->top_n) {
-		e = &t->top[t->ntop++];
 	} else {
-		for (i = 1; i < t->ntop; i++)
-			if (t->top[i].latency < t->top[min].latency)
-				min = i;
-		if (t->top[min].latency >= lat)
-			return;
-		e = &t->top[min];
+		if (an->ntop == an->cap_top) {
+			unsigned int ncap = an->cap_top ? an->cap_top * 2 : 64;
+			struct top_entry *ne;
+			uint32_t *nh;
+
+			if (ncap > an->top_n)
+				ncap = an->top_n;
+			ne = realloc(an->top, ncap * sizeof(*ne));
+			if (ne)
+				an->top = ne;
+			nh = ne ? realloc(an->top_heap, ncap * sizeof(*nh)) : NULL;
+			if (!nh) {
+				an->oom = true;
+				return;
+			}
+			an->top_heap = nh;
+			an->cap_top = ncap;
+		}
+		slot = an->ntop;
 	}
+	e = &an->top[slot];
 	e->kind = kind;
 	e->tid = t->tid;
-	e->row = (uint32_t)(t - an->threads);
-	e->latency = lat;
+	e->row = row;
+	e->latency = key.latency;
 	e->start = start;
 	e->end = end;
 	e->cpu = cpu;
@@ -459,6 +532,36 @@ static void note_top(struct analysis *an, struct thread *t, int kind,
 	e->waker_row = t->waker_row;
 	e->has_waker = kind == LAT_WAKEUP && t->has_waker;
 	fill_context(&an->cpus[cpu], e);
+	if (an->ntop == an->top_n) {
+		top_sift_down(an, 0);
+	} else {
+		an->top_heap[an->ntop++] = slot;
+		top_sift_up(an, an->ntop - 1);
+	}
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct top_entry *x = a, *y = b;
+
+	return top_ranks_before(x, y) ? -1 : top_ranks_before(y, x);
+}
+
+struct top_entry *analysis_top(struct analysis *an, size_t *n)
+{
+	struct top_entry *v = malloc((an->ntop + 1) * sizeof(*v));
+	unsigned int i;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	/* the rows were chosen as the intervals came (the --tid filter, or
+	 * the first pass's selection): this is the same test, at the end */
+	for (i = 0; i < an->ntop; i++)
+		if (analysis_selected(an, &an->threads[an->top[i].row]))
+			v[(*n)++] = an->top[i];
+	qsort(v, *n, sizeof(*v), cmp_top);
+	return v;
 }
 
 const char *analysis_tmpdir(void)
@@ -799,10 +902,66 @@ void analysis_sched(void *ctx, const struct sc_event *ev)
 		do_wakeup(an, ev);
 }
 
+/* Between the passes of a filtered top: which rows the filters select,
+ * now that every name and pid is known. */
+struct two_pass {
+	struct analysis first, *an;
+	bool *rows;
+};
+
+static void select_rows(void *ctx)
+{
+	struct two_pass *tp = ctx;
+	size_t i, n = tp->first.nthreads;
+
+	tp->rows = calloc(n + 1, sizeof(*tp->rows));
+	if (!tp->rows) {
+		tp->an->oom = true;
+	} else {
+		for (i = 0; i < n; i++)
+			tp->rows[i] = analysis_selected(&tp->first,
+							&tp->first.threads[i]);
+		tp->an->top_rows = tp->rows;
+		tp->an->ntop_rows = n;
+	}
+	if (tp->first.oom)
+		tp->an->oom = true;
+	analysis_free(&tp->first);
+}
+
+/*
+ * top keeps only the top_n worst intervals, in one heap, so an interval
+ * must be known to belong to a selected thread when it comes. --tid says
+ * so at once; --pid and --comm depend on names and pids that may come at
+ * the end of the file (and a rename in place changes a row's name): then
+ * a first pass, with no top, finds the rows selected, and a second one,
+ * which makes the same rows in the same order, keeps the worst intervals
+ * of those.
+ */
 int analysis_run(struct analysis *an, const char *path,
 		 const struct sc_opts *opts)
 {
 	struct sc_handler h = { an, analysis_sched, analysis_record };
+	struct sc_handler h1;
+	struct two_pass tp;
+	int ret;
 
-	return sc_run(path, opts, &h, &an->io);
+	if (!an->top_n || (!an->f.npids && !an->f.comm)) {
+		an->passes = 1;
+		return sc_run(path, opts, &h, &an->io);
+	}
+	memset(&tp, 0, sizeof(tp));
+	analysis_init(&tp.first);
+	tp.first.f = an->f;
+	tp.an = an;
+	h1 = (struct sc_handler){ &tp.first, analysis_sched, NULL };
+	an->passes = 2;
+	ret = sc_run_twice(path, opts, &h1, &tp.first.io, select_rows, &tp,
+			   &h, &an->io);
+	if (!tp.rows)		/* the first pass did not end */
+		analysis_free(&tp.first);
+	an->top_rows = NULL;
+	an->ntop_rows = 0;
+	free(tp.rows);
+	return ret;
 }

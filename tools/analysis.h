@@ -80,8 +80,6 @@ struct thread {
 	uint64_t runtime, switches, voluntary, involuntary, migrations;
 	uint64_t wakeups;
 	struct qdist lat[LAT_KINDS];
-	struct top_entry *top;		/* per-thread worst, top mode only */
-	unsigned int ntop;
 };
 
 struct seg {
@@ -127,7 +125,18 @@ struct analysis {
 	struct filter f;
 	FILE *intervals;		/* every latency interval, spooled:
 					 * see analysis_spool_intervals() */
+	const bool *top_rows;		/* top: rows whose intervals may enter
+					 * the list (NULL: every row the --tid
+					 * filter wants); see analysis_run() */
+	size_t ntop_rows;
 	/* state */
+	unsigned int passes;		/* times the input was read */
+	/* top: the top_n worst intervals of the selected threads so far,
+	 * in @top (grown as filled, at most top_n), as a min-heap of
+	 * indices into it: @top_heap[0] is the one that ranks last */
+	struct top_entry *top;
+	uint32_t *top_heap;
+	unsigned int ntop, cap_top;
 	bool started;
 	bool switch_seen;		/* the first context switch was seen */
 	unsigned int holes_open;	/* CPUs inside a records_lost hole */
@@ -158,7 +167,10 @@ struct analysis {
 
 void analysis_init(struct analysis *an);
 void analysis_free(struct analysis *an);
-/* Read @path through sched_core into @an. 0, or -1 with errno. */
+/* Read @path through sched_core into @an. 0, or -1 with errno. For top
+ * with a --pid or --comm filter (decided by names and pids that may come
+ * at the end of the file) it reads the input twice: the first pass finds
+ * the threads selected; the second keeps the worst intervals of those. */
 int analysis_run(struct analysis *an, const char *path,
 		 const struct sc_opts *opts);
 
@@ -182,6 +194,12 @@ int analysis_spool_intervals(struct analysis *an);
 /* Where the temporary file goes: $TMPDIR, or /tmp if unset or empty. */
 const char *analysis_tmpdir(void);
 bool analysis_selected(const struct analysis *an, const struct thread *t);
+/* Does @x rank before @y in top's list: longer, then ended earlier, then
+ * the smaller tid. */
+bool top_ranks_before(const struct top_entry *x, const struct top_entry *y);
+/* top's entries of the selected threads, worst first (malloc'd; *@n of
+ * them, at most top_n), or NULL when out of memory. */
+struct top_entry *analysis_top(struct analysis *an, size_t *n);
 const char *analysis_proc_name(const struct analysis *an, uint64_t pid);
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };

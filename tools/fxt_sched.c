@@ -380,11 +380,12 @@ int main(int argc, char **argv)
 		struct rusage ru;
 
 		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "%s: %" PRIu64 " bytes, %" PRIu64 " records in %.3f s: %.1f MB/s, %.0f records/s; peak RSS %ld KiB; reorder buffer peak %zu records; %zu threads\n",
+		fprintf(stderr, "%s: %" PRIu64 " bytes, %" PRIu64 " records in %.3f s: %.1f MB/s, %.0f records/s; peak RSS %ld KiB; reorder buffer peak %zu records; %zu threads%s\n",
 			prog, an.io.bytes, an.io.records, secs,
 			secs > 0 ? (double)an.io.bytes / 1e6 / secs : 0.0,
 			secs > 0 ? (double)an.io.records / secs : 0.0,
-			ru.ru_maxrss, an.io.max_buffered, an.nthreads);
+			ru.ru_maxrss, an.io.max_buffered, an.nthreads,
+			an.passes > 1 ? "; read twice (top with --pid or --comm)" : "");
 	}
 	if (check_stdout(0))
 		ret = 1;

@@ -458,17 +458,6 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 
 /* ---- top ---- */
 
-static int cmp_top(const void *a, const void *b)
-{
-	const struct top_entry *x = a, *y = b;
-
-	if (x->latency != y->latency)
-		return x->latency < y->latency ? 1 : -1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
-}
-
 static const char *rname(struct analysis *an, uint32_t row)
 {
 	struct thread *t = analysis_row(an, row);
@@ -492,25 +481,14 @@ static void fmt_secs(char *buf, size_t len, uint64_t ns)
 void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 {
 	struct top_entry *all;
-	struct thread **v;
-	size_t n, i, m = 0;
+	size_t m;
 	unsigned int j, shown;
 
-	v = selected(an, &n);
-	for (i = 0; v && i < n; i++)
-		m += v[i]->ntop;
-	all = calloc(m + 1, sizeof(*all));
-	if (!v || !all) {
-		free(v);
-		free(all);
+	all = analysis_top(an, &m);
+	if (!all) {
 		an->oom = true;
 		return;
 	}
-	m = 0;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < v[i]->ntop; j++)
-			all[m++] = v[i]->top[j];
-	qsort(all, m, sizeof(*all), cmp_top);
 	shown = (unsigned int)(m < an->top_n ? m : an->top_n);
 
 	if (fmt == OUT_JSON)
@@ -616,7 +594,6 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 	else if (fmt == OUT_TEXT && !shown)
 		fputs("no latency intervals\n", out);
 	free(all);
-	free(v);
 }
 
 /* ---- summary ---- */

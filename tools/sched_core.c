@@ -484,8 +484,9 @@ static void add_sched(struct run *r, struct sc_event *e, size_t offset)
 	push(r, e);
 }
 
-int sc_run(const char *path, const struct sc_opts *opts,
-	   const struct sc_handler *h, struct sc_stats *st)
+/* One pass over @in. 0, or -1 with errno (out of memory). */
+static int run_input(struct input *in, const struct sc_opts *opts,
+		     const struct sc_handler *h, struct sc_stats *st)
 {
 	struct run r = {
 		.h = h, .st = st,
@@ -494,21 +495,17 @@ int sc_run(const char *path, const struct sc_opts *opts,
 	};
 	struct fxt_reader *rd;
 	struct fxt_record *rec;
-	struct input in;
 	struct sc_event e, out;
 	size_t released = 0;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	if (open_input(path, &in))
-		return -1;
-	st->bytes = in.len;
+	st->bytes = in->len;
 	rec = malloc(sizeof(*rec));
-	rd = fxt_reader_new(in.buf, in.len, opts ? opts->read_flags : 0);
+	rd = fxt_reader_new(in->buf, in->len, opts ? opts->read_flags : 0);
 	if (!rd || !rec) {
 		free(rec);
 		fxt_reader_free(rd);
-		close_input(&in);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -541,7 +538,7 @@ int sc_run(const char *path, const struct sc_opts *opts,
 				push_clamped(&r, &e);
 			}
 		}
-		release_behind(&in, rec->offset, &released);
+		release_behind(in, rec->offset, &released);
 	}
 	if (ret < 0) {
 		st->malformed = true;
@@ -556,6 +553,34 @@ int sc_run(const char *path, const struct sc_opts *opts,
 	free(r.pending);
 	free(rec);
 	fxt_reader_free(rd);
-	close_input(&in);
 	return 0;
+}
+
+int sc_run(const char *path, const struct sc_opts *opts,
+	   const struct sc_handler *h, struct sc_stats *st)
+{
+	return sc_run_twice(path, opts, h, st, NULL, NULL, NULL, NULL);
+}
+
+int sc_run_twice(const char *path, const struct sc_opts *opts,
+		 const struct sc_handler *first, struct sc_stats *st1,
+		 void (*between)(void *ctx), void *ctx,
+		 const struct sc_handler *second, struct sc_stats *st2)
+{
+	struct input in;
+	int ret, err;
+
+	memset(st1, 0, sizeof(*st1));
+	if (open_input(path, &in))
+		return -1;
+	ret = run_input(&in, opts, first, st1);
+	if (!ret && second) {
+		if (between)
+			between(ctx);
+		ret = run_input(&in, opts, second, st2);
+	}
+	err = errno;
+	close_input(&in);
+	errno = err;
+	return ret;
 }

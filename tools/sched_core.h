@@ -125,6 +125,17 @@ int sc_run(const char *path, const struct sc_opts *opts,
 	   const struct sc_handler *h, struct sc_stats *st);
 
 /*
+ * sc_run_twice() - sc_run() twice over the same input, which is opened
+ * (and, from a pipe, read) once: @first into @st1, then @between(@ctx),
+ * then @second into @st2. Return as sc_run(); on -1 @between may not have
+ * been called.
+ */
+int sc_run_twice(const char *path, const struct sc_opts *opts,
+		 const struct sc_handler *first, struct sc_stats *st1,
+		 void (*between)(void *ctx), void *ctx,
+		 const struct sc_handler *second, struct sc_stats *st2);
+
+/*
  * sc_parse_time() - "1.5s", "200ms", "10us", "5ns", or a bare number in
  * units of @unit_ns, to nanoseconds in *@out. 0, or -1 if not a duration.
  */

@@ -9,6 +9,7 @@
 #define FIXTURES_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -421,6 +422,69 @@ static void build_us_ticks(struct tb *t)
 	ev.timestamp = 7;
 	ev.data = 1007;
 	fxt_write_event(&t->w, &ev, NULL, 0);
+}
+
+/*
+ * A trace full of ties for top: two CPUs on the same clock (equal ends, so
+ * the tid breaks the tie), latencies from {100, 200, 300, 400} (equal
+ * latencies within a thread too), wakeups and preemptions; threads
+ * 100..115 in processes 1..3, named at the start, some renamed in place
+ * halfway, two named only at the end (as --comm and --pid then see them);
+ * then tid 120 ("b-tie", pid 2) alone on cpu 0.
+ */
+FX_UNUSED
+static void build_top_ties(struct tb *t)
+{
+	static const uint64_t lat[] = { 100, 200, 300, 400 };
+	bool preempted[16] = { false };
+	uint64_t ts = 1000, x = 12345;
+	unsigned int r, c, i;
+	char name[32];
+
+	tb_begin(t, 1000000000);
+	for (i = 0; i < 14; i++) {
+		snprintf(name, sizeof(name), "%s-%u", i % 2 ? "b" : "a", i);
+		tb_thread(t, 100 + i, 1 + i % 3, name);
+	}
+	for (r = 0; r < 300; r++) {
+		uint64_t l = lat[(x >> 33) % 4], run_ns = 50 + (x >> 40) % 2 * 100;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		for (c = 0; c < 2; c++) {
+			/* cpu 0 runs the even tids, cpu 1 the odd ones */
+			unsigned int k = 2 * ((r * 5 + c * 3 + (unsigned)(x >> 60)) % 8) + c;
+			uint64_t tid = 100 + k;
+
+			if (!preempted[k])
+				tb_wake(t, c, ts, tid, 0);
+			tb_switch(t, c, ts + l, IDLE, (int64_t)tid, 0);
+			preempted[k] = (x >> (20 + c)) & 1;
+			tb_switch(t, c, ts + l + run_ns, (int64_t)tid, IDLE,
+				  preempted[k] ? FXT_THREAD_STATE_RUNNING :
+						 FXT_THREAD_STATE_BLOCKED);
+		}
+		if (r == 150)
+			for (i = 0; i < 14; i += 3) {
+				snprintf(name, sizeof(name), "%s-%u",
+					 i % 2 ? "a" : "b", i);
+				tb_thread(t, 100 + i, 1 + i % 3, name);
+			}
+		ts += 1000;
+	}
+	/* b-tie: 500 us, 500 us, then 700 us, longer than all the rest. -n 2 is
+	 * 700 us and the first 500 us (it ended first); a list that replaces
+	 * the first minimum it finds drops that one for the second */
+	tb_thread(t, 120, 2, "b-tie");
+	for (i = 0; i < 3; i++) {
+		uint64_t l = i < 2 ? 500000 : 700000;
+
+		tb_wake(t, 0, ts, 120, 0);
+		tb_switch(t, 0, ts + l, IDLE, 120, 0);
+		tb_switch(t, 0, ts + l + 50, 120, IDLE, FXT_THREAD_STATE_BLOCKED);
+		ts += 1000000;
+	}
+	tb_thread(t, 114, 2, "b-14");
+	tb_thread(t, 115, 3, "a-15");
 }
 
 #endif /* FIXTURES_H */

@@ -46,5 +46,6 @@ int main(int argc, char **argv)
 	       save(argv[1], "empty_names", build_empty_names) |
 	       save(argv[1], "open_end", build_open_end) |
 	       save(argv[1], "ctl_names", build_ctl_names) |
-	       save(argv[1], "us_ticks", build_us_ticks);
+	       save(argv[1], "us_ticks", build_us_ticks) |
+	       save(argv[1], "top_ties", build_top_ties);
 }

@@ -117,6 +117,25 @@ for filter in "--pid 200" "--tid 201" "--comm other*" "--from 500 --to 1500"; do
 		done
 	done
 done
+# top -n N is a full sort of every interval of the selected threads (from
+# latency --intervals, same filters) by latency desc, end asc, tid asc, cut
+# at N. top_ties.fxt has many equal latencies, within a thread and across
+# CPUs at equal ends; --pid and --comm (names renamed halfway or at the end)
+# read the input twice, also from a pipe.
+set -f	# the --comm globs are fxt-sched's, not the shell's
+for filter in "" "--tid 100,103,104,109" "--pid 2" "--comm b-*" "--comm a-* --from 50us --to 250us" "--comm *1* --pid 2"; do
+	for n in 1 2 3 8 65 1000; do
+		t "top -n $n $filter on top_ties.fxt = latency --intervals sorted, cut at $n (file and pipe)" "'$S' latency '$F/top_ties.fxt' --intervals $filter --csv >'$tmp/i.csv' && '$S' top '$F/top_ties.fxt' -n $n $filter --csv >'$tmp/t.csv' && cat '$F/top_ties.fxt' | '$S' top - -n $n $filter --csv | cmp -s - '$tmp/t.csv' && python3 -c '
+import csv,sys
+iv=[(int(r[\"latency_ns\"]),int(r[\"end_ns\"]),int(r[\"tid\"]),r[\"kind\"],int(r[\"cpu\"]),int(r[\"start_ns\"])) for r in csv.DictReader(open(sys.argv[1]))]
+assert iv
+iv.sort(key=lambda x:(-x[0],x[1],x[2]))
+top=[(int(r[\"latency_ns\"]),int(r[\"end_ns\"]),int(r[\"tid\"]),r[\"kind\"],int(r[\"cpu\"]),int(r[\"start_ns\"])) for r in csv.DictReader(open(sys.argv[2]))]
+assert top==iv[:int(sys.argv[3])], (top[:5],iv[:5])
+' '$tmp/i.csv' '$tmp/t.csv' $n"
+	done
+done
+set +f
 t "start of trace: wakeups before the first switch are not counted (top #1 is 4800, not 7700)" "'$S' top '$F/start.fxt' -n 1 | grep -q '^#1 preempt latency 4800 ns: tid 125 fxt-collect' && '$S' summary '$F/start.fxt' | grep -q 'not counted (all threads): 1 intervals begun before'"
 t "reused tid: each incarnation with its own name, pid and runtime" "'$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,100,old-name,1000,' && '$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,200,new-name,600,' && [ \"\$('$S' latency '$F/reuse.fxt' --intervals)\" = \"$H
 wakeup,101,1,1,3000,3400,400,200,new-name\" ]"

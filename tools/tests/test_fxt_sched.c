@@ -4,6 +4,7 @@
  * answers are computed by hand (in the comments next to each check).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -869,23 +870,223 @@ TEST(thread_running_when_a_hole_begins_is_unknown_after_it)
 TEST(top_history_incomplete_after_a_hole)
 {
 	struct analysis an;
-	struct thread *a, *c;
+	struct top_entry *v, *a, *c;
 	struct tb t;
+	size_t n;
 
 	build_hole_top(&t);
 	analysis_init(&an);
 	an.top_n = 2;
 	ASSERT(run(&an, &t, 0) == 0);
-	a = analysis_find(&an, 11);
-	c = analysis_find(&an, 31);
-	ASSERT(a && c && a->ntop == 1 && c->ntop == 1);
-	EXPECT_EQ(a->top[0].latency, 3000);
-	EXPECT_EQ(a->top[0].nctx, 0);
-	EXPECT_EQ(a->top[0].lost_ns, 3000);	/* 6000..9000, all in the hole */
-	EXPECT(a->top[0].truncated);
-	EXPECT_EQ(c->top[0].nctx, 1);
-	EXPECT_EQ(c->top[0].lost_ns, 0);
-	EXPECT(!c->top[0].truncated);
+	v = analysis_top(&an, &n);
+	ASSERT(v && n == 2);
+	a = &v[0];
+	c = &v[1];
+	ASSERT(a->tid == 11 && c->tid == 31);
+	EXPECT_EQ(a->latency, 3000);
+	EXPECT_EQ(a->nctx, 0);
+	EXPECT_EQ(a->lost_ns, 3000);	/* 6000..9000, all in the hole */
+	EXPECT(a->truncated);
+	EXPECT_EQ(c->nctx, 1);
+	EXPECT_EQ(c->lost_ns, 0);
+	EXPECT(!c->truncated);
+	free(v);
+	analysis_free(&an);
+}
+
+struct ivl {
+	uint64_t tid, start, end, lat;
+	uint32_t row, cpu;
+	int kind;
+};
+
+static int cmp_ivl(const void *a, const void *b)
+{
+	const struct ivl *x = a, *y = b;
+
+	if (x->lat != y->lat)
+		return x->lat < y->lat ? 1 : -1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/*
+ * top -n k with @filter set on @an equals a full sort of every interval of
+ * the selected threads (from the --intervals spool of the same run) by
+ * (latency desc, end asc, tid asc), cut at k. The per-thread lists of the
+ * old top kept, among equal latencies, whichever its minimum scan met
+ * first: not always the one that ended first.
+ */
+static void check_top_is_full_sort(const char *path, unsigned int k,
+				   const struct filter *filter)
+{
+	struct sc_opts o = { 0, FXT_READ_MAGIC };
+	struct analysis an;
+	struct top_entry *v = NULL;
+	struct ivl *all = NULL;
+	size_t n = 0, m = 0, cap = 0, i;
+	char kind[16];
+	unsigned int row, cpu, wcpu;
+	uint64_t st, en, la;
+
+	analysis_init(&an);
+	an.top_n = k;
+	an.f = *filter;
+	ASSERT(analysis_spool_intervals(&an) == 0);
+	ASSERT(analysis_run(&an, path, &o) == 0);
+	EXPECT_EQ(an.passes, filter->npids || filter->comm ? 2 : 1);
+	rewind(an.intervals);
+	while (fscanf(an.intervals, "%u,%15[^,],%u,%u,%" SCNu64 ",%" SCNu64 ",%" SCNu64 "\n",
+		      &row, kind, &cpu, &wcpu, &st, &en, &la) == 7) {
+		struct thread *t = analysis_row(&an, row);
+
+		ASSERT(t);
+		n++;
+		if (!analysis_selected(&an, t))
+			continue;
+		if (m == cap) {
+			struct ivl *na;
+
+			cap = cap ? cap * 2 : 256;
+			na = realloc(all, cap * sizeof(*na));
+			if (!na)
+				break;
+			all = na;
+		}
+		all[m++] = (struct ivl){ t->tid, st, en, la, row, cpu,
+					 strcmp(kind, "wakeup") ? LAT_PREEMPT : LAT_WAKEUP };
+	}
+	ASSERT(m > 0 && m <= cap);
+	if (k == 1)
+		printf("# %zu intervals, %zu of the threads selected\n", n, m);
+	qsort(all, m, sizeof(*all), cmp_ivl);
+	v = analysis_top(&an, &n);
+	ASSERT(v);
+	EXPECT_EQ(n, m < k ? m : k);
+	for (i = 0; i < n; i++) {
+		if (v[i].tid != all[i].tid || v[i].row != all[i].row ||
+		    v[i].start != all[i].start || v[i].end != all[i].end ||
+		    v[i].kind != all[i].kind || v[i].cpu != all[i].cpu) {
+			TAP_FAIL_HERE("k=%u rank %zu: top has tid %" PRIu64 " %" PRIu64 "..%" PRIu64
+				      ", a full sort tid %" PRIu64 " %" PRIu64 "..%" PRIu64,
+				      k, i + 1, v[i].tid, v[i].start, v[i].end,
+				      all[i].tid, all[i].start, all[i].end);
+			break;
+		}
+	}
+	free(v);
+	free(all);
+	analysis_free(&an);
+}
+
+TEST(top_is_a_full_sort_cut_at_n_ties_and_filters)
+{
+	static const unsigned int ks[] = { 1, 2, 3, 5, 8, 20, 64, 65, 200, 100000 };
+	static uint64_t pid2[] = { 2 }, tids[] = { 100, 103, 104, 109 };
+	static uint64_t tids2[] = { 101, 104, 110, 113 };
+	struct filter f[6];
+	const char *path;
+	unsigned int i, j;
+	struct tb t;
+
+	memset(f, 0, sizeof(f));
+	f[1].tids = tids;
+	f[1].ntids = 4;
+	f[2].pids = pid2;
+	f[2].npids = 1;
+	f[3].comm = "b-*";		/* renamed halfway, or named at the end */
+	f[4].comm = "a-*";
+	f[4].has_from = f[4].has_to = true;
+	f[4].from = 50000;
+	f[4].to = 250000;
+	f[5].comm = "*1*";		/* b-1, a-10, b-13 (pid 2) */
+	f[5].tids = tids2;
+	f[5].ntids = 4;
+	f[5].pids = pid2;
+	f[5].npids = 1;
+	build_top_ties(&t);
+	path = tb_file(&t);
+	fxt_writer_free(&t.w);
+	for (j = 0; j < sizeof(f) / sizeof(f[0]); j++)
+		for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++)
+			check_top_is_full_sort(path, ks[i], &f[j]);
+}
+
+/* Resident pages now (not the peak: earlier tests may have set that). */
+static long resident_kib(void)
+{
+	long size = 0, res = -1;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld %ld", &size, &res) != 2)
+		res = -1;
+	fclose(f);
+	return res < 0 ? -1 : res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/*
+ * top -n 1000 over 400 threads x 500 intervals: one list of at most 1000
+ * entries (about 360 KiB), not one per thread. The old per-thread lists
+ * kept all 200,000 intervals here (360 bytes each: 70 MiB); the bound is
+ * 24 MiB, for the threads' own state and allocator slack (ASan, valgrind).
+ */
+TEST(top_memory_is_bounded_by_n_not_by_intervals)
+{
+	enum { THREADS = 400, ROUNDS = 500, N = 1000 };
+	struct analysis an;
+	struct sc_event ev;
+	long before, after;
+	uint64_t ts = 1000, seq = 0;
+	unsigned int r, i;
+	struct top_entry *v;
+	size_t n;
+
+	analysis_init(&an);
+	an.top_n = N;
+	before = resident_kib();
+	if (before < 0) {
+		printf("# /proc/self/statm unreadable: not measured\n");
+		analysis_free(&an);
+		return;
+	}
+	memset(&ev, 0, sizeof(ev));
+	for (r = 0; r < ROUNDS; r++)
+		for (i = 0; i < THREADS; i++) {
+			/* woken, runs after 100 + r ns: every interval is the
+			 * worst of its thread so far */
+			ev = (struct sc_event){ .ts = ts, .seq = seq++,
+				.a = 1000 + i, .kind = SC_WAKEUP };
+			analysis_sched(&an, &ev);
+			ts += 100 + r;
+			ev = (struct sc_event){ .ts = ts, .seq = seq++, .a = 0,
+				.b = 1000 + i, .kind = SC_SWITCH,
+				.flags = SC_OUT_IDLE,
+				.state = FXT_THREAD_STATE_NEW };
+			analysis_sched(&an, &ev);
+			ts += 10;
+			ev = (struct sc_event){ .ts = ts, .seq = seq++,
+				.a = 1000 + i, .b = 0, .kind = SC_SWITCH,
+				.flags = SC_IN_IDLE,
+				.state = FXT_THREAD_STATE_BLOCKED };
+			analysis_sched(&an, &ev);
+		}
+	after = resident_kib();
+	printf("# resident: %ld KiB before, %ld KiB after %u intervals (top -n %u)\n",
+	       before, after, ROUNDS * THREADS, N);
+	EXPECT(!an.oom);
+	EXPECT_EQ(an.ntop, N);
+	EXPECT(an.cap_top <= N);
+	EXPECT(after - before < 24 * 1024);
+	v = analysis_top(&an, &n);
+	ASSERT(v && n == N);
+	/* the worst: the last round's, latency 100 + 499, by tid */
+	EXPECT_EQ(v[0].latency, 100 + ROUNDS - 1);
+	EXPECT_EQ(v[0].tid, 1000);
+	EXPECT_EQ(v[N - 1].latency, 100 + ROUNDS - 3);
+	free(v);
 	analysis_free(&an);
 }
 
@@ -1081,7 +1282,9 @@ int main(void)
 	RUN(preempt_latency_wakeup_of_running_ignored_migration);
 	RUN(out_of_order_records_are_reordered);
 	RUN(late_records_beyond_window_are_counted_not_applied);
+	RUN(top_memory_is_bounded_by_n_not_by_intervals);
 	RUN(top_lists_what_ran_meanwhile);
+	RUN(top_is_a_full_sort_cut_at_n_ties_and_filters);
 	RUN(summary_busy_idle_and_drops);
 	RUN(latency_json_and_filters);
 	RUN(per_provider_tables_and_tick_rate);
