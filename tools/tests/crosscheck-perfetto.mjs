@@ -21,11 +21,13 @@
 // trace's first context switch (fxtrace attaches sched_switch after the
 // wakeup tracepoints: for a moment wakeups are recorded but the switches
 // that follow them are not), or inside a hole in a CPU's records (the
-// kernel's records_lost marker pair, [first lost, next record)), or was
+// kernel's records_lost marker pair, [first lost, next record), or
+// fxt-collect's bytes_skipped pair around ring data it skipped), or was
 // running when a hole began; the first wakeup after that, in a complete
 // part of the trace, starts a new clock. Perfetto counts from the first
 // row. fxtSchedView() below applies these rules to Perfetto's own rows
-// (first non-W thread_state row; the counter tracks records_lost:cpu:N):
+// (first non-W thread_state row; the counter tracks records_lost:cpu:N and
+// bytes_skipped:cpu:N):
 // the intervals it leaves out must be exactly those only Perfetto has, and
 // where it moves the start, fxt-sched must agree within 1 ns.
 // Runtime is compared for threads that never ran on a CPU across one of
@@ -106,7 +108,8 @@ const firstSwitchRow = await tp.query(`
 const lostRows = await tp.query(`
   select t.name as name, c.ts as ts, c.value as value
   from counter c join counter_track t on c.track_id = t.id
-  where t.name like 'records_lost:cpu:%' order by t.name, c.ts`);
+  where t.name like 'records_lost:cpu:%' or t.name like 'bytes_skipped:cpu:%'
+  order by t.name, c.ts`);
 const running = await tp.query(`
   select t.tid as tid, s.ts as ts, s.dur as dur, s.cpu as cpu
   from thread_state s join thread t using(utid)
@@ -121,11 +124,15 @@ const holes = [];   // {cpu, start, end}
   let open = null;
   for (const r of lostRows) {
     const cpu = Number(r.name.split(':')[2]), ts = BigInt(r.ts);
-    if (open && open.cpu !== cpu) open = null;
-    if (Number(r.value) > 0) { if (!open) open = { cpu, start: ts }; }
-    else if (open) { holes.push({ ...open, end: ts }); open = null; }
+    // A hole still open where its track ends lasts to the trace's end.
+    if (open && open.track !== r.name) {
+      holes.push({ cpu: open.cpu, start: open.start, end: 1n << 62n });
+      open = null;
+    }
+    if (Number(r.value) > 0) { if (!open) open = { track: r.name, cpu, start: ts }; }
+    else if (open) { holes.push({ cpu: open.cpu, start: open.start, end: ts }); open = null; }
   }
-  if (open) holes.push({ ...open, end: 1n << 62n });
+  if (open) holes.push({ cpu: open.cpu, start: open.start, end: 1n << 62n });
 }
 const incompleteAt = (ts) => (firstSwitch !== null && ts < firstSwitch) ||
   holes.some(h => ts >= h.start && ts < h.end);
