@@ -88,20 +88,29 @@ static void tb_process(struct tb *t, uint64_t pid, const char *name)
 	fxt_write_kernel_object(&t->w, &o, NULL, 0);
 }
 
+/* A hole marker pair, counter @name (category fxtrace, id @cpu, int64
+ * argument "cpu"): @amount from @t1 on, 0 at @t2, the next record. */
+FX_UNUSED
+static void tb_hole_pair(struct tb *t, const char *name, unsigned cpu,
+			 uint64_t t1, uint64_t t2, int64_t amount)
+{
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c(name), t1, cpu };
+	struct fxt_arg a = fxt_arg_int64(fxt_str_c("cpu"), amount);
+
+	fxt_write_event(&t->w, &ev, &a, 1);
+	ev.timestamp = t2;
+	a = fxt_arg_int64(fxt_str_c("cpu"), 0);
+	fxt_write_event(&t->w, &ev, &a, 1);
+}
+
 /* A kernel loss marker pair as fxtrace's kernel writes it (uapi header):
  * @lost records lost on @cpu from @t1 on; the next record is at @t2. */
 FX_UNUSED
 static void tb_lost(struct tb *t, unsigned cpu, uint64_t t1,
 			      uint64_t t2, int64_t lost)
 {
-	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
-		fxt_str_c("fxtrace"), fxt_str_c("records_lost"), t1, cpu };
-	struct fxt_arg a = fxt_arg_int64(fxt_str_c("cpu"), lost);
-
-	fxt_write_event(&t->w, &ev, &a, 1);
-	ev.timestamp = t2;
-	a = fxt_arg_int64(fxt_str_c("cpu"), 0);
-	fxt_write_event(&t->w, &ev, &a, 1);
+	tb_hole_pair(t, "records_lost", cpu, t1, t2, lost);
 }
 
 /* fxt-collect's marker of ring data it skipped as invalid (collector
@@ -111,14 +120,7 @@ FX_UNUSED
 static void tb_skipped(struct tb *t, unsigned cpu, uint64_t t1,
 			       uint64_t t2, int64_t bytes)
 {
-	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
-		fxt_str_c("fxtrace"), fxt_str_c("bytes_skipped"), t1, cpu };
-	struct fxt_arg a = fxt_arg_int64(fxt_str_c("cpu"), bytes);
-
-	fxt_write_event(&t->w, &ev, &a, 1);
-	ev.timestamp = t2;
-	a = fxt_arg_int64(fxt_str_c("cpu"), 0);
-	fxt_write_event(&t->w, &ev, &a, 1);
+	tb_hole_pair(t, "bytes_skipped", cpu, t1, t2, bytes);
 }
 
 /* Two threads of two processes, names at the end of the file. The first
