@@ -612,6 +612,17 @@ static void human_bytes(uint64_t bytes, char *buf, size_t size)
 		snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
 }
 
+/*
+ * A stop signal before tracing started: nothing is traced, and the output
+ * is not opened (or created) or written. -1 then, else 0.
+ */
+static int stopped_early(struct session *s)
+{
+	if (!stop_signals)
+		return 0;
+	s->interrupted_early = true;
+	return -1;
+}
 
 static int open_output(struct session *s)
 {
@@ -621,11 +632,9 @@ static int open_output(struct session *s)
 
 	err = trace_output_open(&s->out, s->opts.output);
 
-	if (err == -EINTR && stop_signals) {
-		/* A FIFO nobody opened for reading yet: the signal ends the wait. */
-		s->interrupted_early = true;
+	/* A FIFO nobody opened for reading yet: the signal ends the wait. */
+	if (err == -EINTR && stopped_early(s))
 		return -1;
-	}
 	if (!err) {
 		s->out_open = true;
 		s->out.interrupted = output_interrupted;
@@ -781,8 +790,7 @@ static int start_tracing(struct session *s)
 	int err = 0;
 
 	block_stop_signals(true);
-	if (stop_signals) {
-		s->interrupted_early = true;
+	if (stopped_early(s)) {
 		block_stop_signals(false);
 		return -1;
 	}
@@ -1537,15 +1545,6 @@ static void session_cleanup(struct session *s)
 	tid_set_free(&s->named_processes);
 	name_order_free(&s->names);
 	free(s->new_tids);
-}
-
-/* A stop signal during setup: do not even open (or create) the output. */
-static int stopped_early(struct session *s)
-{
-	if (!stop_signals)
-		return 0;
-	s->interrupted_early = true;
-	return -1;
 }
 
 int main(int argc, char **argv)
