@@ -958,8 +958,9 @@ int analysis_run(struct analysis *an, const char *path,
 	an->passes = 2;
 	ret = sc_run_twice(path, opts, &h1, &tp.first.io, select_rows, &tp,
 			   &h, &an->io);
-	if (!tp.rows)		/* the first pass did not end */
-		analysis_free(&tp.first);
+	/* select_rows() freed it unless the first pass failed (an emptied
+	 * one frees nothing) */
+	analysis_free(&tp.first);
 	an->top_rows = NULL;
 	an->ntop_rows = 0;
 	free(tp.rows);

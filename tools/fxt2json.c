@@ -182,7 +182,8 @@ static void conv_sched(void *ctx, const struct sc_event *ev)
  * The trace ended: the slice each CPU was running then has no switch to
  * end it. It ends at the trace's last scheduling timestamp, with
  * end_state "unknown", else a thread that never left its CPU would have
- * no slice at all. A CPU inside a records_lost hole runs nothing known.
+ * no slice at all. A CPU inside a hole (records_lost, bytes_skipped) runs
+ * nothing known.
  */
 static void close_open_slices(struct conv *cv)
 {

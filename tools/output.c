@@ -598,6 +598,44 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 
 /* ---- summary ---- */
 
+/*
+ * The CPUs where @get is not 0, "c" from 0 to @n - 1: as JSON members
+ * ("cpu0": 12, "cpu3": 4) or, in text, " cpu0=12 cpu3=4".
+ */
+static void per_cpu(FILE *out, const struct analysis *an, unsigned int n,
+		    uint64_t (*get)(const struct analysis *, unsigned int),
+		    bool json)
+{
+	unsigned int c, i = 0;
+	uint64_t v;
+
+	for (c = 0; c < n; c++) {
+		v = get(an, c);
+		if (!v)
+			continue;
+		if (json)
+			fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "", c, v);
+		else
+			fprintf(out, " cpu%u=%" PRIu64, c, v);
+	}
+}
+
+static uint64_t cpu_dropped(const struct analysis *an, unsigned int c)
+{
+	return an->cpu_dropped[c];
+}
+
+static uint64_t cpu_lost(const struct analysis *an, unsigned int c)
+{
+	return an->cpus[c].lost;
+}
+
+static uint64_t cpu_skipped(const struct analysis *an, unsigned int c)
+{
+	return an->cpus[c].skipped;
+}
+
+
 static int cmp_runtime(const void *a, const void *b)
 {
 	const struct thread *x = *(struct thread *const *)a;
@@ -648,23 +686,14 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		fprintf(out, "\"dropped\": {\"provider_events\": %" PRIu64
 			", \"records_dropped\": %" PRIu64 ", \"per_cpu\": {",
 			an->drop_events, dropped);
-		for (c = 0, i = 0; c < an->ncpu_dropped; c++)
-			if (an->cpu_dropped[c])
-				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
-					c, an->cpu_dropped[c]);
+		per_cpu(out, an, an->ncpu_dropped, cpu_dropped, true);
 		fprintf(out, "}, \"records_lost\": %" PRIu64 ", \"lost_holes\": %"
 			PRIu64 ", \"lost_per_cpu\": {", an->lost, an->holes);
-		for (c = 0, i = 0; c < an->ncpus; c++)
-			if (an->cpus[c].lost)
-				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
-					c, an->cpus[c].lost);
+		per_cpu(out, an, an->ncpus, cpu_lost, true);
 		fprintf(out, "}, \"bytes_skipped\": %" PRIu64 ", \"skip_holes\": %"
 			PRIu64 ", \"skipped_per_cpu\": {", an->skipped,
 			an->skip_holes);
-		for (c = 0, i = 0; c < an->ncpus; c++)
-			if (an->cpus[c].skipped)
-				fprintf(out, "%s\"cpu%u\": %" PRIu64, i++ ? ", " : "",
-					c, an->cpus[c].skipped);
+		per_cpu(out, an, an->ncpus, cpu_skipped, true);
 		fprintf(out, "}},\n\"not_counted\": {\"before_first_switch\": %"
 			PRIu64 ", \"across_lost_records\": %" PRIu64 "},\n",
 			an->skipped_start, an->skipped_hole);
@@ -738,28 +767,20 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			an->io.records, an->io.switches, an->io.wakeups,
 			an->io.skipped);
 		fprintf(out, "records dropped: %" PRIu64, dropped);
-		for (c = 0; c < an->ncpu_dropped; c++)
-			if (an->cpu_dropped[c])
-				fprintf(out, " cpu%u=%" PRIu64, c, an->cpu_dropped[c]);
+		per_cpu(out, an, an->ncpu_dropped, cpu_dropped, false);
 		fprintf(out, " (%" PRIu64 " buffer-full provider events)\n",
 			an->drop_events);
 		if (an->holes) {
 			fprintf(out, "records lost (kernel markers): %" PRIu64
 				" in %" PRIu64 " holes", an->lost, an->holes);
-			for (c = 0; c < an->ncpus; c++)
-				if (an->cpus[c].lost)
-					fprintf(out, " cpu%u=%" PRIu64, c,
-						an->cpus[c].lost);
+			per_cpu(out, an, an->ncpus, cpu_lost, false);
 			fputc('\n', out);
 		}
 		if (an->skip_holes) {
 			fprintf(out, "invalid ring data skipped (fxt-collect's bytes_skipped markers): %"
 				PRIu64 " bytes in %" PRIu64 " holes", an->skipped,
 				an->skip_holes);
-			for (c = 0; c < an->ncpus; c++)
-				if (an->cpus[c].skipped)
-					fprintf(out, " cpu%u=%" PRIu64, c,
-						an->cpus[c].skipped);
+			per_cpu(out, an, an->ncpus, cpu_skipped, false);
 			fputc('\n', out);
 		}
 		print_not_counted(an, out);

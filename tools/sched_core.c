@@ -239,7 +239,6 @@ static bool to_lost(const struct fxt_record *rec, uint64_t ts,
 		    struct sc_event *e)
 {
 	const struct fxt_arg *a;
-
 	bool skipped;
 
 	if (rec->type != FXT_RECORD_EVENT || !rec->decoded ||

@@ -31,8 +31,8 @@
  *     (counter id = CPU, int64 argument "cpu" = records lost, then 0), see
  *     uapi/linux/fxtrace.h; and fxt-collect's "bytes_skipped" pairs of the
  *     same shape (SC_LOST with SC_SKIPPED: ring data it skipped as
- *     invalid, in bytes, decision 7), a hole in that CPU's records alike. They are also handed to @record at once, like
- *     every other event.
+ *     invalid, in bytes, decision 7), a hole in that CPU's records alike.
+ *     They are also handed to @record at once, like every other event.
  * Every other record (other events, metadata, logs) is passed on at once,
  * in file order.
  */
