@@ -726,14 +726,13 @@ TEST(poll_reports_data_at_the_watermark)
  */
 TEST(stop_wakes_poll_and_leaves_the_rest_readable)
 {
-	__u64 size = 4 * FXTRACE_BUF_SIZE_MIN, dropped = 0, most = 0, pending;
+	__u64 size = 4 * FXTRACE_BUF_SIZE_MIN, most;
 	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
 	struct poller p = { .fd = dev_open() };
 	struct pollfd pfd = { .fd = p.fd, .events = POLLIN };
 	struct fxtrace_info info;
 	pthread_t thread;
 	double t;
-	int cpu;
 
 	info = start_poller(&p, size, ctrl, &thread, 20);
 	t = now_s();
@@ -742,18 +741,11 @@ TEST(stop_wakes_poll_and_leaves_the_rest_readable)
 	printf("#   poll() returned %d, %.3f s after STOP began\n", p.ret,
 	       p.woken_at - t);
 
-	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
-		if (!ctrl[cpu])
-			continue;
-		pending = load_producer(ctrl[cpu]) - ctrl[cpu]->consumer_pos;
-		if (pending > most)
-			most = pending;
-		dropped += ctrl[cpu]->records_dropped;
-	}
+	most = most_pending(ctrl, info.nr_cpu_ids);
 	/* Something to drain, no ring at the watermark, none dropping. */
 	ASSERT_LE(8, most);
 	ASSERT_LE(most + 1, size - 8);
-	ASSERT_EQ(0, dropped);
+	ASSERT_EQ(0, total_dropped(ctrl, info.nr_cpu_ids));
 	EXPECT_EQ(1, p.ret);
 	EXPECT_TRUE(p.revents & POLLIN);
 	EXPECT_TRUE(p.woken_at >= t && p.woken_at - t < 2);
@@ -761,9 +753,7 @@ TEST(stop_wakes_poll_and_leaves_the_rest_readable)
 	/* Readable at once while stopped with records left, until drained. */
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_TRUE(pfd.revents & POLLIN);
-	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++)
-		if (ctrl[cpu])
-			store_consumer(ctrl[cpu], load_producer(ctrl[cpu]));
+	put_consumers(ctrl, info.nr_cpu_ids, 0, -1, 0);
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 	close(p.fd);
 }
