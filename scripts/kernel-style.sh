@@ -43,8 +43,17 @@ status=0
 for f in kmod/*.c kmod/*.h uapi/linux/fxtrace.h; do
 	case $f in *.mod.c) continue ;; esac
 	"$CACHE/scripts/checkpatch.pl" --no-tree --strict --quiet --show-types -f "$f" || status=1
-	# -Werror: its exit status counts the warnings it printed.
-	"$CACHE/scripts/kernel-doc" -none -Werror "$f" || status=1
+	# Its exit status is not enough: with -none it exits 0 after an
+	# error ("Cannot parse struct or union!", "Cannot open file"), and
+	# with -Werror it is the warning count, which wraps at 256. On a
+	# clean file it prints nothing: any output fails the file.
+	rc=0
+	out=$("$CACHE/scripts/kernel-doc" -none -Werror "$f" 2>&1) || rc=$?
+	if [ -n "$out" ] || [ $rc -ne 0 ]; then
+		[ -n "$out" ] && printf '%s\n' "$out"
+		echo "$prog: kernel-doc on $f: exit $rc${out:+, and the output above}" >&2
+		status=1
+	fi
 done
 if [ $status -eq 0 ]; then
 	echo "checkpatch --strict and kernel-doc: kmod/ and uapi/ clean"

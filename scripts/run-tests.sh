@@ -2,7 +2,9 @@
 # run-tests.sh -- every fxtrace test, in the order a failure is cheapest:
 #
 #   1. host: collector unit tests (+ ASan/UBSan, valgrind) via make -C collector check
-#   2. checkpatch --strict and kernel-doc on kmod/ and uapi/; shellcheck on
+#   2. checkpatch --strict and kernel-doc on kmod/ and uapi/ (and
+#      scripts/test-kernel-style.sh: kernel-style.sh fails on a kernel-doc
+#      error); shellcheck on
 #      every shell script; make install
 #      and DKMS (scripts/test-install.sh: here with --host-only, else after
 #      the kernel loop, which fetches the kernels its DKMS builds need)
@@ -276,6 +278,8 @@ if [[ $host -eq 1 ]]; then
 	step "fuzz targets: 8 s each from the committed corpus, no crash" make -s -C fuzz check || true
 	step "selftests harness: TAP lines and exit statuses (host)" make -s -C selftests harness-check || true
 	step "checkpatch --strict and kernel-doc (kmod, uapi)" scripts/kernel-style.sh || true
+	step "kernel-style.sh fails on a kernel-doc error and on 256 kernel-doc warnings (copies of the tree)" \
+		scripts/test-kernel-style.sh || true
 	step "shellcheck -S warning on every tracked shell script" lint_shell || true
 	step "time budget: hung steps stopped at the deadline, VM boot timeouts derived from it (stubs, no VM)" \
 		scripts/test-time-budget.sh || true
