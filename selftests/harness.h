@@ -10,6 +10,10 @@
  * closed before the next test starts. ASSERT_* stops the test, EXPECT_*
  * records the failure and goes on, SKIP() ends it as skipped with a reason.
  * A test running longer than HARNESS_TIMEOUT_S is killed and fails.
+ * The child leads a process group of its own: when the test ends, however
+ * it ends, whatever it started and left running in that group is killed
+ * (SIGKILL) before the next test starts, and so it is when the runner is
+ * sent SIGINT, SIGTERM or SIGHUP.
  * Output is TAP 13; the exit status follows kselftest: 0 pass, 1 fail, 4 skip.
  */
 #ifndef FXTRACE_HARNESS_H
@@ -21,11 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Longest any one test may run (SIGALRM ends it), unless set before. */
+/* Longest any one test may run (then it is killed), unless set before. */
 #ifndef HARNESS_TIMEOUT_S
 #define HARNESS_TIMEOUT_S	300
 #endif
@@ -150,40 +155,133 @@ static int harness_skip_fd = -1;
 	int harness_failed;						\
 	int main(void) { return harness_run(); }
 
+/*
+ * The process group of the test running now (its child's pid), 0 between
+ * tests; and whether the timeout killed it.
+ */
+static volatile sig_atomic_t harness_pgrp, harness_timed_out;
+
+/* SIGALRM: the test ran out of time; it and its group are killed. */
+static void harness_on_alarm(int sig)
+{
+	(void)sig;
+	if (harness_pgrp > 0) {
+		harness_timed_out = 1;
+		kill(-harness_pgrp, SIGKILL);
+	}
+}
+
+/* SIGINT, SIGTERM, SIGHUP: take the running test's group along, then die. */
+static void harness_on_stop(int sig)
+{
+	if (harness_pgrp > 0)
+		kill(-harness_pgrp, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int harness_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Catch the signals above; one ignored when we started stays ignored. */
+static inline void harness_catch_signals(void)
+{
+	struct sigaction sa = { .sa_flags = SA_RESTART };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = harness_on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	for (i = 0; i < sizeof(harness_stop_signals) / sizeof(int); i++) {
+		struct sigaction old;
+
+		sigaction(harness_stop_signals[i], NULL, &old);
+		if (old.sa_handler == SIG_IGN)
+			continue;
+		sa.sa_handler = harness_on_stop;
+		sigaction(harness_stop_signals[i], &sa, NULL);
+	}
+}
+
+/* In the test's child: the dispositions the runner had before it caught. */
+static inline void harness_uncatch_signals(void)
+{
+	size_t i;
+
+	signal(SIGALRM, SIG_DFL);
+	for (i = 0; i < sizeof(harness_stop_signals) / sizeof(int); i++) {
+		struct sigaction old;
+
+		sigaction(harness_stop_signals[i], NULL, &old);
+		if (old.sa_handler == harness_on_stop)
+			signal(harness_stop_signals[i], SIG_DFL);
+	}
+}
+
 /* Run @t in a child; a skip's reason (if any) lands in @why. */
 static inline int harness_run_one(struct harness_test *t, char *why,
 				  size_t len)
 {
+	sigset_t stop, old;
 	int status, p[2];
+	siginfo_t info;
 	ssize_t n;
 	pid_t pid;
+	size_t i;
 
 	why[0] = '\0';
 	/*
-	 * Close-on-exec: a program the test started (fxt-stress) may outlive
-	 * it, and must not hold the write end, or read() below waits for it.
+	 * Close-on-exec: a program the test started (fxt-stress) must not
+	 * hold the write end. A process it forked without exec does hold it,
+	 * but is killed with the test's group below before the read, and
+	 * the read does not wait for writers anyway (O_NONBLOCK): SKIP()
+	 * wrote its reason before the test exited.
 	 */
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		printf("#   pipe2: %s\n", strerror(errno));
 		return KSFT_FAIL;
 	}
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	fflush(stdout);
+	/* No stop signal between fork() and harness_pgrp being set. */
+	sigemptyset(&stop);
+	for (i = 0; i < sizeof(harness_stop_signals) / sizeof(int); i++)
+		sigaddset(&stop, harness_stop_signals[i]);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	harness_timed_out = 0;
 	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		printf("#   fork: %s\n", strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		return KSFT_FAIL;
 	}
 	if (pid == 0) {
+		setpgid(0, 0);
+		harness_uncatch_signals();
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(p[0]);
 		harness_skip_fd = p[1];
-		/* A hung test fails alone instead of eating the VM's time. */
-		alarm(HARNESS_TIMEOUT_S);
 		t->fn();
 		_exit(harness_failed ? KSFT_FAIL : KSFT_PASS);
 	}
+	/* Both sides set the group, so it exists whichever runs first. */
+	setpgid(pid, pid);
+	harness_pgrp = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(p[1]);
+	/* A hung test fails alone instead of eating the VM's time. */
+	alarm(HARNESS_TIMEOUT_S);
+	/*
+	 * Wait for the test to end but leave it a zombie, so that its pid,
+	 * which names the group, cannot be reused before the group is killed.
+	 */
+	while (waitid(P_PID, pid, &info, WEXITED | WNOWAIT) < 0 &&
+	       errno == EINTR)
+		;
+	alarm(0);
+	kill(-pid, SIGKILL);
+	harness_pgrp = 0;
 	if (waitpid(pid, &status, 0) < 0) {
 		close(p[0]);
 		return KSFT_FAIL;
@@ -191,7 +289,7 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 	n = read(p[0], why, len - 1);
 	why[n > 0 ? n : 0] = '\0';
 	close(p[0]);
-	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+	if (harness_timed_out) {
 		printf("#   timed out after %d s\n", HARNESS_TIMEOUT_S);
 		return KSFT_FAIL;
 	}
@@ -208,6 +306,7 @@ static inline int harness_run(void)
 	struct harness_test *t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	harness_catch_signals();
 	for (t = harness_tests; t; t = t->next)
 		n++;
 	printf("TAP version 13\n1..%d\n", n);

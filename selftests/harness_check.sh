@@ -3,12 +3,15 @@
 #
 # harness_check.sh DIR - the test of harness.h, on the host
 #
-# Runs DIR/harness_sample_1 ... _5 (harness_sample.c, one per HARNESS_SET;
+# Runs DIR/harness_sample_1 ... _7 (harness_sample.c, one per HARNESS_SET;
 # make -C selftests harness-check builds them and runs this) and compares
 # each one's whole output and exit status with what harness.h must print:
 # the TAP line of every outcome, the failure messages, what ran after an
 # EXPECT/ASSERT/SKIP, the totals, and the kselftest exit status (0 pass,
-# 1 fail, 4 skip). Line numbers in the messages are replaced by N.
+# 1 fail, 4 skip). Line numbers in the messages are replaced by N, and the
+# pids of the helpers set 6's tests fork by P. Set 6 must also end well
+# within its helpers' HELPER_S and leave none of them running; set 7, sent
+# SIGTERM, must take its test and the test's helper with it.
 # Prints TAP; exit status 0 only if every program printed what it must.
 
 dir=${1:?usage: harness_check.sh DIR}
@@ -21,7 +24,9 @@ check() {
 	want=$(cat)
 	got=$("$dir/harness_sample_$1" 2>&1)
 	rc=$?
-	got=$(printf '%s\n' "$got" | sed 's/^\(#   harness_sample\.c\):[0-9]*:/\1:N:/')
+	pids=$(printf '%s\n' "$got" | sed -n 's/^# helper \([0-9]*\)$/\1/p')
+	got=$(printf '%s\n' "$got" | sed -e 's/^\(#   harness_sample\.c\):[0-9]*:/\1:N:/' \
+		-e 's/^# helper [0-9]*$/# helper P/')
 	if [ "$got" = "$want" ] && [ "$rc" -eq "$2" ]; then
 		echo "ok $n harness_sample_$1 (exit $rc)"
 		return
@@ -33,6 +38,42 @@ check() {
 	printf '%s\n' "$want" > "$dir/want.$1"
 	printf '%s\n' "$got" > "$dir/got.$1"
 	diff -u "$dir/want.$1" "$dir/got.$1" | sed 's/^/# /'
+}
+
+# The helpers the tests of sets 6 and 7 fork sleep this long.
+HELPER_S=8
+
+# ended PID: true once PID is gone or a zombie, waiting up to 2 s (SIGKILL
+# is delivered asynchronously; an orphan's zombie waits for its reaper).
+ended() {
+	tries=20
+	while [ -e "/proc/$1/stat" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat")" != Z ]; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# check_helpers SET WANT-STATUS: check, and SET must also take less than
+# half of HELPER_S and leave none of its helpers ($pids) running.
+check_helpers() {
+	t0=$(date +%s)
+	check "$@"
+	t=$(($(date +%s) - t0))
+	why=''
+	[ "$t" -lt $((HELPER_S / 2)) ] ||
+		why="took $t s, its helpers sleep $HELPER_S s: the runner waited for them"
+	[ -n "$pids" ] || why="${why:+$why; }no helper pids in its output"
+	for p in $pids; do
+		ended "$p" || why="${why:+$why; }helper $p still runs after the program ended"
+	done
+	n=$((n + 1))
+	if [ -z "$why" ]; then
+		echo "ok $n harness_sample_$1 took $t s, left no helper running"
+		return
+	fi
+	failed=$((failed + 1))
+	echo "not ok $n harness_sample_$1: $why"
 }
 
 echo "TAP version 13"
@@ -95,6 +136,50 @@ TAP version 13
 not ok 1 fails_by_expect_then_skips
 # Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0
 EOF
+
+check_helpers 6 1 <<'EOF'
+TAP version 13
+1..3
+# helper P
+#   timed out after 1 s
+not ok 1 times_out_leaving_a_helper
+# helper P
+#   SKIP: a helper is still running
+ok 2 skips_leaving_a_helper # SKIP a helper is still running
+# helper P
+ok 3 passes_leaving_a_helper
+# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0
+EOF
+
+# Set 7: SIGTERM to the runner (what timeout(1) or a cancelled CI job
+# sends) while its test sleeps. Each test runs in a process group of its
+# own, which a signal meant for ours misses: the runner must end the test,
+# and the test's helper, as it dies of the signal.
+n=$((n + 1))
+"$dir/harness_sample_7" > "$dir/out.7" 2>&1 &
+runner=$!
+tries=50
+while ! grep -q '^# helper' "$dir/out.7" && [ "$tries" -gt 0 ]; do
+	tries=$((tries - 1))
+	sleep 0.1
+done
+kill -TERM "$runner"
+wait "$runner"
+rc=$?
+why=''
+[ "$rc" -eq 143 ] || why="exit $rc, want 143 (killed by SIGTERM)"
+pids=$(sed -n 's/^# [a-z]* \([0-9]*\)$/\1/p' "$dir/out.7")
+[ "$(echo "$pids" | wc -w)" -eq 2 ] || why="${why:+$why; }no test and helper pids in its output"
+for p in $pids; do
+	ended "$p" || why="${why:+$why; }pid $p still runs after the runner died"
+done
+if [ -z "$why" ]; then
+	echo "ok $n harness_sample_7: SIGTERM ended the runner, its test and the test's helper"
+else
+	failed=$((failed + 1))
+	echo "not ok $n harness_sample_7: $why"
+	sed 's/^/# /' "$dir/out.7"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

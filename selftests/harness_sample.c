@@ -11,9 +11,20 @@
  *	3  skips only (exit 4)
  *	4  a pass and a skip (exit 0)
  *	5  a skip after a failed EXPECT, alone (exit 1, not 4)
+ *	6  a timeout, a skip and a pass, each test leaving behind a helper
+ *	   it forked without exec (so holding the skip-reason pipe) that
+ *	   would sleep HELPER_S: each test must end within the timeout, the
+ *	   skip keep its reason, and every helper be killed with its test
+ *	   (exit 1)
+ *	7  a test and its helper, both asleep, until the runner is sent
+ *	   SIGTERM: both must die with it
  */
 #define _GNU_SOURCE
+#if HARNESS_SET == 7
+#define HARNESS_TIMEOUT_S	60	/* SIGTERM ends it, not the timeout */
+#else
 #define HARNESS_TIMEOUT_S	1
+#endif
 #include "harness.h"
 
 #if HARNESS_SET == 1 || HARNESS_SET == 2 || HARNESS_SET == 4
@@ -61,6 +72,56 @@ TEST(fails_by_expect_then_skips)
 {
 	EXPECT_EQ(6, 7);
 	SKIP("skipped after a failure");
+}
+#endif
+
+#if HARNESS_SET == 6 || HARNESS_SET == 7
+#define HELPER_S	8
+
+/*
+ * A helper forked without exec: it inherits the skip-reason pipe and
+ * would outlive its test by HELPER_S. Prints its pid for harness_check.sh.
+ */
+static void fork_helper(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		sleep(HELPER_S);
+		_exit(0);
+	}
+	printf("# helper %d\n", (int)pid);
+}
+#endif
+
+#if HARNESS_SET == 6
+TEST(times_out_leaving_a_helper)
+{
+	fork_helper();
+	pause();
+}
+
+TEST(skips_leaving_a_helper)
+{
+	fork_helper();
+	SKIP("a helper is still running");
+}
+
+TEST(passes_leaving_a_helper)
+{
+	fork_helper();
+}
+#endif
+
+#if HARNESS_SET == 7
+TEST(sleeps_with_a_helper)
+{
+	printf("# test %d\n", (int)getpid());
+	fork_helper();
+	sleep(HELPER_S);
 }
 #endif
 
