@@ -102,7 +102,9 @@ Options:
 The VM runs take minutes each (TCG): the default run is about an hour.
 Run at most one VM at a time on a shared machine.
 Exit status: 0 all views ran (targets are reported, not enforced), 1 a build
-or a view failed, 2 usage error.
+or a view failed (also when its guest kernel logged a warning or bug:
+guest.sh's BENCHINFO kernel_warnings=N above 0; see <view>/dmesg.txt), 2
+usage error.
 
 EXAMPLES
   make bench                                    # everything, defaults
@@ -287,7 +289,7 @@ main() {
 	mkdir -p "$payload/bin" "$payload/lib" "$payload/bench"
 	cp "$ko" "$payload/"
 	cp "$vmbin/fxt-collect" "$vmbin/fxt-dump" "$vmbin/fxt-bench" "$vmbin/fxt-probe-only" "$payload/bin/"
-	cp "$BENCH/guest.sh" "$BENCH/tracer_counts.sh" "$payload/bench/"
+	cp "$BENCH/guest.sh" "$BENCH/tracer_counts.sh" "$REPO/selftests/kmsg_scan.sh" "$payload/bench/"
 	# perf and trace-cmd with every library ldd finds, and the loader.
 	for tool in perf trace-cmd; do
 		path=$(command -v "$tool") || die "$tool is not installed; run scripts/install-deps.sh"
@@ -341,6 +343,13 @@ main() {
 			failed=1
 			continue
 		fi
+		# guest.sh's count of kernel log lines that match the selftests'
+		# KERNEL_BAD: a view whose kernel complained has failed, whatever
+		# its table says.
+		kernel_log=$(awk -v dmesg="$vdir/dmesg.txt" -f "$BENCH/kernel_log.awk" "$results") || {
+			log "view $view: $kernel_log"
+			failed=1
+		}
 		awk -v calibrate="$calibrate" -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$results" >"$outdir/table-$view.md" ||
 			{ failed=1; continue; }
 		if [[ -d $vdir/out/keep ]]; then
@@ -351,6 +360,7 @@ main() {
 			echo "## VM view: $view"
 			echo
 			[[ $rc -eq 0 ]] || echo "**The VM run did not finish (exit $rc); the table has the runs it completed.**"
+			[[ -z $kernel_log ]] || echo "**View failed: $kernel_log.**"
 			echo
 			cat "$outdir/table-$view.md"
 			echo

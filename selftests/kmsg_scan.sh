@@ -28,8 +28,9 @@
 # variable here starts with ks_: the runner's globals share this shell.
 
 # What fails a step when its kernel messages show it: the one list, used
-# here, by scripts/vm-test.sh on the whole saved dmesg.txt, and by the host
-# test scripts/test-kmsg-scan.sh.
+# here, by scripts/vm-test.sh on the whole saved dmesg.txt, by the host
+# test scripts/test-kmsg-scan.sh, and by bench/guest.sh on the benchmark
+# guest's kernel log (bench/run.sh ships this file in its payload).
 KERNEL_BAD='WARNING:|BUG:|Oops|general protection|lockdep|possible circular|possible recursive|INFO: rcu|rcu_.* stall|soft lockup|hard LOCKUP|Call Trace'
 
 KMSG_READ=${KMSG_READ:-fxt-kmsg}

@@ -21,7 +21,10 @@
 #   bench-rusage  passes the exit status on, sees a 32 MiB peak RSS, 125
 #                 for a command that cannot run
 #   fxt-probe-only  without /dev/fxtrace: exit 1 and a message naming the step
-#   run.sh        bad options are exit 2 with a message
+#   run.sh        bad options are exit 2 with a message; a view whose
+#                 guest kernel logged a warning (kernel_warnings > 0) fails
+#                 it (stub VM), and kernel_log.awk fails results that do not
+#                 say the log was checked
 #   report.awk    the table of a fixture matches hand-computed figures
 #   pool.awk      pooled ratios of a fixture match hand-computed figures;
 #                 the median's interval is the binomial table's
@@ -273,6 +276,64 @@ for args in "--workloads pp3" "--clocksource hpet" "--clocksource" "--tcg-thread
 	((rc == 2)) && [[ -s $tmp/last ]] || { bad=1; echo "# 'run.sh $args' exited $rc, not 2 with a message"; }
 done
 result $bad "run.sh: bad options exit 2 with a message, before any build"
+
+# run.sh on a view whose guest kernel logged a warning: a copy of it in a
+# tree whose fetch-kernel.sh and vm-run.sh, and the make, modinfo, perf,
+# trace-cmd, ldd and qemu it runs, are stubs. The stub VM "returns" the
+# fixture's BENCH lines and guest.sh's BENCHINFO kernel_warnings=$K.
+rt=$tmp/rt sb=$tmp/stub-bin
+mkdir -p "$rt/bench" "$rt/scripts" "$rt/selftests" "$sb" "$tmp/rt-src/kmod" "$tmp/rt-src/uapi" "$tmp/rt-src/collector" "$tmp/rt-k"
+cp "$BENCH"/run.sh "$BENCH"/guest.sh "$BENCH"/tracer_counts.sh "$BENCH"/sizes.sh "$BENCH"/*.awk "$rt/bench/"
+cp "$BENCH/../selftests/kmsg_scan.sh" "$rt/selftests/"
+: >"$tmp/rt-src/Kbuild"
+: >"$tmp/rt-k/vmlinuz"
+: >"$sb/ld-linux-x86-64.so.2"
+stub() { printf '#!/bin/sh\n%s\n' "$2" >"$1" && chmod +x "$1"; }
+stub "$rt/scripts/fetch-kernel.sh" "printf 'RELEASE=6.1.0-stub\\nKDIR=%s\\nVMLINUZ=%s\\nMODULES=%s\\n' '$tmp/rt-k' '$tmp/rt-k/vmlinuz' '$tmp/rt-k'"
+stub "$rt/scripts/vm-run.sh" 'while [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done
+mkdir -p "$out/out" && : >"$out/dmesg.txt" &&
+{ grep "^BENCH" "'"$T/fixture.txt"'"; echo "BENCHINFO kernel_warnings=$STUB_KW"; } >"$out/out/results.txt"'
+# make: every program (or module) the bench asks for, as an empty file.
+stub "$sb/make" 'for a; do case $a in
+M=*) mkdir -p "${a#M=}/kmod" && : >"${a#M=}/kmod/fxtrace.ko" ;;
+BUILDDIR=* | VM_BINDIR=*) mkdir -p "${a#*=}" && for f in fxt-collect fxt-dump fxt-bench fxt-probe-only; do : >"${a#*=}/$f"; done ;;
+esac; done'
+stub "$sb/modinfo" 'echo "6.1.0-stub SMP mod_unload"'
+stub "$sb/perf" 'exit 0'
+stub "$sb/trace-cmd" 'exit 0'
+stub "$sb/ldd" "echo '	ld.so => $sb/ld-linux-x86-64.so.2 (0x0)'"
+stub "$sb/qemu-system-x86_64" 'echo "QEMU emulator version 0.0.0-stub"'
+# run_stubbed K: run.sh's icount view with kernel_warnings=K; status in rc.
+run_stubbed() {
+	rm -rf "$tmp/rt-out" "$rt/build"
+	STUB_KW=$1 MAKE=$sb/make PATH="$sb:$PATH" timeout 60 bash "$rt/bench/run.sh" --src "$tmp/rt-src" \
+		--views icount --no-host --out "$tmp/rt-out" >"$tmp/last" 2>&1
+	rc=$?
+}
+run_stubbed 1
+want="run.sh: view icount: the guest kernel logged 1 lines of warnings or bugs (kernel_warnings=1): the view failed; see $tmp/rt-out/icount/dmesg.txt"
+((rc == 1)) && grep -qxF "$want" "$tmp/last" &&
+	grep -qxF "**View failed: the guest kernel logged 1 lines of warnings or bugs (kernel_warnings=1): the view failed; see $tmp/rt-out/icount/dmesg.txt.**" "$tmp/rt-out/summary.md" &&
+	grep -q '^| pp1 ' "$tmp/rt-out/table-icount.md"
+result $? "run.sh: a view whose guest logged kernel_warnings=1 fails (exit 1, '...the view failed; see .../icount/dmesg.txt', in summary.md too), its table still made (exit $rc)"
+cmp -s "$BENCH/../selftests/kmsg_scan.sh" "$rt/build/bench/payload-src-rt-src/bench/kmsg_scan.sh"
+result $? "run.sh: the guest payload has selftests/kmsg_scan.sh next to guest.sh (its KERNEL_BAD)"
+run_stubbed 0
+((rc == 0)) && ! grep -q 'View failed\|the view failed' "$tmp/last"
+result $? "run.sh: the same view with kernel_warnings=0 passes (exit $rc)"
+# kernel_log.awk alone: no line (the guest did not get there) or no count fails.
+printf 'BENCH view=test\n' >"$tmp/kw-none.txt"
+out=$(awk -v dmesg=D -f "$BENCH/kernel_log.awk" "$tmp/kw-none.txt")
+rc=$?
+echo "$out" >"$tmp/last"
+((rc == 1)) && [[ $out == "no BENCHINFO kernel_warnings line: the guest's kernel log was not checked; see D" ]]
+result $? "kernel_log.awk: results without a kernel_warnings line fail (exit $rc)"
+printf 'BENCHINFO kernel_warnings=unchecked\n' >"$tmp/kw-unchecked.txt"
+out=$(awk -v dmesg=D -f "$BENCH/kernel_log.awk" "$tmp/kw-unchecked.txt")
+rc=$?
+echo "$out" >"$tmp/last"
+((rc == 1)) && [[ $out == "BENCHINFO kernel_warnings=unchecked: the guest's kernel log was not checked; see D" ]]
+result $? "kernel_log.awk: kernel_warnings=unchecked fails (exit $rc)"
 
 # tracer_counts.sh, guest.sh's parsers of each tracer's output, on real
 # output saved from benchmark runs (tests/counts/; the perf file with 2%
