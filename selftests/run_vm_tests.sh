@@ -17,7 +17,8 @@
 # KERNEL_BAD. The records printed between two steps count as the next
 # step's, and the last step, kernel_log_final, waits and scans once more
 # and checks the kernel's W taint bit was not set during the run.
-# The load-and-fault steps are in fault_steps.sh. The plan line comes last.
+# The load-and-fault steps are in fault_steps.sh, vhost_names in
+# vhost_step.sh. The plan line comes last.
 # Exit status: 0 all passed, 1 something failed.
 
 cd "$(dirname "$0")/.." || exit 1
@@ -28,6 +29,8 @@ mkdir -p "$OUT"
 . selftests/fault_steps.sh
 # shellcheck source=selftests/kmsg_scan.sh
 . selftests/kmsg_scan.sh
+# shellcheck source=selftests/vhost_step.sh
+. selftests/vhost_step.sh
 
 n=0
 passed=0
@@ -145,40 +148,6 @@ thread_names() {
 		grep -c 'kernel_object thread koid=[0-9]* name="thr-[0-9]*"')
 	echo "thread records naming a thr-NNN thread: $named"
 	[ "$named" -ge 200 ] || { echo "expected >= 200"; return 1; }
-}
-
-# A vhost worker born and gone between two drains (fxt-vhost). On 6.12 it
-# is made by copy_process() alone, named there, with no sched_process_fork
-# or task_rename: only the name records written at its first wakeup
-# (sched_wakeup_new) can name it. On 6.1 it is a kthread, renamed. Needs
-# vhost_net in the guest (scripts/vm-test.sh asks vm-run.sh to load it).
-vhost_names() {
-	if [ ! -c /dev/vhost-net ]; then
-		if [ -d /sys/module/vhost_net ]; then
-			echo "vhost_net is loaded but there is no /dev/vhost-net"
-		else
-			echo "vhost_net is not loaded (its module or one of vhost, vhost_iotlb, tun, tap missing or refused)"
-		fi
-		# vm-test.sh asked for it where the kernel has it: then its
-		# absence is a failure, not a reason to skip the test.
-		if grep -qx vhost_net /lib/fxtrace-vm/load-order 2>/dev/null; then
-			echo "vhost_net was to be loaded into this VM (/lib/fxtrace-vm/load-order)"
-			return 1
-		fi
-		echo "SKIP: this kernel has no vhost_net"
-		return 4
-	fi
-	fxt-collect -o "$OUT/vhost.fxt" -- fxt-vhost --expect "$OUT/vhost.txt"
-	vh_rc=$?
-	[ "$vh_rc" -eq 0 ] || { echo "fxt-collect -- fxt-vhost: exit $vh_rc"; return "$vh_rc"; }
-	fxt-dump --check "$OUT/vhost.fxt" || return 1
-	read -r vh_tid vh_name < "$OUT/vhost.txt" || return 1
-	fxt-dump "$OUT/vhost.fxt" | grep "kernel_object thread koid=$vh_tid "
-	fxt-dump "$OUT/vhost.fxt" |
-		grep -q "kernel_object thread koid=$vh_tid name=\"$vh_name\" " || {
-		echo "no thread record names tid $vh_tid \"$vh_name\""
-		return 1
-	}
 }
 
 # Rings that overflow while tracing goes on: the collector is stopped

@@ -57,6 +57,8 @@ all)
 	suite "" bash "$SRCDIR/../scripts/test-fetch-kernel-stale.sh"
 	# The VM selftests' kernel-log scan, on canned logs.
 	suite "" bash "$SRCDIR/../scripts/test-kmsg-scan.sh"
+	# Its vhost_names step: when it skips and when it fails, stubbed.
+	suite "" bash "$SRCDIR/../scripts/test-vhost-step.sh"
 	;;
 asan)
 	unit_suites "asan+ubsan: " "$ASAN_BUILD"
