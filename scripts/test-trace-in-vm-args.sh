@@ -77,6 +77,13 @@ refused "-o with no value: exit 2, a message, not a bash error" \
 refused "-d abc: exit 2" "trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got 'abc'" -d abc
 refused "-d 0: exit 2 (fxt-collect in the VM would refuse it)" \
 	"trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got '0'" -d 0
+refused "-d 31622401: exit 2, more than 366 days (fxt-collect in the VM would refuse it)" \
+	"trace-in-vm.sh: -d takes at most 366 days (31622400 s), as fxt-collect does, got '31622401'" -d 31622401
+refused "-d 31622400.5: exit 2, more than 366 days" \
+	"trace-in-vm.sh: -d takes at most 366 days (31622400 s), as fxt-collect does, got '31622400.5'" -d 31622400.5
+refused "-d 99999999999999999999: exit 2, not a VM time limit that overflows" \
+	"trace-in-vm.sh: -d takes at most 366 days (31622400 s), as fxt-collect does, got '99999999999999999999'" \
+	-d 99999999999999999999
 refused "--bogus: exit 2, names the option" "trace-in-vm.sh: unknown option '--bogus'" --bogus
 refused "--bogus: the usage follows" "Usage: trace-in-vm.sh" --bogus
 refused "a stray argument: exit 2, names it" "trace-in-vm.sh: unexpected argument 'extra'" extra
@@ -97,11 +104,25 @@ done
 # 600 s plus the duration (-d 900 used to be killed after 600 s). Here make
 # succeeds, so the run reaches the (stub) vm-test.sh.
 printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/make"
-for d in 900:1501 0.5:601 2.25:603; do
+for d in 900:1501 0.5:601 2.25:603 31622400:31623001 31622400.000:31623001 0000000000031622400:31623001; do
 	name="-d ${d%%:*}: vm-test.sh gets --timeout ${d##*:} (600 s + the trace)"
 	run --no-deps -d "${d%%:*}" -o "$TMP/t.fxt"
 	ok=0
 	grep -q "^vm-test.sh --out [^ ]* --timeout ${d##*:} " "$TMP/started" 2>/dev/null && ok=1
 	verdict "$name" "$ok"
+done
+# Leading zeros are decimal ("08" is not octal: bash used to fail on it
+# after the checks, with "value too great for base"): the guest gets -d
+# 08 as given (fxt-collect reads it with strtod), and the run ends as the
+# (stub) VM run does, exit 1 with a message.
+for d in 08:609 09.5:610 010:611; do
+	name="-d ${d%%:*}: decimal, vm-test.sh gets --timeout ${d##*:} and fxt-collect -d ${d%%:*}; the failed (stub) VM run is exit 1 with a message, no bash error"
+	run --no-deps -d "${d%%:*}" -o "$TMP/t.fxt"
+	ok=0
+	[[ $rc -eq 1 ]] && grep -q "^vm-test.sh --out [^ ]* --timeout ${d##*:} " "$TMP/started" 2>/dev/null &&
+		grep -q "fxt-collect -o /out/sched.fxt -d ${d%%:*};" "$TMP/started" &&
+		grep -q '^trace-in-vm.sh: the VM run failed (exit 1); console: ' "$TMP/err" &&
+		! grep -q "line [0-9]*:\|value too great" "$TMP/err" && ok=1
+	verdict "$name" "$ok" "exit $rc (wanted 1)"
 done
 exit "$failed"

@@ -35,7 +35,8 @@ tools for a Debian kernel, boots it in QEMU and runs, as root in the guest:
 then copies the trace to FILE on this machine and summarizes it.
 
   -o FILE          where to put the trace (default: ./sched.fxt)
-  -d SECONDS       how long to trace (default: 5)
+  -d SECONDS       how long to trace: more than 0, at most 366 days
+                   (default: 5)
   --kernel FLAVOUR $kernels (default 6.1)
   --no-deps        skip scripts/install-deps.sh
 
@@ -78,6 +79,15 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $duration =~ ^[0-9]+(\.[0-9]+)?$ && $duration =~ [1-9] ]] ||
 	bad_usage "-d takes seconds > 0, e.g. 5 or 0.5, got '$duration'"
+# The whole seconds, base 10 whatever the leading zeros (bash reads "08"
+# as octal, and fails on it), at most fxt-collect's limit of 366 days:
+# the VM's time limit below is computed from them and cannot overflow.
+max_s=$((366 * 24 * 3600))
+secs=''
+[[ ${duration%.*} =~ ^0*([0-9]{1,9})$ ]] && secs=$((10#${BASH_REMATCH[1]}))
+if [[ -z $secs ]] || ((secs > max_s)) || { ((secs == max_s)) && [[ $duration == *.*[1-9]* ]]; }; then
+	bad_usage "-d takes at most 366 days ($max_s s), as fxt-collect does, got '$duration'"
+fi
 rc=0
 check_err=$("$FETCH_KERNEL" --check "$flavour" 2>&1) || rc=$?
 case $rc in
@@ -100,7 +110,7 @@ guest="insmod fxtrace.ko &&
 	kill %1 %2 2>/dev/null; exit \$rc"
 # The VM's time limit: vm-test.sh's default (600 s) for the boot and
 # everything around the trace, plus the trace itself.
-vm_timeout=$((600 + ${duration%.*} + 1))
+vm_timeout=$((600 + secs + 1))
 echo "$prog: tracing $duration s in a QEMU VM (Debian $flavour kernel) ..." >&2
 rc=0
 "$REPO/scripts/vm-test.sh" --out "$vmout" --timeout "$vm_timeout" --command "$guest" "$flavour" \
