@@ -81,9 +81,12 @@ Options:
                      1, and the instruction view counts every iteration
                      (docs/performance.md, "The price of a byte")
   --chunks K         wall view: each run in K pieces with a getppid()
-                     calibration (--chunk-calib calls) between them; the
-                     table divides each piece by the calibrations around it
-                     (default 20; 1 = only before and after the run)
+                     calibration (--chunk-calib calls) before, between and
+                     after them (their median: calib_med_ns); the table
+                     divides every run of a round by that median of the
+                     round's none run, taken with no tracer running
+                     (bench/README.md, "Calibration") (default 20; 1 = one
+                     piece, calibrated before and after)
   --chunk-calib N    getppid() calls per calibration between pieces
                      (default 5000)
   --calib-tolerance PCT
