@@ -29,6 +29,7 @@ void analysis_free(struct analysis *an)
 	}
 	free(an->top);
 	free(an->top_heap);
+	free(an->ctx_scratch);
 	free(an->threads);
 	free(an->tindex);
 	for (i = 0; i < an->ncpus; i++)
@@ -362,21 +363,72 @@ static void push_segment(struct analysis *an, struct cpu *c, uint64_t end,
 		c->nhist++;
 }
 
-/* What ran on @c during [start, end]: aggregate its recent segments. */
-static void fill_context(struct cpu *c, struct top_entry *e)
+/*
+ * fill_context()'s scratch space: every task's time in one interval of
+ * top, added up over the CPU's segments (at most CPU_HISTORY tasks) in a
+ * hash table of twice that many slots. A slot is in use in the current
+ * call only if its stamp is the call's: nothing is cleared between calls.
+ */
+#define CTX_SLOTS	(2 * CPU_HISTORY)
+
+struct ctx_sum {
+	uint64_t tid, ns;
+	uint32_t row, slices;
+	uint32_t newest;	/* its newest slice's age (0: the CPU's newest) */
+	bool idle;
+};
+
+struct ctx_scratch {
+	struct ctx_sum sum[CPU_HISTORY];
+	uint32_t stamp[CTX_SLOTS];
+	uint16_t idx[CTX_SLOTS];	/* into @sum */
+	uint32_t gen;
+};
+
+/* Does @x rank before @y: the larger time; equal ones, the one that ran
+ * last. */
+static bool ctx_before(const struct ctx_sum *x, const struct ctx_sum *y)
 {
-	unsigned int k, j;
+	return x->ns != y->ns ? x->ns > y->ns : x->newest < y->newest;
+}
+
+/*
+ * What ran on @c during [start, end]: every task's time in it (idle is one
+ * task, the others told apart by row, and by tid where out of memory left
+ * a segment without a row), the TOP_CTX largest listed in @e->ctx, the
+ * rest summed in @e->other_ns and @e->other_slices. O(segments + tasks *
+ * TOP_CTX).
+ */
+static void fill_context(struct analysis *an, struct cpu *c, struct top_entry *e)
+{
+	struct ctx_scratch *x = an->ctx_scratch;
+	struct ctx_sum best[TOP_CTX];
+	unsigned int k, j, n = 0, m = 0;
 
 	e->nctx = 0;
 	e->other_ns = 0;
-	e->other_tasks = 0;
+	e->other_slices = 0;
 	e->lost_ns = 0;
 	e->truncated = true;
+	if (c->hist && !x) {
+		x = an->ctx_scratch = calloc(1, sizeof(*x));
+		if (!x) {
+			an->oom = true;
+			return;
+		}
+	}
+	if (x && ++x->gen == 0) {	/* the stamps wrapped: start again */
+		memset(x->stamp, 0, sizeof(x->stamp));
+		x->gen = 1;
+	}
 	for (k = 0; c->hist && k < c->nhist; k++) {
 		const struct seg *s = &c->hist[(c->head + CPU_HISTORY - 1 - k) %
 					       CPU_HISTORY];
 		uint64_t a = s->start > e->start ? s->start : e->start;
 		uint64_t b = s->end < e->end ? s->end : e->end;
+		uint64_t tid = s->idle ? 0 : s->tid;
+		uint32_t row = s->idle ? NO_ROW : s->row;
+		size_t h;
 
 		if (s->end <= e->start || s->start <= e->start) {
 			if (s->start <= e->start)
@@ -390,38 +442,62 @@ static void fill_context(struct cpu *c, struct top_entry *e)
 			e->lost_ns += b - a;
 			continue;
 		}
-		for (j = 0; j < e->nctx; j++)
-			if (e->ctx[j].idle == s->idle &&
-			    (s->idle || e->ctx[j].row == s->row))
+		h = s->idle ? 0 : hash_id(tid ^ ((uint64_t)row << 32), CTX_SLOTS);
+		for (;;) {
+			struct ctx_sum *t = &x->sum[x->idx[h]];
+
+			if (x->stamp[h] != x->gen) {
+				x->stamp[h] = x->gen;
+				x->idx[h] = (uint16_t)n;
+				t = &x->sum[n++];
+				t->idle = s->idle;
+				t->tid = tid;
+				t->row = row;
+				t->ns = 0;
+				t->slices = 0;
+				t->newest = k;
 				break;
-		if (j == e->nctx) {
-			if (e->nctx == TOP_CTX) {
-				e->other_ns += b - a;
-				e->other_tasks++;
-				continue;
 			}
-			e->nctx++;
-			e->ctx[j].tid = s->idle ? 0 : s->tid;
-			e->ctx[j].row = s->idle ? NO_ROW : s->row;
-			e->ctx[j].idle = s->idle;
-			e->ctx[j].ns = 0;
-			e->ctx[j].slices = 0;
+			if (t->idle == s->idle && t->row == row && t->tid == tid)
+				break;
+			h = (h + 1) & (CTX_SLOTS - 1);
 		}
-		e->ctx[j].ns += b - a;
-		e->ctx[j].slices++;
+		x->sum[x->idx[h]].ns += b - a;
+		x->sum[x->idx[h]].slices++;
 	}
 	if (e->start == e->end)
 		e->truncated = false;
 	if (e->lost_ns)
 		e->truncated = true;
-	/* largest first */
-	for (k = 1; k < e->nctx; k++)
-		for (j = k; j > 0 && e->ctx[j].ns > e->ctx[j - 1].ns; j--) {
-			struct ctx_task tmp = e->ctx[j];
+	/* the TOP_CTX largest, in order; each one pushed out, to the rest */
+	for (k = 0; k < n; k++) {
+		const struct ctx_sum *t = &x->sum[k];
 
-			e->ctx[j] = e->ctx[j - 1];
-			e->ctx[j - 1] = tmp;
+		if (m == TOP_CTX) {
+			if (!ctx_before(t, &best[m - 1])) {
+				e->other_ns += t->ns;
+				e->other_slices += t->slices;
+				continue;
+			}
+			m--;
+			e->other_ns += best[m].ns;
+			e->other_slices += best[m].slices;
 		}
+		for (j = m; j > 0 && ctx_before(t, &best[j - 1]); j--)
+			best[j] = best[j - 1];
+		best[j] = *t;
+		m++;
+	}
+	for (e->nctx = 0; e->nctx < m; e->nctx++) {
+		struct ctx_task *d = &e->ctx[e->nctx];
+		const struct ctx_sum *t = &best[e->nctx];
+
+		d->tid = t->tid;
+		d->row = t->row;
+		d->idle = t->idle;
+		d->ns = t->ns;
+		d->slices = t->slices;
+	}
 }
 
 bool top_ranks_before(const struct top_entry *x, const struct top_entry *y)
@@ -531,7 +607,7 @@ static void note_top(struct analysis *an, struct thread *t, int kind,
 	e->waker = t->waker;
 	e->waker_row = t->waker_row;
 	e->has_waker = kind == LAT_WAKEUP && t->has_waker;
-	fill_context(&an->cpus[cpu], e);
+	fill_context(an, &an->cpus[cpu], e);
 	if (an->ntop == an->top_n) {
 		top_sift_down(an, 0);
 	} else {

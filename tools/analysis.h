@@ -52,8 +52,9 @@ struct top_entry {
 	bool has_waker;
 	struct ctx_task ctx[TOP_CTX];
 	unsigned int nctx;
-	uint64_t other_ns;		/* tasks beyond TOP_CTX */
-	uint32_t other_tasks;
+	uint64_t other_ns;		/* the tasks beyond the TOP_CTX
+					 * largest: their time, */
+	uint32_t other_slices;		/* and their slices */
 	bool truncated;			/* history did not reach @start, or
 					 * has a hole inside the interval */
 	uint64_t lost_ns;		/* of it in a records_lost hole: what
@@ -119,6 +120,8 @@ struct filter {
 	uint64_t from, to;		/* relative to the trace start, ns */
 };
 
+struct ctx_scratch;
+
 struct analysis {
 	/* options */
 	unsigned int top_n;		/* >0: keep the worst latencies */
@@ -137,6 +140,8 @@ struct analysis {
 	struct top_entry *top;
 	uint32_t *top_heap;
 	unsigned int ntop, cap_top;
+	struct ctx_scratch *ctx_scratch; /* for the context of an
+					 * interval of top (analysis.c) */
 	bool started;
 	bool switch_seen;		/* the first context switch was seen */
 	unsigned int holes_open;	/* CPUs inside a records_lost hole */

@@ -576,10 +576,10 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 						e->ctx[c].ns, e->ctx[c].slices);
 				}
 			}
-			if (e->other_tasks)
+			if (e->other_slices)
 				fprintf(out, ", %u more slices %" PRIu64 " ns",
-					e->other_tasks, e->other_ns);
-			if (!e->nctx && !e->other_tasks && !e->lost_ns)
+					e->other_slices, e->other_ns);
+			if (!e->nctx && !e->other_slices && !e->lost_ns)
 				fputs(" nothing recorded", out);
 			if (e->lost_ns)
 				fprintf(out, " [history incomplete: a hole in the trace on cpu %u (records lost by the kernel, or ring data the collector skipped); what ran there for %" PRIu64 " ns of it is not known]",

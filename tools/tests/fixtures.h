@@ -489,4 +489,48 @@ static void build_top_ties(struct tb *t)
 	tb_thread(t, 115, 3, "a-15");
 }
 
+/*
+ * top's "ran meanwhile" with more tasks than it lists (8): a long-running
+ * task early in the wait, many short ones later. Victim 100 (woken at 1000
+ * by 50) waits on cpu0 until 1011500:
+ *   1000 50 -> hog(201) (50 blocked)       401000 hog -> 202 (preempted)
+ *   401500 202 -> hog; 402000 hog -> 202;  402500 202 -> hog
+ *   1002500 hog -> 301, then 301..309 run 1000 ns each (all preempted)
+ *   1011500 309 -> 100
+ * Latency 1010500. Meanwhile: hog 1000500 ns in 3 slices; 202 1000 ns in
+ * 2; 301..309 1000 ns each in 1. Largest first, equal ones newest first:
+ * hog, 309, 308, ..., 303 listed; 302, 301 and 202 summed: 4 more slices,
+ * 3000 ns. (Listing the first 8 tasks met going back from the end put hog
+ * in the rest: 309..302 listed, then "6 more slices 1002500 ns".)
+ */
+FX_UNUSED
+static void build_top_many(struct tb *t)
+{
+	char name[16];
+	int64_t i;
+
+	tb_begin(t, 1000000000);
+	tb_thread(t, 100, 100, "victim");
+	tb_thread(t, 201, 201, "hog");
+	tb_thread(t, 202, 202, "twice");
+	for (i = 301; i <= 309; i++) {
+		snprintf(name, sizeof(name), "s%d", (int)i);
+		tb_thread(t, (uint64_t)i, (uint64_t)i, name);
+	}
+	tb_switch(t, 0, 500, IDLE, 50, 0);
+	tb_switch(t, 1, 500, IDLE, 100, 0);
+	tb_switch(t, 1, 900, 100, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 1000, 100, 50);
+	tb_switch(t, 0, 1000, 50, 201, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 401000, 201, 202, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 401500, 202, 201, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 402000, 201, 202, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 402500, 202, 201, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 1002500, 201, 301, FXT_THREAD_STATE_RUNNING);
+	for (i = 301; i < 309; i++)
+		tb_switch(t, 0, 1003500 + 1000 * (uint64_t)(i - 301), i, i + 1,
+			  FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 1011500, 309, 100, FXT_THREAD_STATE_RUNNING);
+}
+
 #endif /* FIXTURES_H */

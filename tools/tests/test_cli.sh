@@ -154,6 +154,7 @@ assert top[0][\"ran_meanwhile\"]==[], top
 rows=list(csv.DictReader(open(sys.argv[3])))
 assert [(r[\"tid\"],r[\"history_truncated\"]) for r in rows]==[(\"11\",\"1\"),(\"31\",\"0\")], rows
 ' '$tmp/h.txt' '$tmp/h.json' '$tmp/h.csv'"
+t "top: 'ran meanwhile' lists the 8 tasks that ran longest, the rest summed (top_many.fxt: hog's 1000500 ns first, not in the rest)" "'$S' top '$F/top_many.fxt' -n 1 | grep -qxF '   ran on cpu 0 meanwhile: tid 201 hog 1000500 ns (3), tid 309 s309 1000 ns (1), tid 308 s308 1000 ns (1), tid 307 s307 1000 ns (1), tid 306 s306 1000 ns (1), tid 305 s305 1000 ns (1), tid 304 s304 1000 ns (1), tid 303 s303 1000 ns (1), 4 more slices 3000 ns' && '$S' top '$F/top_many.fxt' -n 1 --csv | grep -q ',\"201:hog:1000500;309:s309:1000;308:s308:1000;307:s307:1000;306:s306:1000;305:s305:1000;304:s304:1000;303:s303:1000\",3000,0\$'"
 t "a process without a name: '(pid 10)', no stray space (top, latency -T -P)" "'$S' top '$F/hole_top.fxt' | grep -q '^#1 wakeup latency 3000 ns: tid 11 A (pid 10) on cpu 1\$' && '$S' latency -T '$F/hole_top.fxt' | grep -q '^tid = 31 C (pid 30)\$' && '$S' latency -P '$F/hole_top.fxt' | grep -q '^pid = 30\$'"
 t "a thread with an empty name: 'tid 101 (pid 100)', no double space or trailing one (top, its waker and ran-meanwhile list, latency -T)" "'$S' top '$F/empty_names.fxt' >'$tmp/en.txt' && '$S' latency -T '$F/empty_names.fxt' >>'$tmp/en.txt' && python3 -c '
 import sys

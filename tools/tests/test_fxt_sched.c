@@ -327,6 +327,48 @@ TEST(top_lists_what_ran_meanwhile)
 	analysis_free(&an);
 }
 
+/* fixtures.h build_top_many: the 8 tasks listed are the 8 that ran the
+ * longest in the interval, the rest summed. */
+TEST(top_lists_the_longest_running_tasks_first)
+{
+	static const uint64_t want[TOP_CTX] = { 201, 309, 308, 307, 306, 305, 304, 303 };
+	struct analysis an;
+	struct top_entry *v;
+	struct tb t;
+	unsigned int i;
+	char *txt, *js;
+	size_t n;
+
+	build_top_many(&t);
+	analysis_init(&an);
+	an.top_n = 1;
+	ASSERT(run(&an, &t, 0) == 0);
+	v = analysis_top(&an, &n);
+	ASSERT(v && n == 1);
+	EXPECT_EQ(v[0].tid, 100);
+	EXPECT_EQ(v[0].latency, 1010500);
+	EXPECT_EQ(v[0].nctx, TOP_CTX);
+	for (i = 0; i < v[0].nctx && i < TOP_CTX; i++)
+		EXPECT_EQ(v[0].ctx[i].tid, want[i]);
+	EXPECT_EQ(v[0].ctx[0].ns, 1000500);
+	EXPECT_EQ(v[0].ctx[0].slices, 3);
+	EXPECT_EQ(v[0].ctx[7].ns, 1000);
+	EXPECT_EQ(v[0].other_ns, 3000);		/* 302, 301, 202 */
+	EXPECT_EQ(v[0].other_slices, 4);
+	EXPECT(!v[0].truncated);
+	txt = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 1, OUT_JSON, GROUP_NONE);
+	ASSERT(txt && js);
+	EXPECT_CONTAINS(txt, "ran on cpu 0 meanwhile: tid 201 hog 1000500 ns (3), tid 309 s309 1000 ns (1), ");
+	EXPECT_CONTAINS(txt, "tid 303 s303 1000 ns (1), 4 more slices 3000 ns\n");
+	EXPECT_CONTAINS(js, "\"ran_meanwhile\": [{\"tid\": 201, \"idle\": false, \"name\": \"hog\", \"ns\": 1000500, \"slices\": 3}");
+	EXPECT_CONTAINS(js, "\"other_ns\": 3000,");
+	free(txt);
+	free(js);
+	free(v);
+	analysis_free(&an);
+}
+
 /*
  * summary: cpu0 1000 idle->A, 3000 A->idle, 4000 idle->A, 5000 A->idle
  * busy 3000, idle 1000 -> 75%; A runtime 3000, 2 voluntary switches.
@@ -1283,6 +1325,7 @@ int main(void)
 	RUN(late_records_beyond_window_are_counted_not_applied);
 	RUN(top_memory_is_bounded_by_n_not_by_intervals);
 	RUN(top_lists_what_ran_meanwhile);
+	RUN(top_lists_the_longest_running_tasks_first);
 	RUN(top_is_a_full_sort_cut_at_n_ties_and_filters);
 	RUN(summary_busy_idle_and_drops);
 	RUN(latency_json_and_filters);
