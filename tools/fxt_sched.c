@@ -62,20 +62,10 @@ static int check_stdout(int ret)
 /* --from or --to @opt's value: 0, or -1 after saying what is wrong. */
 static int parse_time(const char *opt, const char *s, uint64_t *out)
 {
-	const char *why = "not a time";
-	char *end;
-	double v;
+	const char *why = sc_parse_time(s, 1, out);
 
-	if (!sc_parse_time(s, 1, out))
+	if (!why)
 		return 0;
-	v = strtod(s, &end);
-	if (end != s && (!*end || !strcmp(end, "ns") || !strcmp(end, "us") ||
-			 !strcmp(end, "ms") || !strcmp(end, "s"))) {
-		if (v < 0)
-			why = "negative";
-		else if (v == v)
-			why = "out of range";
-	}
 	fprintf(stderr, "%s: invalid value '%s' for %s: %s: a time since the first scheduling record, a number from 0 with an optional unit ns, us, ms or s (at most 18000000000s)\n",
 		prog, s, opt, why);
 	return -1;

@@ -17,45 +17,93 @@ uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps)
 	return (uint64_t)((unsigned __int128)ticks * 1000000000ULL / tps);
 }
 
-int sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
+/* The length of the decimal number @s starts with: digits with at most one
+ * '.' (a digit on at least one side), then maybe an exponent (e or E, an
+ * optional sign, digits). 0 if it does not start with one. */
+static size_t decimal_len(const char *s)
 {
+	size_t i = 0, digits = 0, e;
+
+	while (s[i] >= '0' && s[i] <= '9')
+		i++, digits++;
+	if (s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (s[i] == 'e' || s[i] == 'E') {
+		e = i + 1;
+		if (s[e] == '+' || s[e] == '-')
+			e++;
+		if (s[e] >= '0' && s[e] <= '9') {
+			while (s[e] >= '0' && s[e] <= '9')
+				e++;
+			i = e;
+		}
+	}
+	return i;
+}
+
+/* @s, a decimal number and an optional unit, in ns; NULL or what is wrong */
+static const char *parse_unsigned_time(const char *s, uint64_t unit_ns,
+				       uint64_t *out)
+{
+	size_t len = decimal_len(s);
+	const char *unit = s + len;
 	char *end;
 	double v, mul;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !(v >= 0))
-		return -1;
-	if (!strcmp(end, ""))
+	if (!len)
+		return "not a time";
+	if (!*unit)
 		mul = (double)unit_ns;
-	else if (!strcmp(end, "ns"))
+	else if (!strcmp(unit, "ns"))
 		mul = 1;
-	else if (!strcmp(end, "us"))
+	else if (!strcmp(unit, "us"))
 		mul = 1e3;
-	else if (!strcmp(end, "ms"))
+	else if (!strcmp(unit, "ms"))
 		mul = 1e6;
-	else if (!strcmp(end, "s"))
+	else if (!strcmp(unit, "s"))
 		mul = 1e9;
 	else
-		return -1;
-	if (v * mul > 1.8e19)
-		return -1;
+		return "not a time";
+	/* strtod() reads the same digits (a decimal number is a prefix it
+	 * takes whole); ERANGE: too large, or too small to be told from 0 */
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != unit || (errno && v != 0) || !(v >= 0) || v * mul > 1.8e19)
+		return "out of range";
 	*out = (uint64_t)(v * mul + 0.5);
-	return 0;
+	return NULL;
+}
+
+const char *sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
+{
+	uint64_t v;
+
+	if (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		return "a blank";
+	if (*s == '+' || *s == '-') {
+		const char *why = parse_unsigned_time(s + 1, unit_ns, &v);
+
+		if (why)
+			return why;
+		return *s == '-' && v ? "negative" : "a sign";
+	}
+	return parse_unsigned_time(s, unit_ns, out);
 }
 
 const char *sc_parse_window(const char *s, uint64_t *out)
 {
-	char *end;
+	const char *why;
 	uint64_t v;
 
-	errno = 0;
-	(void)strtod(s, &end);
-	if (!errno && end != s && *end == '\0')
+	if (decimal_len(s) && !s[decimal_len(s)])
 		return "a unit is required: ns, us, ms or s (e.g. 2s)";
-	if (*s == '-' && !sc_parse_time(s + 1, 1, &v))
+	why = sc_parse_time(s, 1, &v);
+	if (why && !strcmp(why, "negative"))
 		return "negative: it must be more than 0";
-	if (sc_parse_time(s, 1, &v))
+	if (why)
 		return "not a duration: a number with a unit ns, us, ms or s (e.g. 2s)";
 	if (!v)
 		return "it must be more than 0";

@@ -136,10 +136,14 @@ int sc_run_twice(const char *path, const struct sc_opts *opts,
 		 const struct sc_handler *second, struct sc_stats *st2);
 
 /*
- * sc_parse_time() - "1.5s", "200ms", "10us", "5ns", or a bare number in
- * units of @unit_ns, to nanoseconds in *@out. 0, or -1 if not a duration.
+ * sc_parse_time() - "1.5s", "200ms", ".5us", "1e3ns", or a bare number in
+ * units of @unit_ns, to nanoseconds in *@out. The number is decimal: digits
+ * with an optional fraction and exponent, starting with a digit or '.': no
+ * sign, blank, hex, "p" exponent, inf or nan, all of which strtod() takes.
+ * Return: NULL, or what is wrong with @s: "a blank", "a sign" (+, or -
+ * before a zero), "negative", "out of range" or "not a time".
  */
-int sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
+const char *sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
 
 /*
  * sc_parse_window() - the value of --reorder-window, shared by fxt-sched

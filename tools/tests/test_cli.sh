@@ -298,6 +298,23 @@ usage2 "fxt-sched: invalid value '100001' for -n: too large: a whole number from
 usage2 "fxt-sched: invalid value '-1s' for --from: negative: a time since the first scheduling record, a number from 0 with an optional unit ns, us, ms or s" latency "$tmp/t.fxt" --from -1s
 usage2 "fxt-sched: invalid value '1e30s' for --to: out of range:" latency "$tmp/t.fxt" --to 1e30s
 usage2 "fxt-sched: --reorder-window '-2s': negative: it must be more than 0" summary "$tmp/t.fxt" --reorder-window -2s
+# A time is decimal: no sign, blank, hex, inf or nan (strtod() takes them).
+usage2 "fxt-sched: invalid value '+1ms' for --from: a sign: a time since the first scheduling record" latency "$tmp/t.fxt" --from +1ms
+usage2 "fxt-sched: invalid value '-0' for --to: a sign:" latency "$tmp/t.fxt" --to -0
+usage2 "fxt-sched: invalid value '0x10' for --from: not a time:" summary "$tmp/t.fxt" --from 0x10
+usage2 "fxt-sched: invalid value '0x1p3ms' for --to: not a time:" summary "$tmp/t.fxt" --to 0x1p3ms
+usage2 "fxt-sched: invalid value 'inf' for --to: not a time:" top "$tmp/t.fxt" --to inf
+usage2 "fxt-sched: invalid value 'nan' for --from: not a time:" top "$tmp/t.fxt" --from nan
+usage2 "fxt-sched: invalid value '1e3e3' for --from: not a time:" top "$tmp/t.fxt" --from 1e3e3
+t "usage error, exit 2, says: fxt-sched: invalid value ' 1ms' for --from: a blank" "'$S' latency '$tmp/t.fxt' --from ' 1ms' 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qF \"fxt-sched: invalid value ' 1ms' for --from: a blank:\""
+t "--from .5ms --to 1e3us, --from 5. --to 7.5e1us: decimal times with a fraction or an exponent are accepted" "'$S' summary '$tmp/t.fxt' --from .5ms --to 1e3us >/dev/null && '$S' summary '$tmp/t.fxt' --from 5. --to 7.5e1us >/dev/null"
+for P in "$S summary" "$J"; do
+	p=${P##*/}
+	for v in +2s 0x10ms 0x10 infs nans; do
+		t "$p --reorder-window '$v': refused, exit 2, not a duration" "$P '$tmp/t.fxt' --reorder-window '$v' >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^${p%% *}: --reorder-window .$v.: not a duration' '$tmp/e.txt'"
+	done
+	t "$p --reorder-window ' 2s': refused, exit 2, not a duration" "$P '$tmp/t.fxt' --reorder-window ' 2s' >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^${p%% *}: --reorder-window . 2s.: not a duration' '$tmp/e.txt'"
+done
 t "--pid 18446744073709551615 (the largest id) is accepted" "'$S' summary '$tmp/t.fxt' --pid 18446744073709551615 >/dev/null"
 usage2 "fxt-sched: invalid option -- 'x'" latency "$tmp/t.fxt" -x
 usage2 "fxt-sched: -n goes with top and summary, not latency" latency "$tmp/t.fxt" -n 3
