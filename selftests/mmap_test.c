@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -684,9 +685,9 @@ TEST(poll_reports_data_at_the_watermark)
 	int fd = dev_open(), ret, status;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	__u64 w = POLL_WATERMARK, most;
+	pid_t pid, parent = getpid();
 	struct fxtrace_info info;
 	double t;
-	pid_t pid;
 
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, w));
 	info = dev_info(fd);
@@ -696,7 +697,15 @@ TEST(poll_reports_data_at_the_watermark)
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0) {
-		for (;;)	/* until killed */
+		/*
+		 * Until killed: by us, or with us whichever way we end
+		 * (PR_SET_PDEATHSIG; checked once set, in case we ended
+		 * before it was).
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		for (;;)
 			make_scheduler_noise(100);
 	}
 	t = now_s();
