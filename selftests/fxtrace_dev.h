@@ -16,6 +16,24 @@
 
 #define FXTRACE_DEV_PATH "/dev/fxtrace"
 
+/* In the test VM (FXTRACE_VM=1, set by scripts/vm-run.sh)? */
+static inline int in_test_vm(void)
+{
+	const char *vm = getenv("FXTRACE_VM");
+
+	return vm && !strcmp(vm, "1");
+}
+
+/*
+ * Something the test needs is missing or refused: a skip on a developer's
+ * machine, a failure in the test VM, which is set up to have it.
+ */
+#define SKIP_OR_FAIL_IN_VM(fmt, ...) do {				\
+	HARNESS_CHECK(!in_test_vm(), 1, fmt " (in the test VM, FXTRACE_VM=1)", \
+		      ##__VA_ARGS__);					\
+	SKIP(fmt, ##__VA_ARGS__);					\
+} while (0)
+
 /*
  * No device: the module is not loaded. A skip on a developer's machine, a
  * failure in the test VM (FXTRACE_VM=1, set by scripts/vm-run.sh), where
