@@ -272,3 +272,31 @@ int archive_write_skip_marker(struct fxt_writer *w, uint64_t pid,
 
 	return err ? err : write_skip_sample(w, pid, tid, cpu, 0, to);
 }
+
+/* One sample of a "records_lost" counter, as the kernel writes it. */
+static int write_lost_sample(struct fxt_writer *w, uint64_t pid, uint64_t tid,
+			     unsigned int cpu, uint64_t lost, uint64_t ts)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = pid, .tid = tid },
+		.category = fxt_str_index(FXTRACE_STR_FXTRACE),
+		.name = fxt_str_index(FXTRACE_STR_RECORDS_LOST),
+		.timestamp = ts,
+		.data = cpu,
+	};
+	struct fxt_arg arg = fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU),
+					   lost > INT64_MAX ? INT64_MAX :
+					   (int64_t)lost);
+
+	return fxt_write_event(w, &ev, &arg, 1);
+}
+
+int archive_write_lost_marker(struct fxt_writer *w, uint64_t pid,
+			      uint64_t tid, unsigned int cpu, uint64_t lost,
+			      uint64_t from, uint64_t to)
+{
+	int err = write_lost_sample(w, pid, tid, cpu, lost, from);
+
+	return err ? err : write_lost_sample(w, pid, tid, cpu, 0, to);
+}

@@ -19,9 +19,11 @@
  *             for a thread no kernel record named, and at the end for
  *             every tid seen
  *             (readers take the last record for a koid)
- *   markers:  records-dropped markers whenever a ring lost records, and
+ *   markers:  records-dropped markers whenever a ring lost records,
  *             bytes-skipped markers where the collector skipped invalid
- *             ring data
+ *             ring data, and the kernel's own records-lost markers for
+ *             what a ring lost after its last record (the kernel marks a
+ *             loss only with the next record that fits)
  *
  * All functions append whole records to a struct fxt_writer and return 0
  * or a negative errno from it.
@@ -156,6 +158,26 @@ int archive_write_drop_marker(struct fxt_writer *w, uint64_t pid,
  */
 int archive_write_skip_marker(struct fxt_writer *w, uint64_t pid,
 			      uint64_t tid, unsigned int cpu, uint64_t bytes,
+			      uint64_t from, uint64_t to);
+
+/**
+ * archive_write_lost_marker() - mark records a ring lost as the kernel does
+ * @pid, @tid: the session opener's process and thread: the kernel's
+ *             markers are on its track (uapi "Loss markers")
+ * @cpu:       the ring's CPU: the counter id
+ * @lost:      records lost (> 0)
+ * @from, @to: the hole
+ *
+ * The module's loss-marker pair, word for word (kmod/fxtrace_ring.c): two
+ * 7-word counter events, category FXTRACE_STR_FXTRACE, name
+ * FXTRACE_STR_RECORDS_LOST, the inline thread @pid/@tid, one int64
+ * argument FXTRACE_STR_CPU: @lost at @from, then 0 at @to. For the records
+ * a ring dropped after its last record, which the module cannot mark
+ * (ring_unmarked_loss()): Perfetto and fxt-sched see them as one more hole
+ * on "records_lost:cpu:<cpu>".
+ */
+int archive_write_lost_marker(struct fxt_writer *w, uint64_t pid,
+			      uint64_t tid, unsigned int cpu, uint64_t lost,
 			      uint64_t from, uint64_t to);
 
 #endif /* ARCHIVE_META_H */

@@ -11,7 +11,8 @@
  *   the preamble (a failure before leaves the file as it was) -> drop
  *   counters at zero -> [COMMAND] -> poll/drain loop (kernel names put
  *   back in time order; threads the kernel did not name read from /proc
- *   one cycle after they appear) -> STOP -> final drain -> drop counters
+ *   one cycle after they appear) -> STOP -> final drain (+ a loss marker
+ *   for what each ring dropped after its last record) -> drop counters
  *   -> thread names again -> summary -> [wait for COMMAND]
  * Every step prints its own error, naming the step and what to do, and
  * marks the session failed; session_cleanup() is the single way out.
@@ -135,8 +136,10 @@ struct session {
 	 */
 	uint64_t attach_ns;
 	uint64_t skip_markers;		/* bytes-skipped pairs written */
+	uint64_t tail_loss_markers;	/* records-lost pairs we wrote */
+	uint64_t tail_lost;		/* the records they mark */
 	unsigned int draining_cpu;	/* the ring drain_all() is at */
-	bool marker_failed;		/* a drain failed writing one */
+	const char *marker_failed;	/* the marker a drain failed writing */
 	uint64_t threads_gone;		/* seen, but exited before naming */
 	sigset_t saved_mask;
 
@@ -1024,10 +1027,50 @@ static int sink_hole(void *ctx, const struct ring_hole *h)
 				fxt_writer_bytes(&s->meta));
 	fxt_writer_reset(&s->meta);
 	if (err)
-		s->marker_failed = true;
+		s->marker_failed = "a bytes-skipped marker";
 	else
 		s->skip_markers++;
 	return err;
+}
+
+/*
+ * After STOP, once the last drain has copied all of @r's ring: the records
+ * it dropped after its last record, which the module never marked (it
+ * marks a loss only with the next record that fits, uapi "Loss markers").
+ * Mark them as the module would have (decision 7): its pair of
+ * records_lost samples, on its owner's track (the opener of the device:
+ * us, and fxt-collect runs in one thread, so tid = pid), from the ring's
+ * last record (the drops all came after it) to its last drop, or to now
+ * (after STOP) if the ring says nothing usable. Written straight to the
+ * output after the ring's data, where the module's pair would have been,
+ * before the next ring's.
+ */
+static int mark_tail_loss(struct session *s, struct cpu_ring *r)
+{
+	uint64_t lost = ring_unmarked_loss(&r->ring);
+	uint64_t from = r->ring.last_ts ? r->ring.last_ts : s->attach_ns;
+	uint64_t last_drop = __atomic_load_n(&r->ctrl->last_drop_ns,
+					     __ATOMIC_RELAXED);
+	uint64_t to = last_drop && last_drop >= from ? last_drop : boottime_ns();
+	int err;
+
+	if (!lost)
+		return 0;
+	if (to < from)		/* the kernel's clock is not ours to trust */
+		to = from;
+	err = archive_write_lost_marker(&s->meta, s->self_pid, s->self_pid,
+					r->cpu, lost, from, to);
+	if (!err)
+		err = out_write(s, fxt_writer_data(&s->meta),
+				fxt_writer_bytes(&s->meta));
+	fxt_writer_reset(&s->meta);
+	if (err) {
+		s->marker_failed = "a records-lost marker";
+		return err;
+	}
+	s->tail_loss_markers++;
+	s->tail_lost += lost;
+	return 0;
 }
 
 static void warn_invalid_data(struct session *s, struct cpu_ring *r,
@@ -1058,19 +1101,21 @@ static long long drain_all(struct session *s, bool final)
 		struct cpu_ring *r = &s->rings[i];
 
 		s->draining_cpu = r->cpu;
-		s->marker_failed = false;
+		s->marker_failed = NULL;
 		err = ring_drain_holes(&r->ring, &sink, sink_name, sink_hole,
 				       &res);
 		/*
 		 * After STOP nothing follows a hole still open: it ends now,
-		 * after every record the ring can hold.
+		 * after every record the ring can hold. Nor a loss: mark it.
 		 */
 		if (!err && final)
 			err = ring_end_hole(&r->ring, boottime_ns(), sink_hole,
 					    s);
+		if (!err && final)
+			err = mark_tail_loss(s, r);
 		if (err)
 			return output_failed(s, err, s->marker_failed ?
-					     "a bytes-skipped marker" : "ring data");
+					     s->marker_failed : "ring data");
 		trace_output_commit(&s->out);
 		total += (long long)res.bytes;
 		if (res.status != RING_DRAIN_OK)
@@ -1426,6 +1471,11 @@ static void print_summary(struct session *s)
 		    (unsigned long long)(s->info.buf_size >> 10));
 	else if (!s->opts.quiet)
 		msg("no records dropped");
+	if (s->tail_lost && !s->opts.quiet)
+		msg("%llu of them were dropped after their CPU's last record, where the module writes no loss marker: fxt-collect marked them at the end (%llu hole%s on counter records_lost:cpu:<n>, as the module marks the others)",
+		    (unsigned long long)s->tail_lost,
+		    (unsigned long long)s->tail_loss_markers,
+		    s->tail_loss_markers == 1 ? "" : "s");
 	if (per_cpu_list(s, list, sizeof(list), get_consumer_errors))
 		msg("consumer_errors (the module found our read position out of range): %s", list);
 	if (per_cpu_list(s, list, sizeof(list), get_invalid)) {

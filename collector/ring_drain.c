@@ -31,7 +31,20 @@ int ring_init(struct ring *ring, struct fxtrace_ctrl *ctrl, const void *data,
 	ring->size = size;
 	/* Only we write consumer_pos; start where the last consumer stopped. */
 	ring->tail = __atomic_load_n(&ctrl->consumer_pos, __ATOMIC_RELAXED);
+	ring->dropped_base = __atomic_load_n(&ctrl->records_dropped,
+					     __ATOMIC_RELAXED);
 	return 0;
+}
+
+uint64_t ring_unmarked_loss(const struct ring *ring)
+{
+	uint64_t dropped = __atomic_load_n(&ring->ctrl->records_dropped,
+					   __ATOMIC_RELAXED) - ring->dropped_base;
+
+	/* Compared by subtraction: the counter comes from the kernel. */
+	if ((int64_t)(dropped - ring->lost_marked) <= 0)
+		return 0;
+	return dropped - ring->lost_marked;
 }
 
 uint64_t ring_pending(const struct ring *ring)
@@ -61,6 +74,7 @@ struct scan {
 	uint64_t wakeups;
 	uint64_t names;
 	uint64_t loss_markers;
+	uint64_t lost_marked;
 	uint64_t other;
 	uint64_t last_ts;
 	uint64_t *tid_seen;	/* struct ring's, RING_TID_SLOTS */
@@ -225,6 +239,37 @@ static bool is_loss_marker(uint64_t h)
 }
 
 /*
+ * The records a loss marker says were lost: its int64 argument "cpu"
+ * (uapi "Loss markers"), for any layout of the arguments; 0 for the marker
+ * that ends a hole, and for one without that argument or with one that
+ * does not fit the record (it is copied, but accounts for no record, so
+ * the loss is marked again at the end: see ring_unmarked_loss()).
+ */
+static __attribute__((noinline)) uint64_t marker_lost(const uint8_t *rec,
+						      uint64_t h,
+						      uint64_t words)
+{
+	unsigned int nargs = h >> FXT_EVENT_ARGC_SHIFT & 0xf;
+	/* After the header and timestamp, an inline thread's pid and tid. */
+	uint64_t at = (h >> FXT_EVENT_THREAD_SHIFT & 0xff) ? 2 : 4;
+	uint64_t ah, asize, value;
+
+	while (nargs-- && at < words) {
+		ah = word_at(rec + 8 * at);
+		asize = ah >> FXT_ARG_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
+		if (asize == 0 || asize > words - at)
+			return 0;
+		if ((ah & 0xf) == FXT_ARG_INT64 && asize == 2 &&
+		    (ah >> FXT_ARG_NAME_SHIFT & 0xffff) == FXTRACE_STR_CPU) {
+			value = word_at(rec + 8 * (at + 1));
+			return (int64_t)value > 0 ? value : 0;
+		}
+		at += asize;
+	}
+	return 0;
+}
+
+/*
  * The exact headers of the records the kernel writes all the time
  * (uapi "Records"): record type, size, argument count and kind. A header
  * masked with SHAPE_MASK equal to one of these is that record, whatever
@@ -301,10 +346,12 @@ scan_other_record(const uint8_t *rec, uint64_t h, uint64_t words,
 		}
 		break;
 	case FXT_RECORD_EVENT:
-		if (is_loss_marker(h))
+		if (is_loss_marker(h)) {
 			scan->loss_markers++;
-		else
+			scan->lost_marked += marker_lost(rec, h, words);
+		} else {
 			scan->other++;
+		}
 		break;
 	case FXT_RECORD_KERNEL_OBJECT:
 		if (scan_name(rec, h, words, scan->last_ts, scan->sink,
@@ -569,6 +616,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 	ring->wakeups += scan.wakeups;
 	ring->names += scan.names;
 	ring->loss_markers += scan.loss_markers;
+	ring->lost_marked += scan.lost_marked;
 	ring->other_records += scan.other;
 	ring->last_ts = scan.last_ts;
 	publish_consumer(ring, head);

@@ -152,6 +152,8 @@ enum ring_drain_status {
  *            kept across drains (see struct ring_sink)
  * @hole:     the skipped data not yet followed by a timestamped record,
  *            if @hole_open (see struct ring_hole)
+ * @dropped_base: ctrl->records_dropped at ring_init() (see
+ *            ring_unmarked_loss())
  *
  * Cumulative counters, updated by ring_drain():
  * @bytes:          bytes handed to the sink
@@ -159,6 +161,8 @@ enum ring_drain_status {
  * @wakeups:        wakeup records copied
  * @names:          process and thread name records copied (and reported)
  * @loss_markers:   loss-marker counter events copied (uapi "Loss markers")
+ * @lost_marked:    the records those markers say were lost (the sum of
+ *                  their "cpu" arguments)
  * @other_records:  other records copied
  * @bad_producer:   drains that found an impossible producer_pos; each
  *                  skipped what the ring held unread, an amount nothing
@@ -177,12 +181,14 @@ struct ring {
 	uint64_t tid_seen[RING_TID_SLOTS];
 	struct ring_hole hole;
 	bool hole_open;
+	uint64_t dropped_base;
 
 	uint64_t bytes;
 	uint64_t switches;
 	uint64_t wakeups;
 	uint64_t names;
 	uint64_t loss_markers;
+	uint64_t lost_marked;
 	uint64_t other_records;
 	uint64_t bad_producer;
 	uint64_t corrupt;
@@ -251,5 +257,25 @@ int ring_end_hole(struct ring *ring, uint64_t to_ts, ring_hole_fn hole,
 
 /* Bytes committed by the producer and not yet drained (as published). */
 uint64_t ring_pending(const struct ring *ring);
+
+/**
+ * ring_unmarked_loss() - records the ring dropped that no copied marker marks
+ *
+ * The kernel marks a loss with the next record that fits (uapi "Loss
+ * markers"); records dropped after a ring's last record, until tracing
+ * stopped, have no marker. Once the last drain after STOP has copied
+ * everything, this is how many those are: records_dropped since
+ * ring_init(), less what the loss markers copied from the ring say were
+ * lost (@lost_marked). All of them came after the ring's last record (a
+ * drop is followed by drops until a record fits together with the
+ * markers), so the caller marks them from @last_ts on (decision 7).
+ *
+ * Markers in data a drain skipped (RING_DRAIN_BAD_PRODUCER, _CORRUPT) are
+ * not counted: the loss they marked is then counted here again, and marked
+ * a second time rather than not at all.
+ *
+ * Return: that number, or 0 if the markers account for every drop.
+ */
+uint64_t ring_unmarked_loss(const struct ring *ring);
 
 #endif /* RING_DRAIN_H */

@@ -9,8 +9,10 @@
  * areas at the offsets it reports (EPERM for writable data, ENXIO for an
  * absent CPU), and a producer thread that writes kernel-format context
  * switch and wakeup records (and, if asked, name records) with the (A)/(B)
- * protocol, dropping and counting records when a ring is full. Everything
- * else goes to libc.
+ * protocol, dropping and counting records when a ring is full and marking
+ * each loss as the module does (uapi "Loss markers": a records_lost pair
+ * written with the next record that fits, none for records dropped after
+ * a ring's last one). Everything else goes to libc.
  *
  * Knobs (environment):
  *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4); CPU 2 is absent
@@ -47,6 +49,14 @@
  *                               rename reaches the file before the fork
  *   FAKE_FXTRACE_CHILD=1        COMMAND's pid (our fork() child) shows up
  *                               in wakeups on CPU 0, without a name record
+ *   FAKE_FXTRACE_TAIL_DROPS=N   first thing after START: VICTIM_TID is
+ *                               switched in on CPU 0 and preempted there,
+ *                               CPU 0's last record; its ring then stays
+ *                               full until STOP (N records dropped at
+ *                               once, and every later one of CPU 0), so
+ *                               no marker can follow; then VICTIM_TID is
+ *                               switched in on CPU 1 (with
+ *                               FAKE_FXTRACE_RATE=0: nothing else at all)
  *   FAKE_FXTRACE_KILL_AT=OFF    a write() to a regular file (other than
  *                               stderr) that would cross file offset OFF
  *                               writes only up to OFF, then the process
@@ -75,6 +85,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,6 +101,9 @@
 #define CPU_STRIDE	(1ULL << 32)
 #define GONE_TID	3999999999ULL	/* above any pid_max */
 #define NAMED_TID	3900000000ULL	/* named only by name records */
+#define VICTIM_TID	3800000000ULL	/* FAKE_FXTRACE_TAIL_DROPS */
+/* A pair of loss markers: 2 records of 7 words (kmod/fxtrace_ring.h). */
+#define LOSS_MARKERS_BYTES	(2 * 7 * 8)
 
 static struct {
 	pthread_mutex_t lock;
@@ -111,6 +125,11 @@ static struct {
 	bool child_wakeups;	/* FAKE_FXTRACE_CHILD */
 	volatile pid_t child;	/* what our fork() returned in the parent */
 	uint64_t last_ts;	/* keeps the name scenario's times apart */
+	uint64_t owner_tgid, owner_tid;	/* who opened: the markers' track */
+	uint64_t lost[MAX_CPUS];	/* dropped since the last marker */
+	uint64_t first_lost_ns[MAX_CPUS];
+	long tail_drops;	/* FAKE_FXTRACE_TAIL_DROPS */
+	bool cpu0_full;		/* ... and CPU 0's ring is full until STOP */
 } fake = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
 
 static long env_long(const char *name, long dflt)
@@ -177,24 +196,66 @@ static int allocate(void)
 	return 0;
 }
 
-/* The kernel side of the ring protocol, as the uapi header draws it. */
-static void produce(unsigned int cpu, const void *rec, size_t len)
+/* Copy @len bytes to @cpu's ring at *@head, wrapping; advance *@head. */
+static void put_bytes(unsigned int cpu, uint64_t *head, const void *rec,
+		      size_t len)
 {
-	struct fxtrace_ctrl *c = fake.ctrl[cpu];
-	uint64_t size = fake.info.buf_size, head = c->producer_pos, i;
-	uint64_t cons = __atomic_load_n(&c->consumer_pos, __ATOMIC_ACQUIRE); /* (B) */
+	uint64_t mask = fake.info.buf_size - 1, i;
 	const uint8_t *p = rec;
 
+	for (i = 0; i < len; i++)
+		fake.data[cpu][(*head + i) & mask] = p[i];
+	*head += len;
+}
+
+/*
+ * The kernel side of the ring protocol, as the uapi header draws it, with
+ * its loss markers (kmod/fxtrace_ring.h): after a drop, the next record
+ * needs room for the marker pair too, and writes it first. @ts: the
+ * record's timestamp (for a name record, which has none: now).
+ */
+static void produce_at(unsigned int cpu, const void *rec, size_t len,
+		       uint64_t ts)
+{
+	struct fxtrace_ctrl *c = fake.ctrl[cpu];
+	uint64_t size = fake.info.buf_size, head = c->producer_pos;
+	uint64_t cons = __atomic_load_n(&c->consumer_pos, __ATOMIC_ACQUIRE); /* (B) */
+	uint64_t need = len + (fake.lost[cpu] ? LOSS_MARKERS_BYTES : 0);
+	uint64_t marker[KERNEL_RECORD_MAX_WORDS];
+
 	__atomic_fetch_add(&c->tracepoint_hits, 1, __ATOMIC_RELAXED);
-	if (head + len - cons > size) {
+	if (head + need - cons > size || (cpu == 0 && fake.cpu0_full)) {
+		if (!fake.lost[cpu]++)
+			fake.first_lost_ns[cpu] = ts;
 		__atomic_fetch_add(&c->records_dropped, 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&c->last_drop_ns, now_ns(), __ATOMIC_RELAXED);
+		__atomic_store_n(&c->last_drop_ns, ts, __ATOMIC_RELAXED);
 		return;
 	}
-	for (i = 0; i < len; i++)
-		fake.data[cpu][(head + i) & (size - 1)] = p[i];
-	__atomic_store_n(&c->producer_pos, head + len, __ATOMIC_RELEASE); /* (A) */
+	if (fake.lost[cpu]) {
+		put_bytes(cpu, &head, marker,
+			  kernel_loss_marker(marker, fake.first_lost_ns[cpu], cpu,
+					     (int64_t)fake.lost[cpu],
+					     fake.owner_tgid, fake.owner_tid));
+		put_bytes(cpu, &head, marker,
+			  kernel_loss_marker(marker, ts, cpu, 0,
+					     fake.owner_tgid, fake.owner_tid));
+		fake.lost[cpu] = 0;
+		__atomic_fetch_add(&c->markers_written, 2, __ATOMIC_RELAXED);
+	}
+	put_bytes(cpu, &head, rec, len);
+	__atomic_store_n(&c->producer_pos, head, __ATOMIC_RELEASE); /* (A) */
 	__atomic_fetch_add(&c->records_written, 1, __ATOMIC_RELAXED);
+}
+
+/* produce_at() with the record's own timestamp (word 1), or now. */
+static void produce(unsigned int cpu, const void *rec, size_t len)
+{
+	const uint64_t *w = rec;
+	unsigned int type = w[0] & 0xf;
+
+	produce_at(cpu, rec, len, len >= 16 && (type == FXT_RECORD_SCHEDULING ||
+						 type == FXT_RECORD_EVENT) ?
+		   w[1] : now_ns());
 }
 
 static size_t make_record(uint64_t *words, unsigned int cpu, uint64_t n)
@@ -238,11 +299,13 @@ static void produce_switch(unsigned int cpu, uint64_t prev, uint64_t next)
 	uint64_t words[KERNEL_RECORD_MAX_WORDS];
 	/*
 	 * Preempted in TASK_RUNNING: no linux_state, and no outgoing_weight
-	 * (the CPU's previous switch said it), as the kernel writes it.
+	 * (the CPU's previous switch said it) unless idle goes out, as the
+	 * kernel writes it; idle's weight is INT32_MIN.
 	 */
 	const struct kernel_switch s = {
 		.cpu = cpu, .state = FXT_THREAD_STATE_RUNNING, .ts = later_ns(),
-		.prev = prev, .next = next, .in_weight = 120,
+		.prev = prev, .next = next, .in_weight = next ? 120 : INT32_MIN,
+		.out_weight = INT32_MIN, .with_out_weight = !prev,
 	};
 
 	produce(cpu, words, kernel_switch_record(words, &s));
@@ -291,6 +354,23 @@ static void produce_named_thread(void)
 }
 
 /*
+ * FAKE_FXTRACE_TAIL_DROPS: a preemption whose end another CPU shows, and
+ * a loss on the first CPU right after its start that nothing marks:
+ * fxt-sched must not count that latency as exact.
+ */
+static void produce_tail_drops(void)
+{
+	long i;
+
+	produce_switch(0, 0, VICTIM_TID);
+	produce_switch(0, VICTIM_TID, 1);	/* preempted: CPU 0's last */
+	fake.cpu0_full = true;
+	for (i = 0; i < fake.tail_drops; i++)
+		produce_switch(0, 1, i % 2 ? 1 : 0);	/* all dropped */
+	produce_switch(1, 0, VICTIM_TID);
+}
+
+/*
  * FAKE_FXTRACE_BAD_PRODUCER on CPU 0, once @n records were written: true
  * while CPU 0 must not write (it shows the impossible position).
  */
@@ -324,6 +404,8 @@ static void *producer(void *unused)
 	long k;
 
 	(void)unused;
+	if (fake.tail_drops > 0 && cpu_present(0) && cpu_present(1))
+		produce_tail_drops();
 	while (!fake.stop) {
 		for (cpu = 0; cpu < fake.info.nr_cpu_ids; cpu++) {
 			if (!cpu_present(cpu) || (cpu == 0 && bad_producer_step(n)))
@@ -387,6 +469,12 @@ static int fake_open(void)
 	fake.names = env_long("FAKE_FXTRACE_NAMES", 0);
 	fake.named = 0;
 	fake.child_wakeups = env_long("FAKE_FXTRACE_CHILD", 0) != 0;
+	fake.tail_drops = env_long("FAKE_FXTRACE_TAIL_DROPS", 0);
+	fake.cpu0_full = false;
+	memset(fake.lost, 0, sizeof(fake.lost));
+	/* The module's loss markers name the opener's process and thread. */
+	fake.owner_tgid = (uint64_t)getpid();
+	fake.owner_tid = (uint64_t)syscall(SYS_gettid);
 	fake.start_pos = (uint64_t)strtoull(getenv("FAKE_FXTRACE_START") ?
 					    getenv("FAKE_FXTRACE_START") : "0",
 					    NULL, 0) & ~7ULL;

@@ -118,4 +118,30 @@ static inline size_t kernel_name_record(uint64_t *out, unsigned int type,
 	return fxt_writer_bytes(&w);
 }
 
+/*
+ * One loss marker (7 words, uapi "Loss markers"): a sample of the counter
+ * records_lost for @cpu on the track of the session's opener
+ * (@owner_tgid, @owner_tid): @lost at the first record lost, or 0 at the
+ * record that follows the hole. The kernel writes them in pairs.
+ */
+static inline size_t kernel_loss_marker(uint64_t *out, uint64_t ts,
+					unsigned int cpu, int64_t lost,
+					uint64_t owner_tgid, uint64_t owner_tid)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = owner_tgid, .tid = owner_tid },
+		.category = fxt_str_index(FXTRACE_STR_FXTRACE),
+		.name = fxt_str_index(FXTRACE_STR_RECORDS_LOST),
+		.timestamp = ts,
+		.data = cpu,
+	};
+	struct fxt_arg arg = fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), lost);
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, out, KERNEL_RECORD_MAX_WORDS);
+	fxt_write_event(&w, &ev, &arg, 1);
+	return fxt_writer_bytes(&w);
+}
+
 #endif /* KERNEL_RECORD_BUILDERS_H */

@@ -20,6 +20,7 @@
 #include "archive_meta.h"
 #include "collect_options.h"
 #include "fxt_read.h"
+#include "kernel_record_builders.h"
 #include "proc_tasks.h"
 #include "tap.h"
 #include "tid_set.h"
@@ -543,6 +544,48 @@ TEST(skip_marker_is_a_pair_of_counter_samples_spanning_the_hole)
 	fxt_writer_free(&w);
 }
 
+/*
+ * What a ring dropped after its last record: the module's own loss-marker
+ * pair, word for word (kernel_record_builders.h builds the module's),
+ * read back as records_lost samples N, then 0.
+ */
+TEST(lost_marker_is_the_modules_pair)
+{
+	uint64_t kernel[2 * KERNEL_RECORD_MAX_WORDS];
+	struct fxt_record recs[32];
+	const struct fxt_record *ev;
+	const struct fxt_arg *a;
+	struct fxt_writer w;
+	size_t klen;
+	int n, k;
+
+	klen = kernel_loss_marker(kernel, 1200, 3, 7, 4321, 4322);
+	klen += kernel_loss_marker(kernel + klen / 8, 1500, 3, 0, 4321, 4322);
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_lost_marker(&w, 4321, 4322, 3, 7, 1200, 1500) == 0);
+	EXPECT_EQ(fxt_writer_bytes(&w), 2 * 7 * 8);
+	EXPECT(fxt_writer_bytes(&w) == klen &&
+	       !memcmp(fxt_writer_data(&w), kernel, klen));
+	fxt_writer_free(&w);
+
+	fxt_writer_init_dynamic(&w);
+	ASSERT(archive_write_preamble(&w) == 0);
+	ASSERT(archive_write_lost_marker(&w, 4321, 4321, 3, 7, 1200, 1500) == 0);
+	n = decode(&w, recs, 32);
+	ASSERT(n == PREAMBLE_RECORDS + 2);
+	for (k = 0; k < 2; k++) {
+		ev = &recs[PREAMBLE_RECORDS + k];
+		EXPECT_EQ(ev->event.type, FXT_EVENT_COUNTER);
+		EXPECT_EQ(ev->event.data, 3);
+		EXPECT_EQ(ev->event.timestamp, k ? 1500 : 1200);
+		EXPECT(fxt_str_eq(&ev->event.category, "fxtrace"));
+		EXPECT(fxt_str_eq(&ev->event.name, "records_lost"));
+		a = fxt_record_find_arg(ev, "cpu");
+		EXPECT(a && a->type == FXT_ARG_INT64 && a->v.i64 == (k ? 0 : 7));
+	}
+	fxt_writer_free(&w);
+}
+
 /* Many CPUs: at most 15 arguments per event, every CPU sampled once. */
 TEST(drop_counters_for_many_cpus)
 {
@@ -1019,6 +1062,7 @@ int main(void)
 	RUN(drop_marker_is_a_provider_event_and_a_counter);
 	RUN(drop_counters_for_many_cpus);
 	RUN(skip_marker_is_a_pair_of_counter_samples_spanning_the_hole);
+	RUN(lost_marker_is_the_modules_pair);
 	RUN(output_cut_back_to_the_last_whole_record);
 	RUN(output_replaces_a_file_only_once_the_trace_begins);
 	RUN(output_through_a_symbolic_link);

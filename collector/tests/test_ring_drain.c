@@ -226,26 +226,6 @@ static size_t kernel_thread(uint64_t *out, uint64_t tid, uint64_t tgid,
 	return kernel_name_record(out, FXT_OBJ_TYPE_THREAD, tid, tgid, name);
 }
 
-/* A loss marker as the kernel writes it: a 7-word counter event. */
-static size_t kernel_loss_marker(uint64_t *out, uint64_t ts, unsigned int cpu,
-				 int64_t lost)
-{
-	struct fxt_event ev = {
-		.type = FXT_EVENT_COUNTER,
-		.thread = { .index = 0, .pid = 77, .tid = 78 },
-		.category = fxt_str_index(FXTRACE_STR_FXTRACE),
-		.name = fxt_str_index(FXTRACE_STR_RECORDS_LOST),
-		.timestamp = ts,
-		.data = cpu,
-	};
-	struct fxt_arg arg = fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), lost);
-	struct fxt_writer w;
-
-	fxt_writer_init(&w, out, 16);
-	fxt_write_event(&w, &ev, &arg, 1);
-	return fxt_writer_bytes(&w);
-}
-
 TEST(init_rejects_sizes_that_are_not_powers_of_two)
 {
 	struct fxtrace_ctrl ctrl;
@@ -907,7 +887,7 @@ TEST(records_across_the_end_walk_as_in_one_piece)
 	put(&f, win, &len, rec, kernel_wakeup(rec, 20, 3, 4));
 	put(&f, win, &len, rec, kernel_thread(rec, 61, 60, "fifteen-bytes!!"));
 	put(&f, win, &len, rec, kernel_wakeup(rec, 30, 5, 0));
-	put(&f, win, &len, rec, kernel_loss_marker(rec, 40, 1, 3));
+	put(&f, win, &len, rec, kernel_loss_marker(rec, 40, 1, 3, 77, 78));
 	other[0] = FXT_RECORD_SCHEDULING | 3ULL << FXT_HDR_SIZE_SHIFT;	/* legacy */
 	other[1] = 50;
 	other[2] = 6;
@@ -1031,7 +1011,7 @@ TEST(names_are_reported_with_the_time_before_them)
 	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, "thr"));
 	put(&f, all, &len, rec, kernel_wakeup(rec, 200, 51, 0));
 	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, "fifteen-bytes!!"));
-	put(&f, all, &len, rec, kernel_loss_marker(rec, 300, 1, 5));
+	put(&f, all, &len, rec, kernel_loss_marker(rec, 300, 1, 5, 77, 78));
 	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, ""));
 
 	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
@@ -1097,6 +1077,70 @@ TEST(after_ts_survives_drains_and_failed_writes)
 	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, NULL), 0);
 	ASSERT(c.nnames == 3);
 	expect_name(&c.names[2], FXT_OBJ_TYPE_THREAD, 9, 8, "later", 600);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * ring_unmarked_loss(): records_dropped since ring_init(), less what the
+ * loss markers copied from the ring say (their "cpu" argument, in any
+ * layout); a marker without one accounts for nothing; markers not yet
+ * copied do not count.
+ */
+TEST(drops_no_copied_marker_accounts_for_are_unmarked)
+{
+	uint64_t rec[16];
+	struct fxt_writer w;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER, .thread = { .index = 3 },
+		.category = fxt_str_index(FXTRACE_STR_FXTRACE),
+		.name = fxt_str_index(FXTRACE_STR_RECORDS_LOST),
+		.timestamp = 250, .data = 1,
+	};
+	struct fxt_arg args[2] = {
+		fxt_arg_uint32(fxt_str_index(FXTRACE_STR_LINUX_STATE), 9),
+		fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 4),
+	};
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	/* Drops before ring_init() belong to no one's session. */
+	fake_init(&f, 1024, 0);
+	f.ctrl->records_dropped = 6;
+	ring_init(&f.ring, f.ctrl, f.data, f.size);
+	EXPECT_EQ(ring_unmarked_loss(&f.ring), 0);
+
+	produce(&f, rec, kernel_switch(rec, 100, 1, 2));
+	f.ctrl->records_dropped += 3;
+	produce(&f, rec, kernel_loss_marker(rec, 110, 1, 3, 77, 78));
+	produce(&f, rec, kernel_loss_marker(rec, 200, 1, 0, 77, 78));
+	produce(&f, rec, kernel_switch(rec, 200, 2, 1));
+	f.ctrl->records_dropped += 7;	/* after the last record: no marker */
+	EXPECT_EQ(ring_unmarked_loss(&f.ring), 10);	/* nothing copied yet */
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(f.ring.loss_markers, 2);
+	EXPECT_EQ(f.ring.lost_marked, 3);
+	EXPECT_EQ(ring_unmarked_loss(&f.ring), 7);
+	EXPECT_EQ(f.ring.last_ts, 200);	/* where the unmarked hole begins */
+
+	/* An indexed thread and another argument first: still 4. */
+	fxt_writer_init(&w, rec, 16);
+	ASSERT(fxt_write_event(&w, &ev, args, 2) == 0);
+	produce(&f, rec, fxt_writer_bytes(&w));
+	/* No "cpu" argument: a marker, but of no records. */
+	fxt_writer_init(&w, rec, 16);
+	ASSERT(fxt_write_event(&w, &ev, args, 1) == 0);
+	produce(&f, rec, fxt_writer_bytes(&w));
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(f.ring.loss_markers, 4);
+	EXPECT_EQ(f.ring.lost_marked, 7);
+	EXPECT_EQ(ring_unmarked_loss(&f.ring), 3);
+
+	/* Markers for more than records_dropped says: none unmarked. */
+	produce(&f, rec, kernel_loss_marker(rec, 300, 1, 50, 77, 78));
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(ring_unmarked_loss(&f.ring), 0);
 	fake_free(&f);
 	free(c.bytes);
 }
@@ -1509,6 +1553,7 @@ int main(void)
 	RUN(names_are_reported_with_the_time_before_them);
 	RUN(after_ts_survives_drains_and_failed_writes);
 	RUN(malformed_name_records_are_copied_not_reported);
+	RUN(drops_no_copied_marker_accounts_for_are_unmarked);
 	RUN(fork_and_rename_on_two_rings_end_with_the_newest_name);
 	RUN(a_stale_name_in_a_later_cycle_is_fixed_in_that_cycle);
 	RUN(names_in_one_ring_keep_their_order);
