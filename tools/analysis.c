@@ -119,6 +119,7 @@ static long add_row(struct analysis *an, uint64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->last_cpu = -1;
+	t->unseen = an->holes_open > 0;
 	t->waker_row = NO_ROW;
 	qd_init(&t->lat[0]);
 	qd_init(&t->lat[1]);
@@ -690,7 +691,9 @@ int analysis_spool_intervals(struct analysis *an)
 }
 
 /* Start a latency clock: @st is ST_WAIT_WAKE or ST_WAIT_PREEMPT. A clock
- * started in an incomplete period cannot be trusted to see its end. */
+ * started in an incomplete period cannot be trusted to see its end; one
+ * started by a wakeup of a thread that may have been woken in a hole
+ * (@t->unseen), to be the start of the wait. */
 static void start_clock(struct analysis *an, struct thread *t, uint8_t st,
 			uint64_t ts, uint32_t cpu)
 {
@@ -698,7 +701,7 @@ static void start_clock(struct analysis *an, struct thread *t, uint8_t st,
 	t->since = ts;
 	t->wait_cpu = cpu;
 	t->has_waker = false;
-	t->tainted = !an->switch_seen || an->holes_open;
+	t->tainted = !an->switch_seen || an->holes_open || t->unseen;
 }
 
 static void switch_in(struct analysis *an, struct thread *t,
@@ -715,6 +718,13 @@ static void switch_in(struct analysis *an, struct thread *t,
 			an->skipped_start++;
 		else if (t->tainted)
 			an->skipped_hole++;
+	} else if (t->unseen && !t->dead && in_window(an, ev->ts) &&
+		   (t->st == ST_SLEEPING ||
+		    (t->st == ST_UNKNOWN && t->last_cpu >= 0))) {
+		/* seen blocking (or running where a hole began), switched
+		 * in with no wakeup seen: it was woken, or switched out, in
+		 * a hole, and waited from there */
+		an->skipped_hole++;
 	}
 	if (kind >= 0 && !t->tainted && in_window(an, ev->ts)) {
 		qd_add(&t->lat[kind], ev->ts - t->since);
@@ -731,6 +741,7 @@ static void switch_in(struct analysis *an, struct thread *t,
 		t->migrations++;
 	t->st = ST_RUNNING;
 	t->tainted = false;
+	t->unseen = false;
 	t->dead = false;
 	t->last_cpu = ev->cpu;
 	t->has_waker = false;
@@ -739,6 +750,9 @@ static void switch_in(struct analysis *an, struct thread *t,
 static void switch_out(struct analysis *an, struct thread *t,
 		       const struct sc_event *ev)
 {
+	/* known from here, unless a hole is open: one that blocks now may
+	 * be woken there unseen */
+	t->unseen = an->holes_open > 0;
 	if (in_window(an, ev->ts)) {
 		t->switches++;
 		if (ev->state == FXT_THREAD_STATE_RUNNING)
@@ -842,7 +856,9 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	/* Already waiting: the clock runs on. Unless it is a clock that
 	 * will not be counted (it began in, or ran into, an incomplete
 	 * period): then the thread's state is in fact unknown, and a wakeup
-	 * seen while the trace is complete again starts a clock of its own. */
+	 * seen while the trace is complete again starts a clock of its own
+	 * (not counted either if a hole was open since the thread was last
+	 * seen switching: start_clock()). */
 	if ((t->st == ST_WAIT_WAKE || t->st == ST_WAIT_PREEMPT) &&
 	    (!t->tainted || !an->switch_seen || an->holes_open))
 		return;
@@ -898,7 +914,11 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
  * (ev->a > 0), until the marker with 0. What that CPU ran from here on is
  * unknown until its next switch; every thread waiting now may be switched
  * in unseen on it, so its clock is not trusted; the thread running on it
- * may block there unseen, so its state is unknown.
+ * may block there unseen, so its state is unknown. Every thread but those
+ * running on other CPUs (which are complete: their next switch will be
+ * seen) may be woken in the hole unseen, or run there and be preempted:
+ * a wakeup of it seen later may not be the start of its wait (@unseen,
+ * until it is next seen switching). One walk over the threads per hole.
  */
 static void do_lost(struct analysis *an, const struct sc_event *ev)
 {
@@ -944,10 +964,14 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		c->lost_since = true;
 		c->since = ev->ts;
 	}
-	for (i = 0; i < an->nthreads; i++)
-		if (an->threads[i].st == ST_WAIT_WAKE ||
-		    an->threads[i].st == ST_WAIT_PREEMPT)
-			an->threads[i].tainted = true;
+	for (i = 0; i < an->nthreads; i++) {
+		struct thread *t = &an->threads[i];
+
+		if (t->st == ST_WAIT_WAKE || t->st == ST_WAIT_PREEMPT)
+			t->tainted = true;
+		if (t->st != ST_RUNNING && !(t->st == ST_SLEEPING && t->dead))
+			t->unseen = true;
+	}
 }
 
 void analysis_sched(void *ctx, const struct sc_event *ev)

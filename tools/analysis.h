@@ -14,10 +14,14 @@
  * recorded while switches are not: other producers, and fxtrace versions
  * that attached sched_switch last; fxtrace now attaches it first, so its
  * traces begin with switches and no wakeups instead) and, per CPU, between
- * the two records_lost markers of a hole. A latency clock started in one, or still running when a hole
- * begins, may have missed its end: the interval is not counted (but
- * counted as such in @skipped_*). The thread running on a CPU when its
- * hole begins may block in it unseen: its state is unknown from then on.
+ * the two records_lost markers of a hole. A latency clock started in one,
+ * or still running when a hole begins, may have missed its end: the
+ * interval is not counted (but counted as such in @skipped_*). The thread
+ * running on a CPU when its hole begins may block in it unseen: its state
+ * is unknown from then on. A thread not running on a complete CPU while a
+ * hole is open may be woken in it unseen (and run, and be preempted): until
+ * it is next seen switching, a wakeup of it may not start its wait, and the
+ * interval is not counted either (@thread.unseen).
  */
 #ifndef ANALYSIS_H
 #define ANALYSIS_H
@@ -71,6 +75,12 @@ struct thread {
 	uint8_t st;
 	bool tainted;			/* the clock started in, or ran into,
 					 * an incomplete period */
+	bool unseen;			/* a hole has been open since it was
+					 * last seen switching while it was not
+					 * running on a complete CPU: it may
+					 * have been woken, run and been
+					 * preempted there unseen, so a wakeup
+					 * seen now may not start its wait */
 	int64_t last_cpu;		/* -1: never seen running */
 	uint64_t since;			/* start of the current wait */
 	uint32_t wait_cpu;

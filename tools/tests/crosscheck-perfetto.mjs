@@ -24,10 +24,14 @@
 // kernel's records_lost marker pair, [first lost, next record), or
 // fxt-collect's bytes_skipped pair around ring data it skipped), or was
 // running when a hole began; the first wakeup after that, in a complete
-// part of the trace, starts a new clock. Perfetto counts from the first
-// row. fxtSchedView() below applies these rules to Perfetto's own rows
-// (first non-W thread_state row; the counter tracks records_lost:cpu:N and
-// bytes_skipped:cpu:N):
+// part of the trace, starts a new clock, unless a hole has been open since
+// the thread was last seen switching out (or, if it was running on a CPU
+// when a hole began there and was not seen switching out after it, ever
+// since): then it may have been woken, run and been preempted in the hole
+// unseen, and a clock started by a wakeup of it is not counted either.
+// Perfetto counts from the first row. fxtSchedView() below applies these
+// rules to Perfetto's own rows (first non-W thread_state row; the counter
+// tracks records_lost:cpu:N and bytes_skipped:cpu:N):
 // the intervals it leaves out must be exactly those only Perfetto has, and
 // where it moves the start, fxt-sched must agree within 1 ns.
 // Runtime is compared for threads that never ran on a CPU across one of
@@ -137,18 +141,32 @@ const holes = [];   // {cpu, start, end}
 const incompleteAt = (ts) => (firstSwitch !== null && ts < firstSwitch) ||
   holes.some(h => ts >= h.start && ts < h.end);
 const holeStartIn = (a, b) => holes.some(h => h.start > a && h.start < b);
-// fxt-sched's view of one Perfetto waiting run (start, later wakeups, end):
-// a clock begun in an incomplete period, or waiting when a hole begins, is
-// not counted, and the first wakeup after that in a complete period
-// starts a new one.
+// Could the thread have been woken (and run, and been preempted) in a hole
+// unseen before a wakeup of it at @w? Yes if a hole was open at some time
+// after @known, the last time it was seen switching out (or first seen),
+// and before @w; always if @known is null (it was running on a CPU when a
+// hole began there, and was not seen switching out after it).
+const unseenAt = (known, w) => known === null ||
+  holes.some(h => h.start < w && h.end > known);
+// fxt-sched's view of one Perfetto waiting run (start, later wakeups, end,
+// and @known as above at its start): a clock begun in an incomplete
+// period, or waiting when a hole begins, or started by a wakeup the thread
+// may have had in a hole, is not counted; the first wakeup after that in a
+// complete period starts a new one, not counted either if the thread may
+// have been woken in a hole.
 function fxtSchedView(run, end) {
   let start = run.start, kind = run.kind, last = start, why = null;
   if (incompleteAt(start))
     why = firstSwitch !== null && start < firstSwitch ?
       'begun before the first context switch' : 'begun in a records-lost hole';
+  else if (kind === 'wakeup' && unseenAt(run.known, start))
+    why = 'woken after a hole it may have been woken in';
   for (const w of run.wakes) {
     if (!why && holeStartIn(last, w)) why = 'waiting when a records-lost hole began';
-    if (why && !incompleteAt(w)) { start = w; kind = 'wakeup'; why = null; }
+    if (why && !incompleteAt(w)) {
+      if (unseenAt(run.known, w)) why = 'woken after a hole it may have been woken in';
+      else { start = w; kind = 'wakeup'; why = null; }
+    }
     last = w;
   }
   if (!why && holeStartIn(last, end)) why = 'waiting when a records-lost hole began';
@@ -180,13 +198,19 @@ let quirkRows = 0, holeWakeRows = 0;
 const tsRuntime = new Map();   // tid -> {ns, slices} from thread_state
 let cur = null;   // the open waiting interval of the thread being scanned
 let prevTid = null, prev = null, runStart = null;
+// when the thread being scanned was last seen switching out (or, before
+// that, first seen, or seen again after it died); null: it was running on
+// a CPU when a hole began there and has not been seen switching out since
+let known = null;
 const addRun = (tid, start, end) => {
   const e = tsRuntime.get(tid) || { ns: 0n, slices: 0n };
   e.ns += end - start; e.slices++; tsRuntime.set(tid, e);
 };
 for (const r of rows) {
   const tid = Number(r.tid), ts = BigInt(r.ts), dur = BigInt(r.dur);
-  if (tid !== prevTid) { cur = null; prev = null; runStart = null; prevTid = tid; }
+  if (tid !== prevTid) {
+    cur = null; prev = null; runStart = null; prevTid = tid; known = ts;
+  }
   const contiguous = prev && prev.end === ts;
   const holeInRun = () => holes.some(h => h.cpu === prev.cpu &&
     h.start >= prev.runFrom && h.start < ts);
@@ -199,6 +223,14 @@ for (const r of rows) {
       continue;
     }
   }
+  // A row other than W or Running starts at a switch-out of the thread
+  // (R, S, X: preempted, blocked, dead), whatever came before it (an R row
+  // ending in an S row: it ran in a hole unseen). A run not followed by
+  // one ended unseen: if a hole began on its CPU during it, the thread's
+  // state is unknown from there on.
+  if (r.state !== 'W' && r.state !== 'Running') known = ts;
+  else if (prev && prev.running) known = holeInRun() ? null : prev.end;
+  else if (prev && prev.dead) known = ts;   // a new incarnation, new in fxt-sched too
   if (runStart !== null) {
     if (contiguous) addRun(tid, runStart, ts);
     runStart = null;
@@ -207,7 +239,8 @@ for (const r of rows) {
     // An R row starts at a switch-out: the thread was running, whatever
     // came before (a W row there means the switch-in was not recorded).
     if (!cur || cur.end !== ts || r.state !== 'W')
-      cur = { kind: r.state === 'W' ? 'wakeup' : 'preempt', tid, start: ts, wakes: [] };
+      cur = { kind: r.state === 'W' ? 'wakeup' : 'preempt', tid, start: ts, wakes: [],
+        known: r.state === 'W' ? known : ts };
     else
       cur.wakes.push(ts);
     cur.end = dur >= 0n ? ts + dur : -1n;
@@ -224,7 +257,7 @@ for (const r of rows) {
     cur = null;
   }
   prev = { end: dur >= 0n ? ts + dur : -1n, running: r.state === 'Running',
-    cpu: r.cpu === null ? null : Number(r.cpu), runFrom: ts };
+    cpu: r.cpu === null ? null : Number(r.cpu), runFrom: ts, dead: r.state === 'X' };
 }
 if (holeWakeRows)
   diag(`${holeWakeRows} wakeups of threads that were running when a records-lost hole began on their CPU: waits, not the quirk below`);
@@ -265,7 +298,8 @@ diag(`intervals: fxt-sched ${ours.size}, Perfetto ${theirs.size}, equal within 1
 diag(`incomplete periods: first context switch at ${firstSwitch}, ${holes.length} records-lost holes; ` +
   `Perfetto intervals expected to be left out by fxt-sched: ${expected.length} ` +
   `(${expected.filter(e => e.why.includes('first')).length} begun before the first switch, ` +
-  `${expected.filter(e => e.why.includes('hole')).length} begun in or waiting across a hole); ` +
+  `${expected.filter(e => e.why.includes('hole')).length} begun in or waiting across a hole, ` +
+  `or woken after a hole the thread may have been woken in); ` +
   `${restarted} more where fxt-sched's clock starts at a later wakeup than Perfetto's`);
 for (const o of onlyOurs.slice(0, 5)) diag(`  only fxt-sched: ${o.kind} tid ${o.tid} ${o.start}..${o.end} (${o.lat} ns)`);
 for (const t of onlyTheirs.slice(0, 8)) diag(`  only Perfetto: ${t.perfettoKind} tid ${t.tid} ${t.perfettoStart}..${t.end} (${t.end - t.perfettoStart} ns): ${t.why || 'UNEXPECTED'}`);
@@ -277,7 +311,7 @@ ok(ours.size > 0, 'fxt-sched found latency intervals');
 ok(onlyOurs.length === 0 && differ.length === 0,
   'every latency interval of fxt-sched is one of Perfetto\'s, equal within 1 ns');
 ok(unexpected.length === 0 && missing.length === 0,
-  `the intervals only Perfetto has are exactly the ${expected.length} begun before the first context switch or in, or waiting across, a records-lost hole`);
+  `the intervals only Perfetto has are exactly the ${expected.length} begun before the first context switch or in, or waiting across, a records-lost hole, or woken after a hole the thread may have been woken in`);
 ok(kindDiff === 0, 'wakeup vs preemption classification agrees (W vs R)');
 
 // 2. runtime: fxt-sched vs Perfetto thread_state Running time (corrected for

@@ -235,11 +235,14 @@ static void build_reuse(struct tb *t)
  *         5000 A -> C (A preempted); 5500 C -> D (blocked);
  *         6000 D -> E (blocked); 6200 E -> A (blocked)
  *   cpu1: 1000 idle -> B(102); [hole 2000..3000]; 3000 B -> idle
- * C waited across the hole's start: its clock from 1200 does not count,
- * its state is unknown, and the wakeup at 4000 starts a new one. D's
- * began inside the hole: not counted.
- * Counted: C wakeup 1000 (4000..5000), E wakeup 2500 (3500..6000),
- * A preempt 1200 (5000..6200). Not counted: 1 (D's).
+ * C waited across the hole's start: its clock from 1200 does not count.
+ * It may have run in the hole, unseen, and been preempted there: the
+ * wakeup at 4000 may not start its wait (or, if C waited throughout, it is
+ * a wakeup of a runnable thread), so the clock it starts is not counted
+ * either. D's began inside the hole: not counted. E is first seen after
+ * the hole.
+ * Counted: E wakeup 2500 (3500..6000), A preempt 1200 (5000..6200).
+ * Not counted: 2 (C's, D's).
  * cpu1: busy 1000 (B, 1000..2000; then unknown until 3000).
  * cpu0: busy 5200 (A 4000, C 500, D 500, E 200), idle 0.
  */
@@ -319,7 +322,8 @@ static void build_odd_names(struct tb *t)
 /*
  * top across a hole: what ran on cpu1 from the hole's start (3000) to its
  * next switch (9000) is not known.
- *   cpu0: 1000 idle -> A(11); 2000 A -> idle (blocked)
+ *   cpu0: 1000 idle -> A(11); 5500 A -> idle (blocked, after the hole: A
+ *         was running on a complete CPU throughout, so its wakeup is known)
  *   cpu1: 1000 idle -> B(21); [hole 3000..5000, 7 records lost];
  *         6000 wakeup A (by B); 9000 C(31) -> A (C preempted);
  *         12000 A -> C (blocked)
@@ -337,8 +341,8 @@ static void build_hole_top(struct tb *t)
 	tb_thread(t, 31, 30, "C");
 	tb_switch(t, 0, 1000, IDLE, 11, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 1, 1000, IDLE, 21, FXT_THREAD_STATE_BLOCKED);
-	tb_switch(t, 0, 2000, 11, IDLE, FXT_THREAD_STATE_BLOCKED);
 	tb_lost(t, 1, 3000, 5000, 7);
+	tb_switch(t, 0, 5500, 11, IDLE, FXT_THREAD_STATE_BLOCKED);
 	tb_wake(t, 1, 6000, 11, 21);
 	tb_switch(t, 1, 9000, 31, 11, FXT_THREAD_STATE_RUNNING);
 	tb_switch(t, 1, 12000, 11, 31, FXT_THREAD_STATE_BLOCKED);
@@ -531,6 +535,60 @@ static void build_top_many(struct tb *t)
 		tb_switch(t, 0, 1003500 + 1000 * (uint64_t)(i - 301), i, i + 1,
 			  FXT_THREAD_STATE_RUNNING);
 	tb_switch(t, 0, 1011500, 309, 100, FXT_THREAD_STATE_RUNNING);
+}
+
+/*
+ * Threads asleep when a hole begins may be woken in it unseen (and run,
+ * and be preempted there): a wakeup of one seen after the hole may not be
+ * the start of its wait. cpu1 loses 5 records in [2000, 4000).
+ *   cpu0: 1000 idle -> V(100); 1500 V -> X(200) (V blocked, before the hole)
+ *         5000 X -> V (X preempted); 6000 V -> X (V blocked);
+ *         7300 X -> V (X preempted); 8000 V -> X (V blocked)
+ *   cpu1: 1000 idle -> Y(300); [hole 2000..4000]; 4000 Y -> idle (blocked)
+ *   cpu2: 1000 idle -> W(400); 2500 W -> Z(500) (W preempted, in the hole);
+ *         3000 Z -> W (Z blocked while the hole is open);
+ *         4800 W -> Z (W preempted); 5200 Z -> W (Z blocked)
+ *   cpu3: 1000 idle -> U(600); 1200 U -> idle (blocked, before the hole);
+ *         5500 idle -> U: no wakeup of U seen, it was woken in the hole
+ *   wakeups: 4500 V (cpu2, by W); 4600 Z (cpu2, by W); 7000 V (cpu2, by W)
+ * Not counted (across a hole), 4: V 4500..5000 (asleep when the hole
+ * began), W 2500..3000 (begun in it), Z 4600..4800 (went to sleep while
+ * it was open), U's wait ending at 5500 (its start is in the hole).
+ * Counted: W preempt 400 (4800..5200), X preempt 1000 (5000..6000), V
+ * wakeup 300 (7000..7300: seen blocking at 6000, after the hole), X
+ * preempt 700 (7300..8000). Y, running on cpu1 when the hole began, is
+ * seen blocking after it: known again.
+ */
+FX_UNUSED
+static void build_hole_sleepers(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_thread(t, 100, 100, "V");
+	tb_thread(t, 200, 200, "X");
+	tb_thread(t, 300, 300, "Y");
+	tb_thread(t, 400, 400, "W");
+	tb_thread(t, 500, 500, "Z");
+	tb_thread(t, 600, 600, "U");
+	tb_switch(t, 0, 1000, IDLE, 100, 0);
+	tb_switch(t, 0, 1500, 100, 200, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 5000, 200, 100, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 6000, 100, 200, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 7300, 200, 100, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 8000, 100, 200, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 1, 1000, IDLE, 300, 0);
+	tb_lost(t, 1, 2000, 4000, 5);
+	tb_switch(t, 1, 4000, 300, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 2, 1000, IDLE, 400, 0);
+	tb_switch(t, 2, 2500, 400, 500, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 2, 3000, 500, 400, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 2, 4500, 100, 400);
+	tb_wake(t, 2, 4600, 500, 400);
+	tb_switch(t, 2, 4800, 400, 500, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 2, 5200, 500, 400, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 2, 7000, 100, 400);
+	tb_switch(t, 3, 1000, IDLE, 600, 0);
+	tb_switch(t, 3, 1200, 600, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 3, 5500, IDLE, 600, 0);
 }
 
 #endif /* FIXTURES_H */
