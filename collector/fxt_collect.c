@@ -139,6 +139,7 @@ struct session {
 	uint64_t tail_loss_markers;	/* records-lost pairs we wrote */
 	uint64_t tail_lost;		/* the records they mark */
 	unsigned int draining_cpu;	/* the ring drain_all() is at */
+	uint64_t ring_bytes_out;	/* of its data, what the output took */
 	const char *marker_failed;	/* the marker a drain failed writing */
 	uint64_t threads_gone;		/* seen, but exited before naming */
 	sigset_t saved_mask;
@@ -830,11 +831,15 @@ static void stop_tracing(struct session *s)
 	clock_gettime(CLOCK_MONOTONIC, &s->stopped);
 }
 
+/* Ring data, counted as the output takes it (also when a write fails). */
 static int sink_write(void *ctx, const void *buf, size_t len)
 {
 	struct session *s = ctx;
+	uint64_t before = s->out.offset;
+	int err = out_write(s, buf, len);
 
-	return out_write(s, buf, len);
+	s->ring_bytes_out += s->out.offset - before;
+	return err;
 }
 
 /*
@@ -1101,6 +1106,7 @@ static long long drain_all(struct session *s, bool final)
 		struct cpu_ring *r = &s->rings[i];
 
 		s->draining_cpu = r->cpu;
+		s->ring_bytes_out = 0;
 		s->marker_failed = NULL;
 		err = ring_drain_holes(&r->ring, &sink, sink_name, sink_hole,
 				       &res);
@@ -1113,9 +1119,18 @@ static long long drain_all(struct session *s, bool final)
 					    s);
 		if (!err && final)
 			err = mark_tail_loss(s, r);
-		if (err)
-			return output_failed(s, err, s->marker_failed ?
-					     s->marker_failed : "ring data");
+		if (err) {
+			output_failed(s, err, s->marker_failed ?
+				      s->marker_failed : "ring data");
+			/*
+			 * What the output took of this drain's data and kept
+			 * (a pipe, or a file that could not be cut back): its
+			 * whole records are in the trace, so in the summary.
+			 */
+			if (s->out.offset != s->out.committed)
+				ring_count_written(&r->ring, s->ring_bytes_out);
+			return -1;
+		}
 		trace_output_commit(&s->out);
 		total += (long long)res.bytes;
 		if (res.status != RING_DRAIN_OK)

@@ -555,6 +555,34 @@ static bool first_ts(const struct ring *ring, uint64_t from, uint64_t to,
 	return false;
 }
 
+void ring_count_written(struct ring *ring, uint64_t bytes)
+{
+	/* The records' tids and names went to the sink in the failed drain. */
+	static const struct ring_sink quiet = { NULL, NULL, NULL };
+	struct scan scan = {
+		.last_ts = ring->last_ts, .tid_seen = ring->tid_seen,
+		.sink = &quiet,
+	};
+	uint64_t head = __atomic_load_n(&ring->ctrl->producer_pos,
+					__ATOMIC_ACQUIRE);
+	uint64_t avail = head - ring->tail, end;
+
+	/* A window the drain could not have copied from: nothing to count. */
+	if (avail > ring->size || (avail & 7) || (head & 7))
+		return;
+	if (bytes > avail)
+		bytes = avail;
+	/* The whole records in [tail, tail + bytes): a cut one is not. */
+	end = scan_window(ring, ring->tail, ring->tail + (bytes & ~7ULL), &scan);
+	ring->bytes += end - ring->tail;
+	ring->switches += scan.switches;
+	ring->wakeups += scan.wakeups;
+	ring->names += scan.names;
+	ring->loss_markers += scan.loss_markers;
+	ring->lost_marked += scan.lost_marked;
+	ring->other_records += scan.other;
+}
+
 int ring_drain(struct ring *ring, const struct ring_sink *sink,
 	       struct ring_drain_result *res)
 {

@@ -255,6 +255,22 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 int ring_end_hole(struct ring *ring, uint64_t to_ts, ring_hole_fn hole,
 		  void *ctx);
 
+/**
+ * ring_count_written() - count what a failed drain's sink kept
+ * @bytes: the bytes of the ring's window the sink took before it failed
+ *
+ * A drain whose write fails counts nothing and leaves consumer_pos where
+ * it was, for the next drain to copy the same records again. When there
+ * will be none, and the sink cannot take back what it took (a pipe: its
+ * reader got those bytes), this counts the whole records among the first
+ * @bytes of the window (from @tail) as copied: @bytes, @switches,
+ * @wakeups, @names, @loss_markers, @lost_marked and @other_records, as
+ * ring_drain() would have; a record cut at @bytes is not counted (a reader
+ * drops it). The ring must not be drained again: those records would be
+ * copied and counted once more.
+ */
+void ring_count_written(struct ring *ring, uint64_t bytes);
+
 /* Bytes committed by the producer and not yet drained (as published). */
 uint64_t ring_pending(const struct ring *ring);
 

@@ -49,6 +49,11 @@
  *                               rename reaches the file before the fork
  *   FAKE_FXTRACE_CHILD=1        COMMAND's pid (our fork() child) shows up
  *                               in wakeups on CPU 0, without a name record
+ *   FAKE_FXTRACE_PIPE_FAIL=K    the K-th write() to a pipe (other than
+ *                               stderr) writes half of its bytes, an odd
+ *                               number, and every later one fails with
+ *                               EPIPE: the reader went away while a write
+ *                               waited for room in the pipe
  *   FAKE_FXTRACE_TAIL_DROPS=N   first thing after START: VICTIM_TID is
  *                               switched in on CPU 0 and preempted there,
  *                               CPU 0's last record; its ring then stays
@@ -647,16 +652,37 @@ EXPORT int munmap(void *addr, size_t len)
 	return real(addr, len);
 }
 
-/* FAKE_FXTRACE_KILL_AT: a short write, then death by SIGKILL. */
+/* FAKE_FXTRACE_PIPE_FAIL: a short write to a pipe, then EPIPE. */
+static ssize_t pipe_write(ssize_t (*real)(int, const void *, size_t), int fd,
+			  const void *buf, size_t count, long fail_at)
+{
+	static long calls;
+
+	if (++calls < fail_at)
+		return real(fd, buf, count);
+	if (calls == fail_at && count >= 2)
+		return real(fd, buf, count / 2 | 1);
+	errno = EPIPE;
+	return -1;
+}
+
+/*
+ * FAKE_FXTRACE_KILL_AT: a short write, then death by SIGKILL.
+ * FAKE_FXTRACE_PIPE_FAIL: pipe_write().
+ */
 EXPORT ssize_t write(int fd, const void *buf, size_t count)
 {
 	ssize_t (*real)(int, const void *, size_t) =
 		(ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
 	long kill_at = env_long("FAKE_FXTRACE_KILL_AT", -1);
 	long pause_us = env_long("FAKE_FXTRACE_WRITE_PAUSE_US", 0);
+	long pipe_fail = env_long("FAKE_FXTRACE_PIPE_FAIL", 0);
 	struct stat st;
 	off_t pos;
 
+	if (pipe_fail > 0 && fd != STDERR_FILENO && fd != fake.fd && count &&
+	    fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		return pipe_write(real, fd, buf, count, pipe_fail);
 	if ((kill_at < 0 && pause_us <= 0) || fd == STDERR_FILENO ||
 	    fd == fake.fd || !count || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return real(fd, buf, count);

@@ -8,7 +8,8 @@
 # kernel name records out of order across rings, /proc naming of threads
 # without one, dropped records (and their loss markers, also after a
 # ring's last record), COMMAND exit statuses, -o - (to a pipe, and
-# appended to a file with >>), signals, a full disk, a file size limit, ABI
+# appended to a file with >>), signals, a full disk, a file size limit
+# (and the records the summary counts after such write errors), ABI
 # mismatch, busy/denied device, corrupt ring data, impossible producer
 # positions, ring positions across 2^64. Every trace written must pass fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
@@ -338,6 +339,45 @@ expect "a full disk: exit 1, the step and what to do" 1 "the disk is full"
 rc=$?
 expect "a file size limit mid-trace: cut back to the last whole record" 1 \
 	"cut back to its last whole record" "$TMP/lim.fxt"
+
+# counted_as_written DUMP_ERRORS: the summary's context switches and wakeups
+# ("<switches> <wakeups>") against the whole ones in the trace read from
+# stdin, and ok (with both) or not.
+counted_as_written() {
+	"$DUMP" - 2>"$1" | awk '$2 == "context_switch" { s++ } $2 == "wakeup" { w++ }
+		END { print s + 0, w + 0 }' >"$TMP/in-file"
+	sed -n 's/.*: [0-9]* records (\([0-9]*\) context switches, \([0-9]*\) wakeups.*/\1 \2/p' \
+		"$TMP/err" >"$TMP/in-summary"
+	[ -s "$TMP/in-summary" ] && [ "$(cat "$TMP/in-summary")" = "$(cat "$TMP/in-file")" ]
+}
+# After a write error, the summary counts the records in the output: all
+# of a file cut back to its last whole record, and on a pipe, which keeps
+# what it took, the whole records of the drain that failed midway too.
+(ulimit -f 100 && LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV \
+	"$COLLECT" -D "$DEV" -o "$TMP/lim.fxt" -d 5 >"$TMP/out" 2>"$TMP/err")
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "cut back to its last whole record" "$TMP/err" &&
+   counted_as_written "$TMP/dump-err" <"$TMP/lim.fxt" &&
+   [ "$(cut -d' ' -f1 "$TMP/in-file")" -gt 0 ]; then
+	ok "a file cut back after a write error: the summary counts its records ($(cat "$TMP/in-file"))"
+else
+	{ echo "exit $rc; summary: $(cat "$TMP/in-summary"), file: $(cat "$TMP/in-file")"; cat "$TMP/err"; } >"$TMP/why"
+	fail "a file cut back after a write error: the summary counts its records" "$TMP/why"
+fi
+{
+	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_PIPE_FAIL=3 \
+		"$COLLECT" -D "$DEV" -o - -d 2 2>"$TMP/err"
+	echo $? >"$TMP/rc"
+} | cat >"$TMP/pipe.fxt"
+rc=$(cat "$TMP/rc")
+if [ "$rc" -eq 1 ] && grep -q "writing ring data to stdout failed: Broken pipe" "$TMP/err" &&
+   counted_as_written "$TMP/dump-err" <"$TMP/pipe.fxt" &&
+   [ "$(cut -d' ' -f1 "$TMP/in-file")" -gt 0 ] && grep -q "truncated" "$TMP/dump-err"; then
+	ok "a pipe whose reader went away in a ring data write: exit 1, the summary counts the whole records it got ($(cat "$TMP/in-file"))"
+else
+	{ echo "exit $rc; summary: $(cat "$TMP/in-summary"), pipe: $(cat "$TMP/in-file")"; cat "$TMP/err" "$TMP/dump-err"; } >"$TMP/why"
+	fail "a pipe whose reader went away in a ring data write: exit 1, the summary counts the whole records it got" "$TMP/why"
+fi
 
 # A file size limit the trace's first records do not fit in: nothing whole
 # was written, and the message must not call the file a valid trace.

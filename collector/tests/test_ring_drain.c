@@ -49,6 +49,7 @@ struct capture {
 	struct ring_name names[64];
 	unsigned int nnames;
 	int fail_with;		/* make write() fail with this errno */
+	size_t takes_at_most;	/* then take this much in all, and fail */
 	struct name_order *order;	/* note every name here, if set */
 	struct ring_hole holes[8];
 	size_t len_at_hole[8];	/* bytes written before each hole came */
@@ -96,6 +97,15 @@ static int capture_write(void *ctx, const void *buf, size_t len)
 
 	if (c->fail_with)
 		return -c->fail_with;
+	if (c->takes_at_most && c->len + len > c->takes_at_most) {
+		/* A pipe whose reader went away in the middle of a write. */
+		size_t part = c->takes_at_most - c->len;
+
+		c->takes_at_most = 0;
+		capture_write(ctx, buf, part);
+		c->fail_with = EPIPE;
+		return -EPIPE;
+	}
 	if (c->len + len > c->cap) {
 		c->cap = (c->len + len) * 2;
 		c->bytes = realloc(c->bytes, c->cap);
@@ -625,6 +635,62 @@ TEST(sink_errors_leave_the_consumer_where_it_was)
 	c.fail_with = 0;
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
 	EXPECT(c.len == n && !memcmp(c.bytes, rec, n));
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * A drain whose sink took part of the window and failed (a pipe that
+ * keeps what it took): ring_count_written() counts the whole records of
+ * that part, and no cut one, also when the part is in both chunks of a
+ * window across the end of the area.
+ */
+TEST(what_a_failed_write_kept_is_counted)
+{
+	uint64_t rec[16];
+	size_t sw, wk, nm;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	fake_init(&f, 256, 3 * 256 - 48);	/* the second record wraps */
+	sw = kernel_switch(rec, 100, 1, 2);
+	produce(&f, rec, sw);
+	wk = kernel_wakeup(rec, 200, 2, 1);
+	produce(&f, rec, wk);
+	nm = kernel_thread(rec, 2, 2, "two");
+	produce(&f, rec, nm);
+	produce(&f, rec, kernel_loss_marker(rec, 300, 1, 4, 77, 78));
+	c.takes_at_most = sw + wk + nm + 3;	/* a cut loss marker */
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), (uint64_t)-EPIPE);
+	EXPECT_EQ(c.len, sw + wk + nm + 3);
+	EXPECT_EQ(f.ring.switches + f.ring.wakeups + f.ring.names, 0);
+	ring_count_written(&f.ring, c.len);
+	EXPECT_EQ(f.ring.switches, 1);
+	EXPECT_EQ(f.ring.wakeups, 1);
+	EXPECT_EQ(f.ring.names, 1);
+	EXPECT_EQ(f.ring.loss_markers, 0);
+	EXPECT_EQ(f.ring.lost_marked, 0);
+	EXPECT_EQ(f.ring.bytes, sw + wk + nm);
+	EXPECT_EQ(f.ring.tail, 3 * 256 - 48);	/* nothing consumed */
+	EXPECT_EQ(f.ctrl->consumer_pos, 3 * 256 - 48);
+	fake_free(&f);
+	free(c.bytes);
+
+	/* Inside the first record: nothing; more than the window: all. */
+	memset(&c, 0, sizeof(c));
+	fake_init(&f, 256, 0);
+	produce(&f, rec, kernel_switch(rec, 100, 1, 2));
+	produce(&f, rec, kernel_loss_marker(rec, 110, 1, 4, 77, 78));
+	c.takes_at_most = 7;
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), (uint64_t)-EPIPE);
+	ring_count_written(&f.ring, c.len);
+	EXPECT_EQ(f.ring.switches + f.ring.bytes, 0);
+	ring_count_written(&f.ring, 4096);
+	EXPECT_EQ(f.ring.switches, 1);
+	EXPECT_EQ(f.ring.loss_markers, 1);
+	EXPECT_EQ(f.ring.lost_marked, 4);
+	EXPECT_EQ(f.ring.bytes, sw + 56);
 	fake_free(&f);
 	free(c.bytes);
 }
@@ -1546,6 +1612,7 @@ int main(void)
 	RUN(skipped_data_is_one_hole_reported_before_the_next_record);
 	RUN(lying_argument_sizes_stop_the_waker_search);
 	RUN(sink_errors_leave_the_consumer_where_it_was);
+	RUN(what_a_failed_write_kept_is_counted);
 	RUN(tids_are_reported_once_until_evicted);
 	RUN(every_tid_reaches_the_collectors_set_whatever_the_cache_evicts);
 	RUN(records_across_the_end_walk_as_in_one_piece);
