@@ -473,6 +473,10 @@ int main(int argc, char **argv)
 	if (st.late)
 		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window skipped (first at offset %zu); try a larger --reorder-window\n",
 			path, st.late, st.first_late_offset);
+	if (st.late_holes)
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " holes (loss markers) beyond the reorder window applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; try a larger --reorder-window\n",
+			path, st.late_holes, st.first_late_hole_offset,
+			st.max_late_hole_ns);
 	if (check_output(cv.out))
 		ret = 1;
 	/* some file systems (NFS, quotas) report a failed write at close */

@@ -681,8 +681,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			an->started ? end : 0, span);
 		fprintf(out, "\"records\": {\"total\": %" PRIu64 ", \"switches\": %"
 			PRIu64 ", \"wakeups\": %" PRIu64 ", \"unknown_skipped\": %"
-			PRIu64 ", \"late_skipped\": %" PRIu64 "},\n", an->io.records,
-			an->io.switches, an->io.wakeups, an->io.skipped, an->io.late);
+			PRIu64 ", \"late_skipped\": %" PRIu64 ", \"late_holes\": %"
+			PRIu64 "},\n", an->io.records, an->io.switches,
+			an->io.wakeups, an->io.skipped, an->io.late,
+			an->io.late_holes);
 		fprintf(out, "\"dropped\": {\"provider_events\": %" PRIu64
 			", \"records_dropped\": %" PRIu64 ", \"per_cpu\": {",
 			an->drop_events, dropped);
@@ -787,6 +789,9 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		if (an->io.late)
 			fprintf(out, "records beyond the reorder window (skipped): %"
 				PRIu64 "\n", an->io.late);
+		if (an->io.late_holes)
+			fprintf(out, "holes beyond the reorder window (applied late): %"
+				PRIu64 "\n", an->io.late_holes);
 		if (an->io.malformed)
 			fprintf(out, "stopped at a malformed record: offset %zu: %s\n",
 				an->io.error.offset, an->io.error.message);
@@ -834,6 +839,10 @@ void print_input_warnings(const struct analysis *an, const char *path,
 		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were skipped; try a larger --reorder-window\n",
 			path, an->io.late, an->io.first_late_offset,
 			an->io.max_late_ns);
+	if (an->io.late_holes)
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived more than the reorder window after newer records (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; try a larger --reorder-window\n",
+			path, an->io.late_holes, an->io.first_late_hole_offset,
+			an->io.max_late_hole_ns);
 	if (an->oom)
 		fprintf(err, "fxt-sched: warning: out of memory: some statistics are incomplete\n");
 	if (an->spool_error)

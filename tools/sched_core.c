@@ -466,12 +466,29 @@ static void push(struct run *r, const struct sc_event *e)
 }
 
 /* Names and loss markers are never skipped as late: they are applied at
- * the earliest time still possible. */
+ * the earliest time still possible (loss markers: add_lost()). */
 static void push_clamped(struct run *r, struct sc_event *e)
 {
 	if (r->any_out && e->ts < r->last_out)
 		e->ts = r->last_out;
 	push(r, e);
+}
+
+/* A loss marker (read at @offset): a late one is applied late, but one
+ * that opens a hole is counted, since the hole began earlier than it can
+ * be applied. */
+static void add_lost(struct run *r, struct sc_event *e, size_t offset)
+{
+	struct sc_stats *st = r->st;
+
+	if (e->a && r->any_out && e->ts < r->last_out) {
+		if (!st->late_holes)
+			st->first_late_hole_offset = offset;
+		st->late_holes++;
+		if (r->last_out - e->ts > st->max_late_hole_ns)
+			st->max_late_hole_ns = r->last_out - e->ts;
+	}
+	push_clamped(r, e);
 }
 
 /* The pending names take effect at @ts (they sort before the record that
@@ -582,7 +599,7 @@ static int run_input(struct input *in, const struct sc_opts *opts,
 			if (to_lost(rec, ts, &e)) {
 				st->lost_markers++;
 				e.seq = r.seq++;
-				push_clamped(&r, &e);
+				add_lost(&r, &e, rec->offset);
 			}
 		}
 		release_behind(in, rec->offset, &released);

@@ -32,6 +32,13 @@
  *     uapi/linux/fxtrace.h; and fxt-collect's "bytes_skipped" pairs of the
  *     same shape (SC_LOST with SC_SKIPPED: ring data it skipped as
  *     invalid, in bytes, decision 7), a hole in that CPU's records alike.
+ *     The pair is written when a record fits again, the first marker with
+ *     the time of the first record lost: a hole longer than the window
+ *     puts it behind. Like names, a marker is never skipped as late but
+ *     applied at the earliest time still possible; one that opens a hole
+ *     and comes late is counted (@late_holes): its hole is applied from
+ *     later than it began, and what was handed on in between was taken
+ *     as complete.
  *     They are also handed to @record at once, like every other event.
  * Every other record (other events, metadata, logs) is passed on at once,
  * in file order.
@@ -100,6 +107,12 @@ struct sc_stats {
 	uint64_t late;			/* arrived after their window: skipped */
 	size_t first_late_offset;
 	uint64_t max_late_ns;		/* how far behind the worst one was */
+	uint64_t late_holes;		/* loss markers opening a hole that
+					 * arrived after their window: applied
+					 * from the last time handed on, not
+					 * from their own (see run_input()) */
+	size_t first_late_hole_offset;
+	uint64_t max_late_hole_ns;
 	size_t max_buffered;		/* peak reorder-buffer entries */
 	bool malformed;			/* reading stopped at a bad record */
 	struct fxt_error error;

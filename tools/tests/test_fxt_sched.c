@@ -940,6 +940,48 @@ TEST(threads_asleep_in_a_hole_may_be_woken_unseen)
 	analysis_free(&an);
 }
 
+/* fixtures.h build_late_hole: a loss marker opening a hole that comes
+ * after its reorder window is applied late, and counted. */
+TEST(late_loss_markers_are_counted)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	build_late_hole(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);		/* 2 s: in time */
+	EXPECT_EQ(an.io.late_holes, 0);
+	EXPECT_EQ(an.io.late, 0);
+	EXPECT_EQ(an.skipped_hole, 1);		/* C, across the hole */
+	EXPECT_EQ(analysis_find(&an, 103)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(an.cpus[1].busy, 1000);
+	analysis_free(&an);
+
+	build_late_hole(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 1000) == 0);	/* 1 us: 2000 ns late */
+	EXPECT_EQ(an.io.late_holes, 1);		/* the closing one is not */
+	EXPECT_EQ(an.io.max_late_hole_ns, 2000);
+	EXPECT(an.io.first_late_hole_offset > 0);
+	EXPECT_EQ(an.io.late, 0);
+	EXPECT_EQ(an.io.lost_markers, 2);
+	/* what that costs: C's wait and B's runtime to 4000 taken as known */
+	EXPECT_EQ(an.skipped_hole, 0);
+	EXPECT_EQ(analysis_find(&an, 103)->lat[LAT_WAKEUP].max, 2300);
+	EXPECT_EQ(an.cpus[1].busy, 3000);
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_input_warnings(&an, "x.fxt", f);
+	fclose(f);
+	EXPECT_CONTAINS(txt, "fxt-sched: warning: x.fxt: 1 holes (loss markers) arrived more than the reorder window after newer records (first at offset ");
+	EXPECT_CONTAINS(txt, ", up to 2000 ns late): each was applied from the last time already analysed");
+	free(txt);
+	analysis_free(&an);
+}
+
 /* fixtures.h build_hole_top: A's interval reaches into cpu1's hole. */
 TEST(top_history_incomplete_after_a_hole)
 {
@@ -1373,6 +1415,7 @@ int main(void)
 	RUN(top_history_incomplete_after_a_hole);
 	RUN(thread_running_when_a_hole_begins_is_unknown_after_it);
 	RUN(threads_asleep_in_a_hole_may_be_woken_unseen);
+	RUN(late_loss_markers_are_counted);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
 	RUN(unknown_records_skipped_by_size);
