@@ -91,6 +91,7 @@ static void fxtrace_free_rings(struct fxtrace_session *s)
 	lockdep_assert_held(&s->buf_lock);
 	if (!s->rings)
 		return;
+	fxtrace_rings_sync_wakeups(s->rings);
 	for_each_possible_cpu(cpu)
 		fxtrace_ring_destroy(per_cpu_ptr(s->rings, cpu));
 	fxtrace_free_percpu(s->rings);

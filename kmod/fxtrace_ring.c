@@ -4,6 +4,8 @@
  *
  * The hot write path is inline in fxtrace_ring.h.
  */
+#include <linux/irq_work.h>
+#include <linux/rcupdate.h>
 #include <linux/vmalloc.h>
 
 #include "fxtrace_alloc.h"
@@ -120,21 +122,75 @@ u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now)
 	return head;
 }
 
+/*
+ * Whether irq_work_sync() on our works waits by sleeping (rcuwait) rather
+ * than by spinning: on PREEMPT_RT, where a work not marked IRQ_WORK_HARD_IRQ
+ * (ours) runs in the CPU's irq_work/N thread, and where the architecture
+ * cannot raise an irq_work interrupt. These are irq_work_sync()'s own
+ * conditions, and only under them does irq_work_single() touch the work
+ * after clearing IRQ_WORK_BUSY (fxtrace_rings_sync_wakeups()).
+ */
+static bool fxtrace_irq_work_sleeps(void)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_RT) || !arch_irq_work_has_interrupt();
+}
+
+/**
+ * fxtrace_rings_sync_wakeups() - wait until no ring's irq_work runs any more
+ * @rings: a session's rings, one per possible CPU, each initialized or still
+ *	zeroed
+ *
+ * irq_work_sync() on every ring would do, but since 91840be8f710
+ * ("irq_work: Fix use-after-free in irq_work_single() on PREEMPT_RT"),
+ * which Debian's 6.1 and 6.12 carry, it ends with synchronize_rcu()
+ * whenever it sleeps (fxtrace_irq_work_sleeps()), busy work or not: that
+ * was one grace period per possible CPU, under both of the session's
+ * locks, in close() and in a CONFIGURE that replaces the buffers. So only
+ * the works still busy are waited for, and then one grace period covers
+ * them all: where irq_work_sync() sleeps, irq_work_single() still reads
+ * the work after clearing IRQ_WORK_BUSY (irq_work_is_hard(),
+ * rcuwait_wake_up()), inside the RCU read-side critical section that
+ * run_irq_workd() holds since that commit (or in a hard interrupt, where
+ * the architecture cannot raise one), which a grace period started after
+ * the flag was seen clear waits out. Where it spins, nothing reads the
+ * work after the flag is clear: no grace period. (On a PREEMPT_RT kernel
+ * without that commit, irq_work_sync() itself leaves that window open.)
+ *
+ * Context: probes detached and synchronized, so no work is queued again.
+ * Sleeps.
+ */
+void fxtrace_rings_sync_wakeups(struct fxtrace_ring __percpu *rings)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct irq_work *work = &per_cpu_ptr(rings, cpu)->wakeup;
+
+		/*
+		 * Queued or running: wait for it to finish, which it soon
+		 * does (fxtrace_ring_wake_reader() queues it only on an
+		 * active CPU). The flag read as irq_work_sync() reads it.
+		 */
+		if (irq_work_is_busy(work))
+			irq_work_sync(work);
+	}
+	if (fxtrace_irq_work_sleeps())
+		synchronize_rcu();
+}
+
 /**
  * fxtrace_ring_destroy() - free the area of a ring no probe can reach any more
  * @ring: the ring, initialized or still zeroed
  *
- * Context: probes detached and synchronized, and no part of the ring mapped
- * (the session's release comes after its last munmap(); CONFIGURE refuses
- * while anything is mapped). The irq_work may still be pending: wait for it,
- * which never waits long (fxtrace_ring_wake_reader() queues it only on an
- * active CPU).
+ * Context: probes detached and synchronized, the ring's irq_work done with
+ * (fxtrace_rings_sync_wakeups()), and no part of the ring mapped (the
+ * session's release comes after its last munmap(); CONFIGURE refuses while
+ * anything is mapped).
  */
 void fxtrace_ring_destroy(struct fxtrace_ring *ring)
 {
 	if (!ring->area)
 		return;
-	irq_work_sync(&ring->wakeup);
 	fxtrace_vfree(ring->area);
 	ring->area = NULL;
 }

@@ -110,6 +110,7 @@ struct fxtrace_ring {
 int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 		      u64 watermark, wait_queue_head_t *wq, u32 owner_tgid,
 		      u32 owner_tid);
+void fxtrace_rings_sync_wakeups(struct fxtrace_ring __percpu *rings);
 void fxtrace_ring_destroy(struct fxtrace_ring *ring);
 void fxtrace_ring_start(struct fxtrace_ring *ring);
 bool fxtrace_ring_readable(struct fxtrace_ring *ring, bool tracing);
@@ -123,10 +124,10 @@ u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now);
  * offline or not yet fully online. On PREEMPT_RT the irq_work runs in the
  * CPU's irq_work/N thread, which is parked while the CPU is offline: a work
  * queued in a dying CPU's last switches would wait there, and so would
- * fxtrace_ring_destroy()'s irq_work_sync(), in close(), until the CPU came
- * back. The CPU stops being active before that thread is parked, and the
- * scheduler waits out every preempt-disabled section (a probe) in between,
- * so a work queued here while the CPU is active still runs. The wakeups
+ * fxtrace_rings_sync_wakeups(), in close(), until the CPU came back. The
+ * CPU stops being active before that thread is parked, and the scheduler
+ * waits out every preempt-disabled section (a probe) in between, so a work
+ * queued here while the CPU is active still runs. The wakeups
  * skipped meanwhile are why readers poll with a timeout (uapi, "poll").
  */
 static __always_inline void fxtrace_ring_wake_reader(struct fxtrace_ring *ring)

@@ -8,9 +8,14 @@
  * Each START attaches six tracepoint probes (kernel text patching) and each
  * STOP detaches them and waits for an RCU grace period; under QEMU TCG that
  * is slow, so the time per cycle is measured and printed.
+ *
+ * Freeing the rings (close(), a CONFIGURE that replaces them) waits for one
+ * RCU grace period at most, not one per possible CPU: counted with a kprobe
+ * on synchronize_rcu(), the time printed.
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <sys/stat.h>
 
 #include "ring_check.h"
 
@@ -111,6 +116,141 @@ TEST(open_close_300_times)
 	}
 	dt = now_s() - t0;
 	printf("#   %d open/close cycles in %.2f s\n", i, dt);
+	expect_no_live_allocations();
+}
+
+/*
+ * A kprobe event on synchronize_rcu(), in a trace instance of its own,
+ * filtered to this process: each call this process makes is one line of
+ * the instance's trace.
+ */
+#define TRACEFS			"/sys/kernel/tracing"
+#define SYNC_RCU_EVENT		"fxtrace_lifecycle/sync_rcu"
+#define SYNC_RCU_INSTANCE	TRACEFS "/instances/fxtrace_lifecycle"
+#define SYNC_RCU_EVENT_DIR	SYNC_RCU_INSTANCE "/events/" SYNC_RCU_EVENT
+
+/* Write @text to @path (appending if @append); 0 or the errno. */
+static int write_text(const char *path, const char *text, int append)
+{
+	int fd = open(path, O_WRONLY | (append ? O_APPEND : O_TRUNC));
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, text, strlen(text));
+	err = n < 0 ? errno : 0;
+	close(fd);
+	return err;
+}
+
+/* What an earlier run may have left: the instance, then the event. */
+static void sync_rcu_probe_remove(void)
+{
+	rmdir(SYNC_RCU_INSTANCE);
+	write_text(TRACEFS "/kprobe_events", "-:" SYNC_RCU_EVENT "\n", 1);
+}
+
+/* Count this process's calls of synchronize_rcu() from now on. */
+static void sync_rcu_probe_add(void)
+{
+	char filter[64];
+	int err;
+
+	sync_rcu_probe_remove();
+	err = write_text(TRACEFS "/kprobe_events",
+			 "p:" SYNC_RCU_EVENT " synchronize_rcu\n", 1);
+	/* The test VM's kernels have kprobe events, and tracefs there. */
+	if (err)
+		SKIP_OR_FAIL_IN_VM("no kprobe on synchronize_rcu(): %s",
+				   strerror(err));
+	ASSERT_EQ(0, mkdir(SYNC_RCU_INSTANCE, 0700));
+	snprintf(filter, sizeof(filter), "common_pid == %d\n", (int)getpid());
+	ASSERT_EQ(0, write_text(SYNC_RCU_EVENT_DIR "/filter", filter, 0));
+	ASSERT_EQ(0, write_text(SYNC_RCU_EVENT_DIR "/enable", "1\n", 0));
+}
+
+/* This process's synchronize_rcu() calls since the last count; clears them. */
+static int sync_rcu_calls(void)
+{
+	FILE *f = fopen(SYNC_RCU_INSTANCE "/trace", "r");
+	char line[512];
+	int n = 0;
+
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, "sync_rcu"))
+			n++;
+	fclose(f);
+	ASSERT_EQ(0, write_text(SYNC_RCU_INSTANCE "/trace", "", 0));
+	return n;
+}
+
+static int possible_cpus(const struct fxtrace_info *info)
+{
+	unsigned long cpu;
+	int n = 0;
+
+	for (cpu = 0; cpu < info->nr_cpu_ids; cpu++)
+		n += cpu_possible(cpu);
+	return n;
+}
+
+/*
+ * Each ring has an irq_work that wakes poll() readers, and freeing the
+ * rings must wait until none of them runs. irq_work_sync() on each would,
+ * but on PREEMPT_RT it waits for an RCU grace period every time, since
+ * Linux 91840be8f710 (Debian's 6.12-rt has it): one per possible CPU,
+ * holding the session's locks. The module waits for the busy works only,
+ * then for one grace period (on PREEMPT_RT; none elsewhere). Counted here
+ * for the two ways the rings are freed, in a session never started (no
+ * work ever queued, so no more than that one grace period); then, printed
+ * only, for a session whose works ran. The times are printed, not checked
+ * (slow under QEMU TCG, and a benchmark's business).
+ */
+TEST(freeing_the_rings_waits_for_one_grace_period_not_one_per_cpu)
+{
+	int fd = dev_open(), cpus, calls;
+	struct fxtrace_info info;
+	double t0, dt;
+
+	sync_rcu_probe_add();
+	info = dev_info(fd);
+	cpus = possible_cpus(&info);
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	sync_rcu_calls();
+	t0 = now_s();
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	dt = now_s() - t0;
+	calls = sync_rcu_calls();
+	printf("#   CONFIGURE replacing %d rings: %.3f s, %d synchronize_rcu() calls\n",
+	       cpus, dt, calls);
+	EXPECT_LE(calls, 1);
+
+	t0 = now_s();
+	close(fd);
+	dt = now_s() - t0;
+	calls = sync_rcu_calls();
+	printf("#   close() freeing %d rings: %.3f s, %d synchronize_rcu() calls\n",
+	       cpus, dt, calls);
+	EXPECT_LE(calls, 1);
+
+	/* A watermark of 8 bytes: a CPU's first record queues its work. */
+	fd = dev_open();
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 8));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	usleep(100 * 1000);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	sync_rcu_calls();
+	t0 = now_s();
+	close(fd);
+	dt = now_s() - t0;
+	calls = sync_rcu_calls();
+	printf("#   close() after tracing, %d rings: %.3f s, %d synchronize_rcu() calls\n",
+	       cpus, dt, calls);
+
+	sync_rcu_probe_remove();
 	expect_no_live_allocations();
 }
 
