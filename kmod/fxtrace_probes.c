@@ -39,18 +39,20 @@
 
 /*
  * Who woke whom. sched_waking always runs in the waker's context, but for a
- * remote wakeup (TTWU_QUEUE) sched_wakeup runs later on the target CPU, in
- * the IPI or in the idle loop, where current is not the waker. sched_waking
- * leaves (wakee tid << 32 | waker tid) in a slot chosen by the task pointer;
- * sched_wakeup takes it back if the wakee matches. A slot overwritten by
- * another wakee in between only costs the waker of that one wakeup: the
- * fallback uses current, which is right whenever sched_wakeup runs in the
- * waker's own context and is left out (never wrong) in interrupt or idle
- * context. The table is shared by all CPUs: a slot is written by whichever
- * CPU wakes a task that hashes to it, and read on the CPU the task wakes
- * up on. Apart from hash collisions, those are the two CPUs already
- * exchanging the woken task's cache lines. START clears the table, so no
- * slot left by an earlier session can name a waker.
+ * remote wakeup (TTWU_QUEUE) sched_wakeup runs later on the target CPU,
+ * wherever that CPU flushes its queue of wakeups: in the IPI, in the idle
+ * loop, or in its stopper thread (migration_cpu_stop() flushes the queue
+ * before it moves a task), where current is migration/N: never the waker.
+ * sched_waking leaves (wakee tid << 32 | waker tid) in a slot chosen by the
+ * task pointer; sched_wakeup takes it back if the wakee matches, and
+ * otherwise writes no waker, never a wrong one. So a wakeup whose slot
+ * another wakee that hashes to it took in between, or whose sched_waking
+ * ran before START cleared the table, loses its waker, and nothing else.
+ * The table is shared by all CPUs: a slot is written by whichever CPU wakes
+ * a task that hashes to it, and read on the CPU the task wakes up on. Apart
+ * from hash collisions, those are the two CPUs already exchanging the woken
+ * task's cache lines. START clears the table, so no slot left by an
+ * earlier session can name a waker.
  */
 #define FXTRACE_WAKER_BITS	10
 static u64 fxtrace_wakers[1 << FXTRACE_WAKER_BITS];
@@ -278,13 +280,12 @@ static void fxtrace_probe_sched_waking(void *data, struct task_struct *p)
 static void fxtrace_probe_sched_wakeup(void *data, struct task_struct *p)
 {
 	u64 slot = READ_ONCE(fxtrace_wakers[hash_ptr(p, FXTRACE_WAKER_BITS)]);
-	u32 waker;
 
+	/* On a mismatch no waker, not current: see fxtrace_wakers. */
 	if ((u32)(slot >> 32) == (u32)p->pid)
-		waker = (u32)slot;
+		fxtrace_write_wakeup(data, p, (u32)slot);
 	else
-		waker = fxtrace_current_waker();
-	fxtrace_write_wakeup(data, p, waker);
+		fxtrace_write_wakeup(data, p, 0);
 }
 
 /*

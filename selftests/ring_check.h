@@ -30,8 +30,11 @@ typedef void (*ring_switch_fn)(void *ctx, int cpu,
 			       const struct krec_switch *sw, __u64 timestamp,
 			       __s32 outgoing_weight);
 
-/* Called for every wakeup walked, in ring order: the woken tid. */
-typedef void (*ring_wakeup_fn)(void *ctx, int cpu, __u64 tid,
+/*
+ * Called for every wakeup walked, in ring order: the woken tid, and the
+ * waker's, 0 when the record names none.
+ */
+typedef void (*ring_wakeup_fn)(void *ctx, int cpu, __u64 tid, __u64 waker,
 			       __u64 timestamp);
 
 struct ring {
@@ -211,7 +214,8 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 	if (kind == KREC_SWITCH)
 		ring_check_switch(r, rec, ring_pos);
 	if (kind == KREC_WAKEUP && r->on_wakeup)
-		r->on_wakeup(r->watch_ctx, r->cpu, rec[2], rec[1]);
+		r->on_wakeup(r->watch_ctx, r->cpu, rec[2],
+			     words == 5 ? rec[4] : 0, rec[1]);
 	if (kind == KREC_LOSS)
 		return ring_check_loss_markers(r, rec, len - pos);
 	r->walked++;

@@ -74,11 +74,12 @@ static void see_switch(void *ctx, int cpu, const struct krec_switch *sw,
 		add_ev(w, ts, EV_IN, 0);
 }
 
-static void see_wakeup(void *ctx, int cpu, __u64 tid, __u64 ts)
+static void see_wakeup(void *ctx, int cpu, __u64 tid, __u64 waker, __u64 ts)
 {
 	struct watch *w = ctx;
 
 	(void)cpu;
+	(void)waker;
 	if (tid == w->tid)
 		add_ev(w, ts, EV_WAKEUP, 0);
 }

@@ -145,7 +145,14 @@
  *   koid   FXTRACE_STR_WAKER  = tid of the waking task; omitted when the
  *                               wakeup came from interrupt context or idle
  *                               (on PREEMPT_RT most interrupt handlers run
- *                               in threads: the handler's thread is named)
+ *                               in threads: the handler's thread is named),
+ *                               and when the kernel lost track of it: a
+ *                               wakeup completed on another CPU than the
+ *                               waker's, after a second wakeup whose task
+ *                               hashes to the same slot of the kernel's
+ *                               table started (rare), or a wakeup started
+ *                               before START. Never a task that did not
+ *                               wake it.
  *   No weight (ABI <= 3 wrote p->prio as "weight"): Perfetto reads a
  *   wakeup's weight only to tell an idle task, which is never woken, and
  *   the woken task's priority is the incoming_weight of the switch that
