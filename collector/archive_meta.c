@@ -244,59 +244,55 @@ int archive_write_drop_marker(struct fxt_writer *w, uint64_t pid,
 	return err;
 }
 
-/* One sample of a "bytes_skipped" counter (archive_write_skip_marker()). */
-static int write_skip_sample(struct fxt_writer *w, uint64_t pid, uint64_t tid,
-			     unsigned int cpu, uint64_t bytes, uint64_t ts)
+/*
+ * One sample of a per-CPU counter of a hole, as the kernel writes its loss
+ * markers: counter id = CPU, one int64 argument named "cpu" (uapi, "Loss
+ * markers"). Used for "bytes_skipped" and for "records_lost".
+ */
+static int write_hole_sample(struct fxt_writer *w, uint64_t pid, uint64_t tid,
+			     uint16_t category, uint16_t name,
+			     unsigned int cpu, uint64_t value, uint64_t ts)
 {
 	struct fxt_event ev = {
 		.type = FXT_EVENT_COUNTER,
 		.thread = { .index = 0, .pid = pid, .tid = tid },
-		.category = fxt_str_index(ARCHIVE_STR_CATEGORY),
-		.name = fxt_str_index(ARCHIVE_STR_BYTES_SKIPPED),
+		.category = fxt_str_index(category),
+		.name = fxt_str_index(name),
 		.timestamp = ts,
-		.data = cpu,	/* counter id, as in the kernel's markers */
+		.data = cpu,
 	};
 	/* int64, as the kernel's: a ring's size is far below INT64_MAX. */
 	struct fxt_arg arg = fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU),
-					   bytes > INT64_MAX ? INT64_MAX :
-					   (int64_t)bytes);
+					   value > INT64_MAX ? INT64_MAX :
+					   (int64_t)value);
 
 	return fxt_write_event(w, &ev, &arg, 1);
+}
+
+/* A hole's pair of samples: the value at @from, 0 at @to. */
+static int write_hole_pair(struct fxt_writer *w, uint64_t pid, uint64_t tid,
+			   uint16_t category, uint16_t name, unsigned int cpu,
+			   uint64_t value, uint64_t from, uint64_t to)
+{
+	int err = write_hole_sample(w, pid, tid, category, name, cpu, value,
+				    from);
+
+	return err ? err : write_hole_sample(w, pid, tid, category, name, cpu,
+					     0, to);
 }
 
 int archive_write_skip_marker(struct fxt_writer *w, uint64_t pid,
 			      uint64_t tid, unsigned int cpu, uint64_t bytes,
 			      uint64_t from, uint64_t to)
 {
-	int err = write_skip_sample(w, pid, tid, cpu, bytes, from);
-
-	return err ? err : write_skip_sample(w, pid, tid, cpu, 0, to);
-}
-
-/* One sample of a "records_lost" counter, as the kernel writes it. */
-static int write_lost_sample(struct fxt_writer *w, uint64_t pid, uint64_t tid,
-			     unsigned int cpu, uint64_t lost, uint64_t ts)
-{
-	struct fxt_event ev = {
-		.type = FXT_EVENT_COUNTER,
-		.thread = { .index = 0, .pid = pid, .tid = tid },
-		.category = fxt_str_index(FXTRACE_STR_FXTRACE),
-		.name = fxt_str_index(FXTRACE_STR_RECORDS_LOST),
-		.timestamp = ts,
-		.data = cpu,
-	};
-	struct fxt_arg arg = fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU),
-					   lost > INT64_MAX ? INT64_MAX :
-					   (int64_t)lost);
-
-	return fxt_write_event(w, &ev, &arg, 1);
+	return write_hole_pair(w, pid, tid, ARCHIVE_STR_CATEGORY,
+			       ARCHIVE_STR_BYTES_SKIPPED, cpu, bytes, from, to);
 }
 
 int archive_write_lost_marker(struct fxt_writer *w, uint64_t pid,
 			      uint64_t tid, unsigned int cpu, uint64_t lost,
 			      uint64_t from, uint64_t to)
 {
-	int err = write_lost_sample(w, pid, tid, cpu, lost, from);
-
-	return err ? err : write_lost_sample(w, pid, tid, cpu, 0, to);
+	return write_hole_pair(w, pid, tid, FXTRACE_STR_FXTRACE,
+			       FXTRACE_STR_RECORDS_LOST, cpu, lost, from, to);
 }
