@@ -555,6 +555,17 @@ static bool first_ts(const struct ring *ring, uint64_t from, uint64_t to,
 	return false;
 }
 
+/* A walked window's records, added to the ring's totals. */
+static void add_counts(struct ring *ring, const struct scan *scan)
+{
+	ring->switches += scan->switches;
+	ring->wakeups += scan->wakeups;
+	ring->names += scan->names;
+	ring->loss_markers += scan->loss_markers;
+	ring->lost_marked += scan->lost_marked;
+	ring->other_records += scan->other;
+}
+
 void ring_count_written(struct ring *ring, uint64_t bytes)
 {
 	/* The records' tids and names went to the sink in the failed drain. */
@@ -575,12 +586,7 @@ void ring_count_written(struct ring *ring, uint64_t bytes)
 	/* The whole records in [tail, tail + bytes): a cut one is not. */
 	end = scan_window(ring, ring->tail, ring->tail + (bytes & ~7ULL), &scan);
 	ring->bytes += end - ring->tail;
-	ring->switches += scan.switches;
-	ring->wakeups += scan.wakeups;
-	ring->names += scan.names;
-	ring->loss_markers += scan.loss_markers;
-	ring->lost_marked += scan.lost_marked;
-	ring->other_records += scan.other;
+	add_counts(ring, &scan);
 }
 
 int ring_drain(struct ring *ring, const struct ring_sink *sink,
@@ -640,12 +646,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 		skip(ring, scan.last_ts, head - good, RING_DRAIN_CORRUPT);
 	}
 	ring->bytes += res->bytes;
-	ring->switches += scan.switches;
-	ring->wakeups += scan.wakeups;
-	ring->names += scan.names;
-	ring->loss_markers += scan.loss_markers;
-	ring->lost_marked += scan.lost_marked;
-	ring->other_records += scan.other;
+	add_counts(ring, &scan);
 	ring->last_ts = scan.last_ts;
 	publish_consumer(ring, head);
 	return 0;
