@@ -1011,6 +1011,22 @@ static int sample_drop_counters(struct session *s)
 }
 
 /*
+ * A marker pair the drain writes itself (@err: whether building it in
+ * s->meta failed), straight to the output between the drain's writes; on
+ * failure, @what names it for the error message (drain_all()).
+ */
+static int put_marker(struct session *s, int err, const char *what)
+{
+	if (!err)
+		err = out_write(s, fxt_writer_data(&s->meta),
+				fxt_writer_bytes(&s->meta));
+	fxt_writer_reset(&s->meta);
+	if (err)
+		s->marker_failed = what;
+	return err;
+}
+
+/*
  * The drain of @ctx's current ring skipped invalid data, and the hole ends
  * here (ring_drain_holes() calls this just before the first record after
  * it goes out): mark it in the file, as the kernel marks the records a
@@ -1027,13 +1043,8 @@ static int sink_hole(void *ctx, const struct ring_hole *h)
 
 	err = archive_write_skip_marker(&s->meta, s->self_pid, s->self_pid,
 					s->draining_cpu, h->bytes, from, to);
+	err = put_marker(s, err, "a bytes-skipped marker");
 	if (!err)
-		err = out_write(s, fxt_writer_data(&s->meta),
-				fxt_writer_bytes(&s->meta));
-	fxt_writer_reset(&s->meta);
-	if (err)
-		s->marker_failed = "a bytes-skipped marker";
-	else
 		s->skip_markers++;
 	return err;
 }
@@ -1065,14 +1076,9 @@ static int mark_tail_loss(struct session *s, struct cpu_ring *r)
 		to = from;
 	err = archive_write_lost_marker(&s->meta, s->self_pid, s->self_pid,
 					r->cpu, lost, from, to);
-	if (!err)
-		err = out_write(s, fxt_writer_data(&s->meta),
-				fxt_writer_bytes(&s->meta));
-	fxt_writer_reset(&s->meta);
-	if (err) {
-		s->marker_failed = "a records-lost marker";
+	err = put_marker(s, err, "a records-lost marker");
+	if (err)
 		return err;
-	}
 	s->tail_loss_markers++;
 	s->tail_lost += lost;
 	return 0;
