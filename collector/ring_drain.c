@@ -102,6 +102,33 @@ static inline void see_tid(uint64_t *tid_seen, const struct ring_sink *sink,
 }
 
 /*
+ * Where in @rec (a record of @words words) the first of its @nargs
+ * arguments, from word @at on, of type @type and name @name is, with two
+ * words or more (exactly @size if @size is not 0): the word index of its
+ * header, its value in the word after. 0 if there is none, or an argument
+ * before it does not fit the record.
+ */
+static inline uint64_t find_arg(const uint8_t *rec, uint64_t words,
+				uint64_t at, unsigned int nargs,
+				unsigned int type, unsigned int name,
+				uint64_t size)
+{
+	uint64_t ah, asize;
+
+	while (nargs-- && at < words) {
+		ah = word_at(rec + 8 * at);
+		asize = ah >> FXT_ARG_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
+		if (asize == 0 || asize > words - at)
+			return 0;
+		if ((ah & 0xf) == type && asize >= 2 && (!size || asize == size) &&
+		    (ah >> FXT_ARG_NAME_SHIFT & 0xffff) == name)
+			return at;
+		at += asize;
+	}
+	return 0;
+}
+
+/*
  * A wakeup's "waker" koid argument, if present, for any layout of the
  * arguments (scan_record() reads the kernel's own layout inline). Arguments
  * that do not fit the record end the search: the frame is still whole, so
@@ -112,20 +139,12 @@ static __attribute__((noinline)) void scan_waker(const uint8_t *rec,
 						 uint64_t *tid_seen,
 						 const struct ring_sink *sink)
 {
-	unsigned int nargs = h >> FXT_SCHED_ARGC_SHIFT & 0xf;
-	uint64_t at = 3;	/* header, timestamp, woken tid */
-	uint64_t ah, asize;
+	/* After the header, the timestamp and the woken tid. */
+	uint64_t at = find_arg(rec, words, 3, h >> FXT_SCHED_ARGC_SHIFT & 0xf,
+			       FXT_ARG_KOID, FXTRACE_STR_WAKER, 0);
 
-	while (nargs-- && at < words) {
-		ah = word_at(rec + 8 * at);
-		asize = ah >> FXT_ARG_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
-		if (asize == 0 || asize > words - at)
-			return;
-		if ((ah & 0xf) == FXT_ARG_KOID && asize >= 2 &&
-		    (ah >> FXT_ARG_NAME_SHIFT & 0xffff) == FXTRACE_STR_WAKER)
-			see_tid(tid_seen, sink, word_at(rec + 8 * (at + 1)));
-		at += asize;
-	}
+	if (at)
+		see_tid(tid_seen, sink, word_at(rec + 8 * (at + 1)));
 }
 
 /*
@@ -249,24 +268,14 @@ static __attribute__((noinline)) uint64_t marker_lost(const uint8_t *rec,
 						      uint64_t h,
 						      uint64_t words)
 {
-	unsigned int nargs = h >> FXT_EVENT_ARGC_SHIFT & 0xf;
 	/* After the header and timestamp, an inline thread's pid and tid. */
-	uint64_t at = (h >> FXT_EVENT_THREAD_SHIFT & 0xff) ? 2 : 4;
-	uint64_t ah, asize, value;
+	uint64_t at = find_arg(rec, words,
+			       (h >> FXT_EVENT_THREAD_SHIFT & 0xff) ? 2 : 4,
+			       h >> FXT_EVENT_ARGC_SHIFT & 0xf, FXT_ARG_INT64,
+			       FXTRACE_STR_CPU, 2);
+	uint64_t value = at ? word_at(rec + 8 * (at + 1)) : 0;
 
-	while (nargs-- && at < words) {
-		ah = word_at(rec + 8 * at);
-		asize = ah >> FXT_ARG_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
-		if (asize == 0 || asize > words - at)
-			return 0;
-		if ((ah & 0xf) == FXT_ARG_INT64 && asize == 2 &&
-		    (ah >> FXT_ARG_NAME_SHIFT & 0xffff) == FXTRACE_STR_CPU) {
-			value = word_at(rec + 8 * (at + 1));
-			return (int64_t)value > 0 ? value : 0;
-		}
-		at += asize;
-	}
-	return 0;
+	return (int64_t)value > 0 ? value : 0;
 }
 
 /*
@@ -555,6 +564,16 @@ static bool first_ts(const struct ring *ring, uint64_t from, uint64_t to,
 	return false;
 }
 
+/*
+ * A producer position no drain can copy up to: more than the ring holds
+ * since @tail, or not on a record (word) boundary.
+ */
+static bool impossible_window(const struct ring *ring, uint64_t head,
+			      uint64_t avail)
+{
+	return avail > ring->size || (avail & 7) || (head & 7);
+}
+
 /* A walked window's records, added to the ring's totals. */
 static void add_counts(struct ring *ring, const struct scan *scan)
 {
@@ -579,7 +598,7 @@ void ring_count_written(struct ring *ring, uint64_t bytes)
 	uint64_t avail = head - ring->tail, end;
 
 	/* A window the drain could not have copied from: nothing to count. */
-	if (avail > ring->size || (avail & 7) || (head & 7))
+	if (impossible_window(ring, head, avail))
 		return;
 	if (bytes > avail)
 		bytes = avail;
@@ -621,7 +640,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 	avail = head - tail;
 	if (avail == 0)
 		return 0;
-	if (avail > ring->size || (avail & 7) || (head & 7)) {
+	if (impossible_window(ring, head, avail)) {
 		/* Nothing in there can be trusted; resynchronise. */
 		res->status = RING_DRAIN_BAD_PRODUCER;
 		ring->bad_producer++;
