@@ -95,10 +95,11 @@ const char *sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 
 const char *sc_parse_window(const char *s, uint64_t *out)
 {
+	size_t len = decimal_len(s);
 	const char *why;
 	uint64_t v;
 
-	if (decimal_len(s) && !s[decimal_len(s)])
+	if (len && !s[len])
 		return "a unit is required: ns, us, ms or s (e.g. 2s)";
 	why = sc_parse_time(s, 1, &v);
 	if (why && !strcmp(why, "negative"))
