@@ -7,6 +7,7 @@
 #include <float.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -47,7 +48,7 @@ void collect_usage(FILE *f)
 "                          started, and left as it was if fxt-collect fails\n"
 "                          before that\n"
 "  -d, --duration=SECONDS  stop after SECONDS: more than 0, at most 366 days,\n"
-"                          fractions allowed (e.g. 0.5)\n"
+"                          digits with an optional fraction (e.g. 0.5)\n"
 "  -b, --buffer-size=SIZE  per-CPU ring size: a power of two from 64K to 256M,\n"
 "                          with K or M suffix (default: the module's, normally 4M)\n"
 "  -q, --quiet             print only errors and lost-data warnings (no summary)\n"
@@ -123,16 +124,18 @@ static uint64_t size_suffix(const char *s)
 int parse_buffer_size(const char *text, uint64_t *bytes, char *why,
 		      size_t why_size)
 {
+	/* Digits first: strtoull() alone would take blanks and a sign. */
+	bool digit_first = *text >= '0' && *text <= '9';
 	unsigned long long v;
 	uint64_t mult;
 	char *end;
 
 	errno = 0;
-	v = strtoull(text, &end, 10);
-	mult = end != text ? size_suffix(end) : 0;
-	if (*text == '-' || errno || !mult) {
+	v = digit_first ? strtoull(text, &end, 10) : 0;
+	mult = digit_first ? size_suffix(end) : 0;
+	if (errno || !mult) {
 		snprintf(why, why_size,
-			 "'%s' is not a size: give a number with an optional K or M suffix, e.g. 4M",
+			 "'%s' is not a size: give digits with an optional K or M suffix, e.g. 4M",
 			 text);
 		return -EINVAL;
 	}
@@ -147,26 +150,45 @@ int parse_buffer_size(const char *text, uint64_t *bytes, char *why,
 	return 0;
 }
 
+/*
+ * True if @s is digits with at most one '.' among or after them, and at
+ * least one digit: "5", "0.5", ".5", "5.". strtod() alone would also take
+ * blanks before the number, hex ("0x10" is 16 s), exponents and "inf".
+ */
+static bool plain_decimal(const char *s)
+{
+	bool digit = false, point = false;
+
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digit = true;
+		else if (*s == '.' && !point)
+			point = true;
+		else
+			return false;
+	}
+	return digit;
+}
+
 int parse_duration(const char *text, uint64_t *ms, char *why, size_t why_size)
 {
-	char *end;
+	bool negative = text[0] == '-' && plain_decimal(text + 1);
 	double s;
 
-	errno = 0;
-	s = strtod(text, &end);
-	/*
-	 * ERANGE: an overflow is too long (below); an underflow comes back
-	 * as 0 but keeps its sign, and a tiny duration is 1 ms (as 0.0001 is).
-	 */
-	if (errno == ERANGE && s < 1 && s > -1)
-		s = signbit(s) ? -DBL_MIN : DBL_MIN;
-	if (end == text || *end || isnan(s) ||
-	    (errno && errno != ERANGE)) {
+	if (!negative && !plain_decimal(text)) {
 		snprintf(why, why_size,
-			 "'%s' is not a number of seconds: give seconds > 0, e.g. 5 or 0.5",
+			 "'%s' is not a number of seconds: give seconds > 0 as digits with an optional fraction, e.g. 5 or 0.5",
 			 text);
 		return -EINVAL;
 	}
+	/*
+	 * A plain decimal parses whole. Too many digits overflow to HUGE_VAL
+	 * (too long, below); too many zeros after the point underflow to 0
+	 * or a denormal, which is a tiny duration: 1 ms, as 0.0001 is.
+	 */
+	s = negative ? 0 : strtod(text, NULL);
+	if (s == 0 && !negative && strpbrk(text, "123456789"))
+		s = DBL_MIN;
 	if (s <= 0) {
 		snprintf(why, why_size,
 			 "'%s': the duration must be more than 0 seconds, e.g. 5 or 0.5 (leave out -d to trace until Ctrl-C)",

@@ -54,6 +54,7 @@ TEST(buffer_sizes_refused_with_a_reason)
 	static const char *const bad[] = {
 		"100K", "32K", "512M", "1G", "0", "", "abc", "-4M", "4X", "4MM",
 		"99999999999999999999M", "18446744073709551615K", "3M", "65535",
+		" 64K", "+64K", "\t64K", " -64K",
 	};
 	char why[256];
 	uint64_t bytes = 7;
@@ -68,6 +69,8 @@ TEST(buffer_sizes_refused_with_a_reason)
 	EXPECT_EQ(bytes, 7);
 	parse_buffer_size("100K", &bytes, why, sizeof(why));
 	EXPECT_CONTAINS(why, "from 64K to 256M");
+	parse_buffer_size(" -64K", &bytes, why, sizeof(why));
+	EXPECT_CONTAINS(why, "' -64K' is not a size: give digits");
 }
 
 TEST(durations)
@@ -78,6 +81,8 @@ TEST(durations)
 	EXPECT(parse_duration("5", &ms, why, sizeof(why)) == 0 && ms == 5000);
 	EXPECT(parse_duration("0.5", &ms, why, sizeof(why)) == 0 && ms == 500);
 	EXPECT(parse_duration("0.0001", &ms, why, sizeof(why)) == 0 && ms == 1);
+	EXPECT(parse_duration(".5", &ms, why, sizeof(why)) == 0 && ms == 500);
+	EXPECT(parse_duration("5.", &ms, why, sizeof(why)) == 0 && ms == 5000);
 	EXPECT(parse_duration("0", &ms, why, sizeof(why)) == -EINVAL);
 	EXPECT(parse_duration("-1", &ms, why, sizeof(why)) == -EINVAL);
 	EXPECT(parse_duration("inf", &ms, why, sizeof(why)) == -EINVAL);
@@ -95,8 +100,19 @@ TEST(durations_refused_with_the_limit_broken)
 		const char *why;	/* part of the message */
 	} refused[] = {
 		{ "31622401", "'31622401' seconds is longer than 366 days (31622400 s), the most -d accepts" },
-		{ "1e30", "366 days" },
-		{ "inf", "366 days" },
+		{ "99999999999999999999999999", "366 days" },
+		{ "1e30", "'1e30' is not a number of seconds" },
+		{ "inf", "'inf' is not a number of seconds" },
+		{ " 5", "' 5' is not a number of seconds" },
+		{ "0x10", "'0x10' is not a number of seconds" },
+		{ "1e3", "'1e3' is not a number of seconds" },
+		{ "+5", "'+5' is not a number of seconds" },
+		{ "", "'' is not a number of seconds" },
+		{ ".", "'.' is not a number of seconds" },
+		{ "1.2.3", "'1.2.3' is not a number of seconds" },
+		{ "-", "'-' is not a number of seconds" },
+		{ "-0.5", "'-0.5': the duration must be more than 0 seconds" },
+		{ "0.000", "'0.000': the duration must be more than 0 seconds" },
 		{ "0", "'0': the duration must be more than 0 seconds" },
 		{ "-1", "more than 0 seconds" },
 		{ "5s", "'5s' is not a number of seconds" },
@@ -117,8 +133,19 @@ TEST(durations_refused_with_the_limit_broken)
 	}
 	EXPECT_EQ(ms, 7);
 	/* Below what a double holds: tiny, not 0 (as 0.0001 is 1 ms). */
-	EXPECT(parse_duration("1e-400", &ms, why, sizeof(why)) == 0 && ms == 1);
-	EXPECT_EQ(parse_duration("-1e-400", &ms, why, sizeof(why)), (uint64_t)-EINVAL);
+	{
+		char tiny[512], long_why[1024];
+
+		memset(tiny, '0', sizeof(tiny));
+		tiny[0] = '-';
+		tiny[2] = '.';
+		tiny[sizeof(tiny) - 2] = '1';
+		tiny[sizeof(tiny) - 1] = '\0';
+		EXPECT_EQ(parse_duration(tiny, &ms, long_why, sizeof(long_why)),
+			  (uint64_t)-EINVAL);
+		EXPECT_CONTAINS(long_why, "must be more than 0 seconds");
+		EXPECT(parse_duration(tiny + 1, &ms, why, sizeof(why)) == 0 && ms == 1);
+	}
 }
 
 /* getopt keeps state between calls: optind = 0 makes glibc start over. */
