@@ -974,6 +974,12 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 	}
 }
 
+/* @a + @b, or UINT64_MAX: a window past the clock's end is never reached. */
+static uint64_t add_saturated(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 void analysis_sched(void *ctx, const struct sc_event *ev)
 {
 	struct analysis *an = ctx;
@@ -990,9 +996,9 @@ void analysis_sched(void *ctx, const struct sc_event *ev)
 		an->started = true;
 		an->t0 = ev->ts;
 		if (an->f.has_from)
-			an->win_from = an->t0 + an->f.from;
+			an->win_from = add_saturated(an->t0, an->f.from);
 		if (an->f.has_to)
-			an->win_to = an->t0 + an->f.to;
+			an->win_to = add_saturated(an->t0, an->f.to);
 	}
 	if (ev->ts > an->t_end)
 		an->t_end = ev->ts;

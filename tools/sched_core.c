@@ -12,9 +12,13 @@
 
 uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps)
 {
+	unsigned __int128 ns;
+
 	if (tps == 1000000000ULL || tps == 0)
 		return ticks;
-	return (uint64_t)((unsigned __int128)ticks * 1000000000ULL / tps);
+	/* A slow tick can name a time past 2^64 ns: keep it last, not wrapped. */
+	ns = (unsigned __int128)ticks * 1000000000ULL / tps;
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 /* The length of the decimal number @s starts with: digits with at most one

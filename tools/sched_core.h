@@ -168,7 +168,7 @@ const char *sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
  */
 const char *sc_parse_window(const char *s, uint64_t *out);
 
-/* Convert ticks at @tps per second to nanoseconds. */
+/* Convert ticks at @tps per second to nanoseconds, UINT64_MAX if past it. */
 uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps);
 
 #endif /* SCHED_CORE_H */

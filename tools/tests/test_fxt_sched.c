@@ -522,6 +522,42 @@ TEST(per_provider_tables_and_tick_rate)
 }
 
 
+/*
+ * Times past 2^64 ns saturate instead of wrapping: at 1 tick a second,
+ * tick 18446744074 is 18446744074e9 ns, above UINT64_MAX (about
+ * 18446744073.7e9), and must stay after tick 18000000000 (1.8e19 ns).
+ */
+TEST(times_past_the_clock_end_saturate)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a;
+
+	EXPECT_EQ(sc_ticks_to_ns(18446744074ULL, 1), UINT64_MAX);
+	EXPECT_EQ(sc_ticks_to_ns(18000000000ULL, 1), 18000000000000000000ULL);
+	tb_begin(&t, 1);
+	tb_switch(&t, 0, 18000000000ULL, IDLE, 101, 0);
+	tb_switch(&t, 0, 18446744074ULL, 101, IDLE, 1);
+	analysis_init(&an);
+	an.f.has_from = true;		/* --from far past the end: no overflow */
+	an.f.from = UINT64_MAX - 5;
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.win_from, UINT64_MAX);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->runtime, 0);	/* nothing at or after --from */
+	analysis_free(&an);
+	analysis_init(&an);
+	tb_begin(&t, 1);
+	tb_switch(&t, 0, 18000000000ULL, IDLE, 101, 0);
+	tb_switch(&t, 0, 18446744074ULL, 101, IDLE, 1);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->runtime, UINT64_MAX - 18000000000000000000ULL);
+	analysis_free(&an);
+}
+
 /* ---- incomplete traces, names in trace order, loss markers ---- */
 
 /* build_start() in fixtures.h: the 2.79 s rcu_preempt case, in small. */
@@ -1405,6 +1441,7 @@ int main(void)
 	RUN(summary_busy_idle_and_drops);
 	RUN(latency_json_and_filters);
 	RUN(per_provider_tables_and_tick_rate);
+	RUN(times_past_the_clock_end_saturate);
 	RUN(start_of_trace_wakeups_not_counted);
 	RUN(intervals_honour_every_filter);
 	RUN(names_and_markers_in_trace_order);
