@@ -180,8 +180,12 @@ loss_markers() {
 	[ "$markers" -ge 2 ] || { echo "no loss markers in the file"; return 1; }
 }
 
+# The device is checked first: <> would create a regular file where the
+# module is not loaded. `command exec`: a failed redirection on the plain
+# special builtin exec ends busybox sh (and so the TAP stream) there.
 unload_while_open_is_refused() {
-	exec 3<>/dev/fxtrace || return 1
+	[ -c /dev/fxtrace ] || { echo "/dev/fxtrace is not a character device (module not loaded?)"; return 1; }
+	command exec 3<>/dev/fxtrace || { echo "cannot open /dev/fxtrace"; return 1; }
 	if rmmod fxtrace 2>/dev/null; then
 		echo "rmmod succeeded with a session open"
 		exec 3>&-

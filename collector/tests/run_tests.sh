@@ -59,6 +59,8 @@ all)
 	suite "" bash "$SRCDIR/../scripts/test-kmsg-scan.sh"
 	# Its vhost_names step: when it skips and when it fails, stubbed.
 	suite "" bash "$SRCDIR/../scripts/test-vhost-step.sh"
+	# Its runner's step() and unload step, in busybox sh, stubbed.
+	suite "" bash "$SRCDIR/../scripts/test-vm-steps.sh"
 	;;
 asan)
 	unit_suites "asan+ubsan: " "$ASAN_BUILD"

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test-vm-steps.sh -- pieces of the VM selftests (selftests/run_vm_tests.sh)
+# on the host, with the kernel-log scan, the leak check, rmmod and insmod
+# stubbed out: run_vm_tests.sh's step() and unload_while_open_is_refused(),
+# taken out of the script with sed (its top level runs the whole suite).
+# unload_while_open_is_refused with no device (a missing directory, a
+# missing file), or one that cannot be opened, is a "not ok" and the runner
+# goes on to its next step and its plan line (busybox sh ended at a failed
+# `exec 3<>`), and no file is created where the device was to be.
+# Run with busybox's sh (what the VM has) when busybox is installed, and
+# with the host's sh.
+#
+# Prints unnumbered TAP lines ("ok - ..."); collector/tests/run_tests.sh
+# runs it in `make -C collector check` and numbers them. Exit status 1 if a
+# test failed.
+set -u
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d /tmp/fxt-vm-steps.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/out"
+failed=0
+
+# not_ok NAME LOG: a failed test, LOG nested.
+not_ok() {
+	failed=1
+	echo "not ok - $1"
+	sed 's/^/# /' "$2"
+}
+
+# The runner's functions, /dev/fxtrace in them replaced by $FXTRACE_DEV
+# (never the host's own path), and stubs for what they call that needs a VM.
+sed -n '/^step() {$/,/^}$/p; /^unload_while_open_is_refused() {$/,/^}$/p' \
+	"$REPO/selftests/run_vm_tests.sh" | sed 's|/dev/fxtrace|$FXTRACE_DEV|g' > "$TMP/functions.sh"
+for f in step unload_while_open_is_refused; do
+	grep -q "^$f() {\$" "$TMP/functions.sh" || {
+		echo "not ok - $f() not found in selftests/run_vm_tests.sh"
+		exit 1
+	}
+done
+if grep -q /dev/fxtrace "$TMP/functions.sh" || ! grep -q 'FXTRACE_DEV' "$TMP/functions.sh"; then
+	echo "not ok - unload_while_open_is_refused() does not open /dev/fxtrace"
+	exit 1
+fi
+cat > "$TMP/runner.sh" <<'EOF'
+dmesg_begin() { :; }
+dmesg_has_bugs() { return 1; }
+no_live_allocations() { return 0; }
+# rmmod: refused while this shell has fd 3 open (the session), else works.
+rmmod() { [ ! -e "/proc/$$/fd/3" ]; }
+insmod() { :; }
+n=0
+passed=0
+failed=0
+skipped=0
+. "$FUNCTIONS"
+EOF
+
+# run SHELL DEVICE SCRIPT: the runner's functions in SHELL ("sh" or
+# "busybox"), FXTRACE_DEV=DEVICE, then SCRIPT; its output in $TMP/log.
+run() {
+	local sh=$1
+	[[ $sh == busybox ]] && sh="busybox sh"
+	# shellcheck disable=SC2016 # expanded by $sh
+	OUT=$TMP/out FXTRACE_DEV=$2 FUNCTIONS=$TMP/functions.sh RUNNER=$TMP/runner.sh \
+		$sh -c '. "$RUNNER"; '"$3" > "$TMP/log" 2>&1
+}
+
+# The unload step, then one more, then the plan.
+two_steps='step unload_while_open_is_refused unload_while_open_is_refused
+step next_step true
+echo "1..$n"'
+
+shells=(sh)
+if command -v busybox >/dev/null; then
+	shells+=(busybox)
+else
+	echo "# busybox is not installed: the runner runs with this host's sh only"
+fi
+# A character device no driver has (major 240 is for local/experimental
+# use): open() fails with ENXIO. Needs root and a /tmp without nodev.
+nodrv=''
+if mknod "$TMP/nodriver" c 240 99 2>/dev/null; then
+	nodrv=$TMP/nodriver
+else
+	echo "# cannot mknod a character device in $TMP: no test of a device that does not open"
+fi
+for sh in "${shells[@]}"; do
+	for dev in "$TMP/nodir/fxtrace" "$TMP/fxtrace" ${nodrv:+"$nodrv"}; do
+		rm -f "$TMP/fxtrace"
+		run "$sh" "$dev" "$two_steps"
+		if grep -qx 'not ok 1 unload_while_open_is_refused (exit 1)' "$TMP/log" &&
+			grep -qx 'ok 2 next_step' "$TMP/log" && grep -qx '1\.\.2' "$TMP/log" &&
+			[[ ! -e $TMP/fxtrace && ! -e $TMP/nodir ]]; then
+			echo "ok - $sh: unload_while_open_is_refused, FXTRACE_DEV=${dev#"$TMP"/} (cannot be opened): not ok, the runner goes on to its next step and plan, no file created"
+		else
+			not_ok "$sh: unload_while_open_is_refused, FXTRACE_DEV=${dev#"$TMP"/}: want 'not ok 1', 'ok 2 next_step', '1..2', and no file made" "$TMP/log"
+		fi
+	done
+	# A character device that opens (/dev/null): rmmod is refused while
+	# it is open, works after (the stubs), and the step passes.
+	run "$sh" /dev/null "$two_steps"
+	if grep -qx 'ok 1 unload_while_open_is_refused' "$TMP/log" && grep -qx '1\.\.2' "$TMP/log"; then
+		echo "ok - $sh: unload_while_open_is_refused with a device that opens: ok"
+	else
+		not_ok "$sh: unload_while_open_is_refused with a device that opens: want 'ok 1'" "$TMP/log"
+	fi
+done
+exit "$failed"
