@@ -44,10 +44,22 @@
  * loop, or in its stopper thread (migration_cpu_stop() flushes the queue
  * before it moves a task), where current is migration/N: never the waker.
  * sched_waking leaves (wakee tid << 32 | waker tid) in a slot chosen by the
- * task pointer; sched_wakeup takes it back if the wakee matches, and
- * otherwise writes no waker, never a wrong one. So a wakeup whose slot
- * another wakee that hashes to it took in between, or whose sched_waking
- * ran before START cleared the table, loses its waker, and nothing else.
+ * task pointer; sched_wakeup only reads it, names the waker if the wakee
+ * matches, and otherwise writes no waker, never a wrong one. So a wakeup
+ * whose slot another wakee that hashes to it took in between, or whose
+ * sched_waking ran before START cleared the table, loses its waker, and
+ * nothing else. Nothing clears a slot once read, and nothing needs to:
+ * sched_waking(p) and sched_wakeup(p) come in pairs, so p's next wakeup
+ * reads what its own sched_waking wrote there, not this one; until then
+ * the next sched_waking of any task that hashes to the slot overwrites it.
+ * A second sched_waking(p) cannot come between the two: try_to_wake_up()
+ * holds p->pi_lock from sched_waking(p) until either sched_wakeup(p) (p
+ * still on its runqueue) or it has made p TASK_WAKING, which no wakeup's
+ * state mask matches, and p stays so until ttwu_do_wakeup() sets it
+ * running just before sched_wakeup(p). The one exception is a task waking
+ * itself (p == current: no lock, interrupts on): an interrupt's wakeup of
+ * it can nest between the two and leave (p, 0), interrupt context having
+ * no waker, so the outer sched_wakeup writes none either.
  * The table is shared by all CPUs: a slot is written by whichever CPU wakes
  * a task that hashes to it, and read on the CPU the task wakes up on. Apart
  * from hash collisions, those are the two CPUs already exchanging the woken
