@@ -85,7 +85,11 @@ while [[ $# -gt 0 ]]; do
 	case $1 in
 	--host-only) vm=0; shift ;;
 	--vm-only) host=0; shift ;;
-	--kernels) kernels=${2:?--kernels needs a list}; shift 2 ;;
+	--kernels)
+		[[ $# -ge 2 ]] || { echo "$prog: --kernels needs a list" >&2; exit 2; }
+		kernels=$2
+		shift 2
+		;;
 	--no-deps) deps=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -94,6 +98,11 @@ done
 # Both would run nothing, and "0 passed, 0 failed" must never read as a pass.
 if [[ $host -eq 0 && $vm -eq 0 ]]; then
 	echo "$0: --host-only and --vm-only together leave nothing to run; give one of them" >&2
+	exit 2
+fi
+# A list of blanks tests no kernel, and would end "0 passed, 0 failed".
+if [[ $vm -eq 1 && -z ${kernels//[[:space:]]/} ]]; then
+	echo "$prog: the kernel list (--kernels or FXTRACE_KERNELS) is empty; give one or more of: $all_kernels" >&2
 	exit 2
 fi
 budget=${FXTRACE_TIME_BUDGET:-3300}

@@ -5,6 +5,8 @@
 # (FXTRACE_TIME_BUDGET) whatever hangs, and says which steps it stopped or
 # could not start; scripts/vm-test.sh derives each boot's --timeout from
 # the deadline (FXTRACE_DEADLINE) and boots nothing without time for it.
+# Usage errors that would run nothing (a budget that is not a number, an
+# empty kernel list) are exit 2 before any step.
 # No VM, kernel or network is needed: both scripts run from a copy of the
 # tree whose fetch-kernel.sh, vm-run.sh and the other scripts they call,
 # and the make, sparse and modinfo on PATH, are stubs.
@@ -172,6 +174,19 @@ ok=0
 [[ $rc -eq 2 && ! -s $TMP/rt.out ]] &&
 	grep -qF "run-tests.sh: FXTRACE_TIME_BUDGET must be a number of seconds >= 1, not '1x'" "$TMP/rt.err" && ok=1
 verdict "FXTRACE_TIME_BUDGET=1x: exit 2, a message, nothing run" "$ok" "$TMP/rt.err"
+
+# 7. An empty kernel list (blanks, by --kernels or FXTRACE_KERNELS, or
+# --kernels '') tests nothing: a usage error, not "0 passed, 0 failed".
+for how in "--kernels ' '" "--kernels ''" "FXTRACE_KERNELS=' '"; do
+	case $how in
+	--kernels*) eval "run_rt 20 ok --vm-only $how" ;;
+	*) FXTRACE_KERNELS=' ' run_rt 20 ok --vm-only ;;
+	esac
+	ok=0
+	[[ $rc -eq 2 && ! -s $TMP/rt.out ]] &&
+		grep -qE "run-tests.sh: (the kernel list \(--kernels or FXTRACE_KERNELS\) is empty|--kernels needs a list)" "$TMP/rt.err" && ok=1
+	verdict "--vm-only $how: exit 2, a message, nothing run" "$ok" "$TMP/rt.out"
+done
 
 # ---- vm-test.sh ------------------------------------------------------------
 vt=$TMP/vt
