@@ -9,6 +9,8 @@
 # missing file), or one that cannot be opened, is a "not ok" and the runner
 # goes on to its next step and its plan line (busybox sh ended at a failed
 # `exec 3<>`), and no file is created where the device was to be.
+# collector_full_fs (selftests/fault_steps.sh) without its small tmpfs
+# fails in the test VM (FXTRACE_VM=1) and skips elsewhere.
 # Run with busybox's sh (what the VM has) when busybox is installed, and
 # with the host's sh.
 #
@@ -108,4 +110,31 @@ for sh in "${shells[@]}"; do
 		not_ok "$sh: unload_while_open_is_refused with a device that opens: want 'ok 1'" "$TMP/log"
 	fi
 done
+
+# collector_full_fs (selftests/fault_steps.sh) when its tmpfs cannot be
+# mounted (mount stubbed to fail): a failure in the test VM
+# (FXTRACE_VM=1), a skip elsewhere. Its mount point is /tmp/fxt-full-fs.
+had_full_fs=0
+[[ -e /tmp/fxt-full-fs ]] && had_full_fs=1
+for sh in "${shells[@]}"; do
+	for vm in 1 ''; do
+		sh_cmd=$sh
+		[[ $sh == busybox ]] && sh_cmd="busybox sh"
+		rc=0
+		# shellcheck disable=SC2016 # expanded by $sh_cmd
+		OUT=$TMP/out FXTRACE_VM=$vm STEPS=$REPO/selftests/fault_steps.sh \
+			$sh_cmd -c '. "$STEPS"; mount() { return 32; }; collector_full_fs' > "$TMP/log" 2>&1 || rc=$?
+		if [[ $vm == 1 ]]; then
+			want=1 text='a failure in the test VM (FXTRACE_VM=1)'
+		else
+			want=4 text='SKIP: cannot mount a '
+		fi
+		if [[ $rc -eq $want ]] && grep -qF -- "$text" "$TMP/log"; then
+			echo "ok - $sh: collector_full_fs, tmpfs mount fails, FXTRACE_VM=${vm:-unset}: exit $want, '$text'"
+		else
+			not_ok "$sh: collector_full_fs, tmpfs mount fails, FXTRACE_VM=${vm:-unset}: exit $rc, want $want and '$text'" "$TMP/log"
+		fi
+	done
+done
+((had_full_fs)) || rmdir /tmp/fxt-full-fs 2>/dev/null
 exit "$failed"
