@@ -9,6 +9,7 @@
 # missing file), or one that cannot be opened, is a "not ok" and the runner
 # goes on to its next step and its plan line (busybox sh ended at a failed
 # `exec 3<>`), and no file is created where the device was to be.
+# A skipped step's line gives the reason, as kselftest's do.
 # collector_full_fs (selftests/fault_steps.sh) without its small tmpfs
 # fails in the test VM (FXTRACE_VM=1) and skips elsewhere.
 # Run with busybox's sh (what the VM has) when busybox is installed, and
@@ -108,6 +109,25 @@ for sh in "${shells[@]}"; do
 		echo "ok - $sh: unload_while_open_is_refused with a device that opens: ok"
 	else
 		not_ok "$sh: unload_while_open_is_refused with a device that opens: want 'ok 1'" "$TMP/log"
+	fi
+done
+
+# A skipped step's TAP line gives the reason after "# SKIP", as kselftest's
+# do: the step's first "SKIP:" line (a shell step's, or a test program's
+# nested "#   SKIP: ..."), else a nested "# SKIP" reason; none, none.
+# shellcheck disable=SC2016 # expanded by the shell under test
+skips='s1() { echo "checking"; echo "SKIP: no CPU hotplug"; echo "SKIP: later"; return 4; }
+s2() { echo "#   SKIP: no device here"; echo "ok 1 skips # SKIP no device here"; return 4; }
+s3() { echo "ok 1 t # SKIP nothing to do"; return 4; }
+s4() { echo "nothing said"; return 4; }
+step s1 s1; step s2 s2; step s3 s3; step s4 s4'
+for sh in "${shells[@]}"; do
+	run "$sh" /dev/null "$skips"
+	if grep -qx 'ok 1 s1 # SKIP no CPU hotplug' "$TMP/log" && grep -qx 'ok 2 s2 # SKIP no device here' "$TMP/log" &&
+		grep -qx 'ok 3 s3 # SKIP nothing to do' "$TMP/log" && grep -qx 'ok 4 s4 # SKIP' "$TMP/log"; then
+		echo "ok - $sh: a skipped step's TAP line ends '# SKIP <the step's first SKIP: reason>', or '# SKIP' without one"
+	else
+		not_ok "$sh: a skipped step's TAP line: want 'ok 1 s1 # SKIP no CPU hotplug', 'ok 2 s2 # SKIP no device here', 'ok 3 s3 # SKIP nothing to do', 'ok 4 s4 # SKIP'" "$TMP/log"
 	fi
 done
 

@@ -61,7 +61,15 @@ step() {
 		;;
 	4)
 		skipped=$((skipped + 1))
-		echo "ok $n $name # SKIP"
+		# The reason, as kselftest gives it: the step's first "SKIP:"
+		# line (a test program's "#   SKIP: ..." too), else the
+		# first reason after a nested "# SKIP".
+		why=$(awk '
+			{ r = "" }
+			/^[#[:space:]]*SKIP:/ { r = $0; sub(/^[#[:space:]]*SKIP:[[:space:]]*/, "", r) }
+			r == "" && / # SKIP[[:space:]]/ { r = $0; sub(/.* # SKIP[[:space:]]*/, "", r) }
+			r != "" { print r; exit }' "$OUT/step.log")
+		echo "ok $n $name # SKIP${why:+ $why}"
 		;;
 	*)
 		failed=$((failed + 1))
