@@ -20,6 +20,7 @@
 
 #include <linux/hash.h>
 #include <linux/kernel.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/smp.h>
@@ -64,7 +65,8 @@
  * a task that hashes to it, and read on the CPU the task wakes up on. Apart
  * from hash collisions, those are the two CPUs already exchanging the woken
  * task's cache lines. START clears the table, so no slot left by an
- * earlier session can name a waker.
+ * earlier session can name a waker (fxtrace_probes_attach() orders the
+ * clearing before the probes' accesses to it).
  */
 #define FXTRACE_WAKER_BITS	10
 static u64 fxtrace_wakers[1 << FXTRACE_WAKER_BITS];
@@ -322,10 +324,12 @@ FXTRACE_CHECK_PROBE(sched_waking, fxtrace_probe_sched_waking);
 FXTRACE_CHECK_PROBE(sched_wakeup, fxtrace_probe_sched_wakeup);
 FXTRACE_CHECK_PROBE(sched_wakeup_new, fxtrace_probe_sched_wakeup_new);
 
+/* wakers: the probe uses fxtrace_wakers (see fxtrace_probes_attach()). */
 struct fxtrace_probe {
 	const char *name;
 	void *func;
 	struct tracepoint *tp;
+	bool wakers;
 };
 
 /*
@@ -345,8 +349,8 @@ static struct fxtrace_probe fxtrace_probes[] = {
 	{ "sched_wakeup_new", fxtrace_probe_sched_wakeup_new },
 	{ "sched_process_exec", fxtrace_probe_sched_process_exec },
 	{ "task_rename", fxtrace_probe_task_rename },
-	{ "sched_waking", fxtrace_probe_sched_waking },
-	{ "sched_wakeup", fxtrace_probe_sched_wakeup },
+	{ "sched_waking", fxtrace_probe_sched_waking, .wakers = true },
+	{ "sched_wakeup", fxtrace_probe_sched_wakeup, .wakers = true },
 };
 
 static void fxtrace_find_tracepoint(struct tracepoint *tp, void *priv)
@@ -403,6 +407,7 @@ static int fxtrace_probe_register(const struct fxtrace_probe *probe,
 int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 {
 	void *data = (void __force *)rings;
+	unsigned long cleared;
 	unsigned int i;
 	int cpu, ret;
 
@@ -412,14 +417,36 @@ int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 	 */
 	for_each_possible_cpu(cpu)
 		fxtrace_ring_start(per_cpu_ptr(rings, cpu));
+	/*
+	 * No probe of an earlier session runs any more (its detach, or the
+	 * unwinding below, waited for them), so nothing writes a stale slot
+	 * after this.
+	 */
 	fxtrace_wakers_clear();
+	cleared = start_poll_synchronize_rcu();
 
 	/*
 	 * tracepoint_probe_register() publishes the probe and its @data with
-	 * rcu_assign_pointer(), which orders the rings' initialization before
-	 * any probe call that can see them.
+	 * rcu_assign_pointer(), a release. Its partner is the
+	 * rcu_dereference_raw() of tp->funcs in __DO_TRACE_CALL(), which
+	 * loads @data for the probe call: the rings, reached through @data,
+	 * are seen initialized. The waker table is not reached through it,
+	 * and that load orders no later load on every architecture (x86 is
+	 * TSO, but arm64 may read a slot before it), nor does anything else in
+	 * the registration for certain (it patches text, with its IPIs, only
+	 * for a tracepoint's first probe: perf or ftrace may be there). A grace
+	 * period does: the table is cleared before it starts, and the two
+	 * probes that use the table are attached after it ends, so their
+	 * every call sees the table cleared. Its partner is the
+	 * preempt-disabled section of __DO_TRACE() around each probe call:
+	 * an RCU reader that reads a registration made after the grace
+	 * period ended sees everything written before it began. The grace
+	 * period runs while the probes before them are attached: START waits
+	 * only for what is left of it. The probes themselves do no more.
 	 */
 	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++) {
+		if (fxtrace_probes[i].wakers)
+			cond_synchronize_rcu(cleared);
 		ret = fxtrace_probe_register(&fxtrace_probes[i], data);
 		if (ret) {
 			pr_err("attaching to tracepoint %s failed (%d)\n",
