@@ -4,7 +4,8 @@
  * flowing through the protocol of uapi/linux/fxtrace.h (barriers (A)-(D));
  * consumer positions out of range; mremap (grow refused, move and shrink
  * keep the data and the buffers busy), fork (the child shares the ring),
- * and a mapping that outlives its fd (the session lives on until munmap).
+ * and a mapping that outlives its fd (the session lives on until munmap);
+ * what a file opened read-only or write-only can map.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -176,6 +177,68 @@ TEST(read_only_open_maps_read_only)
 				       PROT_READ | PROT_WRITE, MAP_SHARED, ro,
 				       (off_t)data_offset(&info, 0)));
 	close(ro);
+}
+
+/* Open the device with @flags, or skip (fail in the VM) without the module. */
+static int dev_open_flags(int flags)
+{
+	int fd = open(FXTRACE_DEV_PATH, flags | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		device_missing();
+	ASSERT_TRUE(fd >= 0);
+	return fd;
+}
+
+/*
+ * The kernel checks write access for shared mappings only: a private
+ * writable mapping of a file opened read-only reaches the module, which
+ * refuses every private mapping, of a data area too (EINVAL, not EPERM).
+ */
+TEST(read_only_open_private_writable_is_einval)
+{
+	int ro = dev_open_flags(O_RDONLY);
+	struct fxtrace_info info = dev_info(ro);
+
+	ASSERT_ERRNO(EINVAL, (long)mmap(NULL, info.ctrl_size,
+				       PROT_READ | PROT_WRITE, MAP_PRIVATE, ro,
+				       (off_t)ctrl_offset(&info, 0)));
+	ASSERT_ERRNO(EINVAL, (long)mmap(NULL, info.buf_size,
+				       PROT_READ | PROT_WRITE, MAP_PRIVATE, ro,
+				       (off_t)data_offset(&info, 0)));
+	close(ro);
+}
+
+/*
+ * A file opened write-only is a session like any other, its ioctls work,
+ * but the kernel maps none of it (EACCES: mapping needs read access),
+ * shared or private, read or write, before it asks the module: the first
+ * mapping the module saw would allocate the buffers, and none are.
+ */
+TEST(write_only_open_maps_nothing_is_eacces)
+{
+	int wo = dev_open_flags(O_WRONLY);
+	struct fxtrace_info info = dev_info(wo);
+
+	ASSERT_EQ(FXTRACE_STATE_EMPTY, info.state);
+	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size, PROT_READ,
+				       MAP_SHARED, wo,
+				       (off_t)ctrl_offset(&info, 0)));
+	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size,
+				       PROT_READ | PROT_WRITE, MAP_SHARED, wo,
+				       (off_t)ctrl_offset(&info, 0)));
+	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.buf_size, PROT_READ,
+				       MAP_SHARED, wo,
+				       (off_t)data_offset(&info, 0)));
+	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size, PROT_READ,
+				       MAP_PRIVATE, wo,
+				       (off_t)ctrl_offset(&info, 0)));
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(wo).state);
+	ASSERT_EQ(0, dev_configure(wo, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, ioctl(wo, FXTRACE_IOC_START));
+	ASSERT_EQ(FXTRACE_STATE_TRACING, dev_info(wo).state);
+	ASSERT_EQ(0, ioctl(wo, FXTRACE_IOC_STOP));
+	close(wo);
 }
 
 /* The first mapping of a session never configured allocates its buffers. */

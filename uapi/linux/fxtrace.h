@@ -348,12 +348,19 @@ struct fxtrace_ctrl {
  *                      again
  *   STOP       EINVAL  not tracing
  *   other      ENOTTY  unknown command
- *   mmap       EINVAL  not MAP_SHARED; offset or length outside one region
- *                      (a CPU from nr_cpu_ids on is outside them all)
+ *   mmap       EACCES  the kernel's checks (do_mmap()), made before all
+ *                      of the module's below, whatever the region: any
+ *                      mapping of a file opened O_WRONLY (mapping needs
+ *                      read access; that open, and its ioctls, succeed),
+ *                      and PROT_WRITE with MAP_SHARED or
+ *                      MAP_SHARED_VALIDATE on a file opened read-only. A
+ *                      reader that consumes opens O_RDWR
+ *              EINVAL  not MAP_SHARED: MAP_PRIVATE too, PROT_WRITE or
+ *                      not, on a file opened read-only as well (the
+ *                      kernel checks write access for shared mappings
+ *                      only); offset or length outside one region (a CPU
+ *                      from nr_cpu_ids on is outside them all)
  *              EPERM   PROT_WRITE on a data area
- *              EACCES  PROT_WRITE on a file opened read-only, whatever
- *                      the region (the kernel's check, made before all
- *                      of the above): a reader that consumes opens O_RDWR
  *              ENXIO   a CPU below nr_cpu_ids that is not possible here
  *              ENOMEM  the first mapping of a session with no buffers
  *                      (never configured, or its CONFIGURE failed) could
