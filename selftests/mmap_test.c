@@ -1060,6 +1060,79 @@ TEST(fork_shares_the_ring_and_blocks_configure)
 }
 
 /*
+ * The mapping count (nr_maps) follows every way a mapping is copied, moved
+ * or split, all in one session: a data area moved with mremap(), another
+ * with a page punched out of its middle (two pieces), and a forked child
+ * that keeps only the control page. CONFIGURE is EBUSY after each of the
+ * parent's munmaps, the last one included, until the child exits with the
+ * last mapping; then it succeeds, and close frees everything.
+ */
+TEST(mapping_count_follows_mremap_munmap_and_fork)
+{
+	int fd = dev_open(), to_child[2], to_parent[2], status;
+	unsigned char *moved, *split, *hole;
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl;
+	size_t half, page;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	half = info.buf_size / 2;
+	page = info.page_size;
+	ctrl = map_ctrl(fd, &info, 0);
+	moved = (unsigned char *)map_data(fd, &info, 0);
+	split = (unsigned char *)map_data(fd, &info, 0);
+	hole = reserve(info.buf_size);
+	moved = mremap(moved, info.buf_size, info.buf_size,
+		       MREMAP_MAYMOVE | MREMAP_FIXED, hole);
+	ASSERT_TRUE(moved == hole);
+	ASSERT_EQ(0, munmap(split + half, page));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		int ok;
+
+		close(fd);	/* only the control page keeps the session */
+		close(to_child[1]);	/* else our read never sees EOF */
+		close(to_parent[0]);
+		ok = !munmap(moved, info.buf_size) && !munmap(split, half) &&
+		     !munmap(split + half + page, half - page);
+		if (write(to_parent[1], "x", 1) != 1 || !ok)
+			_exit(1);
+		/* Hold the control page until the parent closes the pipe. */
+		while (read(to_child[0], &c, 1) > 0)
+			;
+		_exit(ctrl->version == FXTRACE_CTRL_VERSION ? 0 : 1);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, munmap(moved, info.buf_size));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, munmap(split, half));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, munmap(split + half + page, half - page));
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	ASSERT_EQ(0, munmap(ctrl, info.ctrl_size));
+	/* Nothing of ours is mapped: the child's control page is. */
+	ASSERT_ERRNO(EBUSY, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	close(to_child[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	close(fd);
+	expect_no_live_allocations();
+}
+
+/*
  * A mapping keeps the session alive after its fd is closed: a second
  * session is refused (EBUSY) until the last munmap, which frees it all.
  */
