@@ -15,8 +15,8 @@
  * Here, on CPU 0, a timer ticks every TICK_US: each tick sends SIGUSR1 to
  * a sleeper and wakes a real-time task (the one that runs next), in the
  * same timer interrupt. The sleeper waits on 128 futexes at once before
- * each tick, so that ticks land while it is on its way into schedule()
- * (see sleeper()). The rings are drained from another CPU. Every time the
+ * each tick, begun a lead before it that follows the machine's speed, so
+ * that ticks land while it is on its way into schedule() (see sleeper()). The rings are drained from another CPU. Every time the
  * sleeper leaves the CPU in a sleeping state (blocked, suspended), the
  * next thing the trace says of it must be a wakeup, never a switch that
  * runs it.
@@ -24,17 +24,21 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include <time.h>
 
 #include "ring_check.h"
 
-#define RUN_MS		1500
+#define RUN_MS		1500	/* at least, and until MIN_ASLEEP... */
+#define MAX_RUN_MS	10000	/* ...but no longer */
+#define MIN_ASLEEP	100	/* sleeping switch-outs the check needs */
 #define TICK_US		1000	/* the signal's period */
-#define LEAD_STEPS	20
-#define LEAD_STEP_US	10
+#define LEAD_STEP_US	10	/* how much the wait's lead moves at once */
+#define LEAD_MAX_US	(TICK_US / 2)
 #define DRAIN_MS	5
 
 enum ev_kind { EV_WAKEUP, EV_IN, EV_OUT };	/* the order at equal times */
@@ -47,6 +51,7 @@ struct ev {
 
 struct watch {
 	__u64 tid;
+	__u64 asleep;		/* sleeping switch-outs seen so far */
 	struct ev *ev;
 	size_t n, cap;
 };
@@ -68,8 +73,10 @@ static void see_switch(void *ctx, int cpu, const struct krec_switch *sw,
 
 	(void)cpu;
 	(void)outgoing_weight;
-	if (sw->outgoing_tid == w->tid)
+	if (sw->outgoing_tid == w->tid) {
 		add_ev(w, ts, EV_OUT, sw->fxt_state);
+		w->asleep += sw->fxt_state != FXT_THREAD_STATE_RUNNING;
+	}
 	if (sw->incoming_tid == w->tid)
 		add_ev(w, ts, EV_IN, 0);
 }
@@ -121,15 +128,28 @@ static struct timespec ns_to_ts(__u64 ns)
 				  .tv_nsec = (long)(ns % 1000000000) };
 }
 
+/* Voluntary context switches of the calling thread so far. */
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		_exit(3);
+	return ru.ru_nvcsw;
+}
+
 /*
  * The sleeper: SIGUSR1 from a timer at every tick of the grid
- * @t0 + k * TICK_US until @end, and a wait on FUTEX_WAITV_MAX futexes
+ * @t0 + k * TICK_US until @end or *@stop, and a wait on FUTEX_WAITV_MAX futexes
  * (futex_waitv(), Linux >= 5.16) begun before each tick and ending after
  * it. Queueing that many takes a while, with no signal check before
- * schedule(); how long depends on the machine, so the wait begins 0 to
- * LEAD_STEPS - 1 steps of LEAD_STEP_US before the tick, in turn.
+ * schedule(); how long depends on the machine and its load, so the wait
+ * begins a lead before the tick that follows it: LEAD_STEP_US longer
+ * after a wait the tick caught before it slept (no voluntary switch),
+ * LEAD_STEP_US shorter after one that slept. The ticks so land around
+ * the entry into schedule(), where the signal is pending as it begins.
  */
-static void sleeper(__u64 t0, __u64 end)
+static void sleeper(__u64 t0, __u64 end, const int *stop)
 {
 	static __u32 words[FUTEX_WAITV_MAX];
 	static struct futex_waitv waiters[FUTEX_WAITV_MAX];
@@ -137,9 +157,11 @@ static void sleeper(__u64 t0, __u64 end)
 				.sigev_signo = SIGUSR1 };
 	struct itimerspec its = { .it_value = ns_to_ts(t0),
 				  .it_interval = ns_to_ts(TICK_US * 1000) };
+	const __u64 step = LEAD_STEP_US * 1000;
+	__u64 tick, start, lead = 0;
 	struct timespec until;
-	__u64 tick, k, start;
 	timer_t timer;
+	long before;
 	int i;
 
 	pin(0);
@@ -150,25 +172,38 @@ static void sleeper(__u64 t0, __u64 end)
 	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) ||
 	    timer_settime(timer, TIMER_ABSTIME, &its, NULL))
 		_exit(1);
-	for (k = 0, tick = t0; tick < end; k++, tick += TICK_US * 1000) {
-		start = tick - (k % LEAD_STEPS) * LEAD_STEP_US * 1000;
+	for (tick = t0; tick < end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
+	     tick += TICK_US * 1000) {
+		start = tick - lead;
+		/*
+		 * Behind the grid (an emulated CPU under load is slower
+		 * than the ticks): a wait begun now would end before it
+		 * could sleep, so go on with the next tick still ahead.
+		 */
+		if (mono_ns() >= start)
+			continue;
 		while (mono_ns() < start)
 			;
 		until = ns_to_ts(tick + TICK_US * 1000 / 2);
+		before = voluntary_switches();
 		if (syscall(SYS_futex_waitv, waiters, FUTEX_WAITV_MAX, 0,
 			    &until, CLOCK_MONOTONIC) != -1 ||
 		    (errno != ETIMEDOUT && errno != EINTR))
 			_exit(2);
+		if (voluntary_switches() != before)
+			lead = lead >= step ? lead - step : 0;
+		else if (lead + step <= LEAD_MAX_US * 1000)
+			lead += step;
 	}
 	_exit(0);
 }
 
 /*
  * The one that runs next: a real-time task on the sleeper's CPU that wakes
- * at every tick of the same grid until @end, so that each tick makes the
+ * at every tick of the same grid until @end or *@stop, so that each tick makes the
  * sleeper's signal pending and this task runnable in one timer interrupt.
  */
-static pid_t start_runner(__u64 t0, __u64 end)
+static pid_t start_runner(__u64 t0, __u64 end, const int *stop)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 	pid_t pid = fork();
@@ -179,7 +214,9 @@ static pid_t start_runner(__u64 t0, __u64 end)
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(0);
-		for (next = t0; next < end; next += TICK_US * 1000) {
+		for (next = t0;
+		     next < end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
+		     next += TICK_US * 1000) {
 			at = ns_to_ts(next);
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		}
@@ -194,7 +231,7 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 	static struct watch w;
 	__u64 blocked = 0, running = 0, wrong = 0, last_state = 0, t0, end;
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
-	int fd = dev_open(), asleep = 0, status, other = 0;
+	int fd = dev_open(), asleep = 0, status, other = 0, *stop;
 	struct fxtrace_info info;
 	pid_t runner, pid, r;
 	struct rings rs;
@@ -208,20 +245,32 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 	rings_map(fd, &info, &rs);
 	rings_watch(&rs, see_switch, see_wakeup, &w);
 
+	/* Set here, read by the sleeper and the runner. */
+	stop = mmap(NULL, sizeof(*stop), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(stop != MAP_FAILED);
+	*stop = 0;
 	/* Inherited by the sleeper, ready before the first signal. */
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
 	t0 = mono_ns() + 50 * 1000 * 1000;
-	end = t0 + RUN_MS * 1000ULL * 1000;
-	runner = start_runner(t0, end);
+	end = t0 + MAX_RUN_MS * 1000ULL * 1000;
+	runner = start_runner(t0, end, stop);
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0)
-		sleeper(t0, end);
+		sleeper(t0, end, stop);
 	w.tid = (__u64)pid;
+	/*
+	 * RUN_MS, or longer on a machine too slow or too loaded for
+	 * MIN_ASLEEP sleeps in that time (an emulated CPU sharing the host).
+	 */
 	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
 		usleep(DRAIN_MS * 1000);
 		rings_drain(&rs);
+		if (w.asleep >= MIN_ASLEEP &&
+		    mono_ns() >= t0 + RUN_MS * 1000ULL * 1000)
+			__atomic_store_n(stop, 1, __ATOMIC_RELAXED);
 	}
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	rings_drain(&rs);
@@ -255,15 +304,17 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 			break;
 		}
 	}
-	printf("#   sleeper tid %llu: %zu records; switched out %llu times asleep, %llu running; %llu switched in again with no wakeup\n",
+	printf("#   sleeper tid %llu: %zu records in %llu ms; switched out %llu times asleep, %llu running; %llu switched in again with no wakeup\n",
 	       (unsigned long long)w.tid, w.n,
+	       (unsigned long long)((mono_ns() - t0) / 1000000),
 	       (unsigned long long)blocked,
 	       (unsigned long long)running, (unsigned long long)wrong);
 	EXPECT_EQ(0, wrong);
 	/* The load did what it is for: the sleeper slept and was preempted. */
-	EXPECT_LE(100, blocked);
+	EXPECT_LE(MIN_ASLEEP, blocked);
 	EXPECT_LE(1, running);
 	rings_unmap(&rs);
+	munmap(stop, sizeof(*stop));
 	free(w.ev);
 	close(fd);
 	expect_no_live_allocations();
