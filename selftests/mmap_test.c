@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -145,40 +146,6 @@ TEST(private_mapping_is_einval)
 	close(fd);
 }
 
-/*
- * A file opened read-only still maps shared and read-only: the kernel
- * leaves such a mapping VM_MAYSHARE without VM_SHARED. Nothing of it can
- * be mapped writable (the kernel's EACCES, before the module's EPERM for a
- * data area), so a reader that consumes opens O_RDWR; one that only
- * watches may not.
- */
-TEST(read_only_open_maps_read_only)
-{
-	int fd = dev_open(), ro;
-	struct fxtrace_info info;
-	void *p;
-
-	close(fd);
-	ro = open(FXTRACE_DEV_PATH, O_RDONLY | O_CLOEXEC);
-	ASSERT_TRUE(ro >= 0);
-	info = dev_info(ro);
-	p = mmap(NULL, info.buf_size, PROT_READ, MAP_SHARED, ro,
-		 (off_t)data_offset(&info, 0));
-	ASSERT_TRUE(p != MAP_FAILED);
-	p = mmap(NULL, info.ctrl_size, PROT_READ, MAP_SHARED, ro,
-		 (off_t)ctrl_offset(&info, 0));
-	ASSERT_TRUE(p != MAP_FAILED);
-	EXPECT_EQ(FXTRACE_CTRL_VERSION, ((const struct fxtrace_ctrl *)p)->version);
-	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size,
-				       PROT_READ | PROT_WRITE, MAP_SHARED, ro,
-				       (off_t)ctrl_offset(&info, 0)));
-	/* The same check comes first for a data area: EACCES, not EPERM. */
-	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.buf_size,
-				       PROT_READ | PROT_WRITE, MAP_SHARED, ro,
-				       (off_t)data_offset(&info, 0)));
-	close(ro);
-}
-
 /* Open the device with @flags, or skip (fail in the VM) without the module. */
 static int dev_open_flags(int flags)
 {
@@ -188,6 +155,38 @@ static int dev_open_flags(int flags)
 		device_missing();
 	ASSERT_TRUE(fd >= 0);
 	return fd;
+}
+
+/* mmap() CPU 0's control page (@ctrl) or data area: its return, as a long. */
+static long map_cpu0(int fd, const struct fxtrace_info *info, bool ctrl,
+		     int prot, int flags)
+{
+	return (long)mmap(NULL, ctrl ? info->ctrl_size : info->buf_size, prot,
+			  flags, fd, (off_t)(ctrl ? ctrl_offset(info, 0) :
+						   data_offset(info, 0)));
+}
+
+/*
+ * A file opened read-only still maps shared and read-only: the kernel
+ * leaves such a mapping VM_MAYSHARE without VM_SHARED. Nothing of it can
+ * be mapped writable (the kernel's EACCES, before the module's EPERM for a
+ * data area), so a reader that consumes opens O_RDWR; one that only
+ * watches may not.
+ */
+TEST(read_only_open_maps_read_only)
+{
+	int ro = dev_open_flags(O_RDONLY);
+	struct fxtrace_info info = dev_info(ro);
+	long p;
+
+	ASSERT_TRUE(map_cpu0(ro, &info, false, PROT_READ, MAP_SHARED) != -1);
+	p = map_cpu0(ro, &info, true, PROT_READ, MAP_SHARED);
+	ASSERT_TRUE(p != -1);
+	EXPECT_EQ(FXTRACE_CTRL_VERSION, ((const struct fxtrace_ctrl *)p)->version);
+	ASSERT_ERRNO(EACCES, map_cpu0(ro, &info, true, PROT_READ | PROT_WRITE, MAP_SHARED));
+	/* The same check comes first for a data area: EACCES, not EPERM. */
+	ASSERT_ERRNO(EACCES, map_cpu0(ro, &info, false, PROT_READ | PROT_WRITE, MAP_SHARED));
+	close(ro);
 }
 
 /*
@@ -200,12 +199,8 @@ TEST(read_only_open_private_writable_is_einval)
 	int ro = dev_open_flags(O_RDONLY);
 	struct fxtrace_info info = dev_info(ro);
 
-	ASSERT_ERRNO(EINVAL, (long)mmap(NULL, info.ctrl_size,
-				       PROT_READ | PROT_WRITE, MAP_PRIVATE, ro,
-				       (off_t)ctrl_offset(&info, 0)));
-	ASSERT_ERRNO(EINVAL, (long)mmap(NULL, info.buf_size,
-				       PROT_READ | PROT_WRITE, MAP_PRIVATE, ro,
-				       (off_t)data_offset(&info, 0)));
+	ASSERT_ERRNO(EINVAL, map_cpu0(ro, &info, true, PROT_READ | PROT_WRITE, MAP_PRIVATE));
+	ASSERT_ERRNO(EINVAL, map_cpu0(ro, &info, false, PROT_READ | PROT_WRITE, MAP_PRIVATE));
 	close(ro);
 }
 
@@ -221,18 +216,10 @@ TEST(write_only_open_maps_nothing_is_eacces)
 	struct fxtrace_info info = dev_info(wo);
 
 	ASSERT_EQ(FXTRACE_STATE_EMPTY, info.state);
-	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size, PROT_READ,
-				       MAP_SHARED, wo,
-				       (off_t)ctrl_offset(&info, 0)));
-	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size,
-				       PROT_READ | PROT_WRITE, MAP_SHARED, wo,
-				       (off_t)ctrl_offset(&info, 0)));
-	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.buf_size, PROT_READ,
-				       MAP_SHARED, wo,
-				       (off_t)data_offset(&info, 0)));
-	ASSERT_ERRNO(EACCES, (long)mmap(NULL, info.ctrl_size, PROT_READ,
-				       MAP_PRIVATE, wo,
-				       (off_t)ctrl_offset(&info, 0)));
+	ASSERT_ERRNO(EACCES, map_cpu0(wo, &info, true, PROT_READ, MAP_SHARED));
+	ASSERT_ERRNO(EACCES, map_cpu0(wo, &info, true, PROT_READ | PROT_WRITE, MAP_SHARED));
+	ASSERT_ERRNO(EACCES, map_cpu0(wo, &info, false, PROT_READ, MAP_SHARED));
+	ASSERT_ERRNO(EACCES, map_cpu0(wo, &info, true, PROT_READ, MAP_PRIVATE));
 	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(wo).state);
 	ASSERT_EQ(0, dev_configure(wo, FXTRACE_BUF_SIZE_MIN, 0));
 	ASSERT_EQ(0, ioctl(wo, FXTRACE_IOC_START));
