@@ -15,8 +15,8 @@
  * Here, on CPU 0, a timer ticks every TICK_US: each tick sends SIGUSR1 to
  * a sleeper and wakes a real-time task (the one that runs next), in the
  * same timer interrupt. The sleeper waits on 128 futexes at once before
- * each tick, begun a lead before it that follows the machine's speed, so
- * that ticks land while it is on its way into schedule() (see sleeper()). The rings are drained from another CPU. Every time the
+ * each tick, so that ticks land while it is on its way into schedule()
+ * (see sleeper()). The rings are drained from another CPU. Every time the
  * sleeper leaves the CPU in a sleeping state (blocked, suspended), the
  * next thing the trace says of it must be a wakeup, never a switch that
  * runs it.
@@ -26,7 +26,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include <time.h>
@@ -37,8 +36,8 @@
 #define MAX_RUN_MS	10000	/* ...but no longer */
 #define MIN_ASLEEP	100	/* sleeping switch-outs the check needs */
 #define TICK_US		1000	/* the signal's period */
-#define LEAD_STEP_US	10	/* how much the wait's lead moves at once */
-#define LEAD_MAX_US	(TICK_US / 2)
+#define LEAD_STEPS	20
+#define LEAD_STEP_US	10
 #define DRAIN_MS	5
 
 enum ev_kind { EV_WAKEUP, EV_IN, EV_OUT };	/* the order at equal times */
@@ -128,26 +127,13 @@ static struct timespec ns_to_ts(__u64 ns)
 				  .tv_nsec = (long)(ns % 1000000000) };
 }
 
-/* Voluntary context switches of the calling thread so far. */
-static long voluntary_switches(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		_exit(3);
-	return ru.ru_nvcsw;
-}
-
 /*
  * The sleeper: SIGUSR1 from a timer at every tick of the grid
  * @t0 + k * TICK_US until @end or *@stop, and a wait on FUTEX_WAITV_MAX futexes
  * (futex_waitv(), Linux >= 5.16) begun before each tick and ending after
  * it. Queueing that many takes a while, with no signal check before
- * schedule(); how long depends on the machine and its load, so the wait
- * begins a lead before the tick that follows it: LEAD_STEP_US longer
- * after a wait the tick caught before it slept (no voluntary switch),
- * LEAD_STEP_US shorter after one that slept. The ticks so land around
- * the entry into schedule(), where the signal is pending as it begins.
+ * schedule(); how long depends on the machine, so the wait begins 0 to
+ * LEAD_STEPS - 1 steps of LEAD_STEP_US before the tick, in turn.
  */
 static void sleeper(__u64 t0, __u64 end, const int *stop)
 {
@@ -157,11 +143,9 @@ static void sleeper(__u64 t0, __u64 end, const int *stop)
 				.sigev_signo = SIGUSR1 };
 	struct itimerspec its = { .it_value = ns_to_ts(t0),
 				  .it_interval = ns_to_ts(TICK_US * 1000) };
-	const __u64 step = LEAD_STEP_US * 1000;
-	__u64 tick, start, lead = 0;
 	struct timespec until;
+	__u64 tick, k, start;
 	timer_t timer;
-	long before;
 	int i;
 
 	pin(0);
@@ -172,28 +156,17 @@ static void sleeper(__u64 t0, __u64 end, const int *stop)
 	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) ||
 	    timer_settime(timer, TIMER_ABSTIME, &its, NULL))
 		_exit(1);
-	for (tick = t0; tick < end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
-	     tick += TICK_US * 1000) {
-		start = tick - lead;
-		/*
-		 * Behind the grid (an emulated CPU under load is slower
-		 * than the ticks): a wait begun now would end before it
-		 * could sleep, so go on with the next tick still ahead.
-		 */
-		if (mono_ns() >= start)
-			continue;
+	for (k = 0, tick = t0;
+	     tick < end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
+	     k++, tick += TICK_US * 1000) {
+		start = tick - (k % LEAD_STEPS) * LEAD_STEP_US * 1000;
 		while (mono_ns() < start)
 			;
 		until = ns_to_ts(tick + TICK_US * 1000 / 2);
-		before = voluntary_switches();
 		if (syscall(SYS_futex_waitv, waiters, FUTEX_WAITV_MAX, 0,
 			    &until, CLOCK_MONOTONIC) != -1 ||
 		    (errno != ETIMEDOUT && errno != EINTR))
 			_exit(2);
-		if (voluntary_switches() != before)
-			lead = lead >= step ? lead - step : 0;
-		else if (lead + step <= LEAD_MAX_US * 1000)
-			lead += step;
 	}
 	_exit(0);
 }
