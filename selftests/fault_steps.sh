@@ -401,12 +401,8 @@ hotplug_counters() {
 # booted with --smp 1), a skip.
 hotplug_collect() {
 	[ -d "${FS_CPU1_ONLINE%/online}" ] || { echo "SKIP: no CPU 1: nothing to take offline"; return 4; }
-	if [ ! -w "$FS_CPU1_ONLINE" ]; then
-		echo "$FS_CPU1_ONLINE is not writable (no CPU hotplug?)"
-		[ "${FXTRACE_VM:-}" != 1 ] || { echo "a failure in the test VM (FXTRACE_VM=1)"; return 1; }
-		echo "SKIP: no CPU hotplug"
-		return 4
-	fi
+	[ -w "$FS_CPU1_ONLINE" ] ||
+		{ skip_or_fail_in_vm "no CPU hotplug ($FS_CPU1_ONLINE is not writable)"; return; }
 	fxt-collect -b 64K -o "$OUT/hotplug.fxt" -- \
 		fxt-stress --seconds 6 --threads-per-cpu 20 2> "$OUT/collect.err" &
 	fs_pid=$!
