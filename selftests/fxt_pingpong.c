@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cpu_pin.h"
 
 struct player {
 	const char *name;
@@ -41,15 +42,12 @@ static void die(const char *what)
 static void *play(void *arg)
 {
 	struct player *p = arg;
-	cpu_set_t set;
 	char c = 0;
 	long i;
 
 	p->tid = (pid_t)syscall(SYS_gettid);
 	prctl(PR_SET_NAME, p->name);
-	CPU_ZERO(&set);
-	CPU_SET(p->cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
+	if (pin_to_cpu(0, p->cpu))
 		die("sched_setaffinity");
 	for (i = 0; i < p->rounds; i++) {
 		if (p->serves && write(p->out, &c, 1) != 1)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cpu_pin.h"
 
 enum pattern { PATTERN_RING, PATTERN_RANDOM };
 
@@ -92,14 +93,11 @@ static void *work(void *arg)
 {
 	struct worker *w = arg;
 	char name[16];
-	cpu_set_t set;
 	volatile int spin;
 
 	snprintf(name, sizeof(name), "stress-%d", w->idx);
 	prctl(PR_SET_NAME, name);
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) &&
+	if (pin_to_cpu(0, w->cpu) &&
 	    (errno != EINVAL || cpu_online(w->cpu)))
 		die("sched_setaffinity", errno);
 

@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "cpu_pin.h"
 #include "ring_check.h"
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
@@ -151,22 +152,14 @@ TEST(cpu1_offline_online_while_tracing)
 
 static volatile int stop_draining;
 
-static void pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* Consume whatever CPU 0 and 1 publish, at once: the watermark keeps being crossed. */
 static void *drain_at_once(void *arg)
 {
 	struct fxtrace_ctrl **ctrl = arg;
 	int i;
 
-	pin_to(0);
+	if (pin_to_cpu(0, 0))
+		return (void *)1;
 	while (!stop_draining)
 		for (i = 0; i < 2; i++)
 			__atomic_store_n(&ctrl[i]->consumer_pos,
@@ -183,12 +176,16 @@ static pid_t yielder[YIELDERS];
 /*
  * Context switches on CPU 1: forked before the session is opened, so they
  * hold neither its fd nor its mappings, and killed with their parent
- * whichever way it exits (PR_SET_PDEATHSIG).
+ * whichever way it exits (PR_SET_PDEATHSIG). Returns once each runs on
+ * CPU 1 (it says so on a pipe), so CPU 1 is still online when they pin.
  */
 static void start_yielders(void)
 {
-	int i;
+	int pinned[2], i;
+	char c;
 
+	if (pipe(pinned))
+		_exit(1);
 	for (i = 0; i < YIELDERS; i++) {
 		yielder[i] = fork();
 		if (yielder[i] < 0)
@@ -197,23 +194,35 @@ static void start_yielders(void)
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() == 1)
 				_exit(0);
-			pin_to(1);
+			close(pinned[0]);
+			if (pin_to_cpu(0, 1) || write(pinned[1], "p", 1) != 1)
+				_exit(1);
+			close(pinned[1]);
 			for (;;) {
 				sched_yield();
 				usleep(i * 10);
 			}
 		}
 	}
+	close(pinned[1]);
+	for (i = 0; i < YIELDERS; i++)
+		if (read(pinned[0], &c, 1) != 1)
+			_exit(1);	/* one could not be pinned (or died) */
+	close(pinned[0]);
 }
 
-static void stop_yielders(void)
+/* 0 if every yielder ran until it was killed, -1 if one had exited. */
+static int stop_yielders(void)
 {
-	int i;
+	int i, status, err = 0;
 
 	for (i = 0; i < YIELDERS; i++) {
 		kill(yielder[i], SIGKILL);
-		waitpid(yielder[i], NULL, 0);
+		if (waitpid(yielder[i], &status, 0) != yielder[i] ||
+		    !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+			err = -1;
 	}
+	return err;
 }
 
 /*
@@ -227,6 +236,7 @@ static void session_closed_with_cpu1_offline(int done)
 	struct fxtrace_ctrl *ctrl[2];
 	struct fxtrace_info info;
 	pthread_t drainer;
+	void *drained;
 	int fd, i;
 
 	start_yielders();
@@ -246,8 +256,10 @@ static void session_closed_with_cpu1_offline(int done)
 		_exit(3);
 	usleep(100 * 1000);
 	stop_draining = 1;
-	pthread_join(drainer, NULL);
-	stop_yielders();
+	if (pthread_join(drainer, &drained) || drained)
+		_exit(1);	/* could not be pinned to CPU 0 */
+	if (stop_yielders())
+		_exit(1);
 	if (ioctl(fd, FXTRACE_IOC_STOP))
 		_exit(1);
 	for (i = 0; i < 2; i++)

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "cpu_pin.h"
 #include "fault_inject.h"
 #include "fxtrace_dev.h"
 #include "kernel_records.h"
@@ -61,11 +62,7 @@ static void make_scheduler_noise(int ms)
 /* Run on CPU 0 from here on: the tests that read CPU 0's ring. */
 static void pin_to_cpu0(void)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, pin_to_cpu(0, 0));
 }
 
 /* Some records on CPU 0, then stopped: the ring's bytes no longer change. */

@@ -30,6 +30,7 @@
 #include <linux/futex.h>
 #include <time.h>
 
+#include "cpu_pin.h"
 #include "ring_check.h"
 
 #define RUN_MS		1500	/* at least, and until MIN_ASLEEP... */
@@ -101,11 +102,7 @@ static int ev_cmp(const void *a, const void *b)
 
 static void pin(int cpu)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, pin_to_cpu(0, cpu));
 }
 
 static void on_signal(int sig)

@@ -29,6 +29,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "cpu_pin.h"
 #include "ring_check.h"
 
 #define STRESS_SECONDS	"20"
@@ -123,15 +124,6 @@ struct waker_load {
 
 static struct waker_load wl;
 
-static int pin_to(pid_t tid, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(tid, sizeof(set), &set);
-}
-
 static int load_stopped(int *flag)
 {
 	return __atomic_load_n(flag, __ATOMIC_RELAXED);
@@ -146,7 +138,7 @@ static void *ring_member(void *arg)
 	snprintf(name, sizeof(name), "wk-%d", i);
 	prctl(PR_SET_NAME, name);
 	wl.tid[i] = gettid();
-	ASSERT_EQ(0, pin_to(0, wl.cpu[i % 2]));
+	ASSERT_EQ(0, pin_to_cpu(0, wl.cpu[i % 2]));
 	pthread_barrier_wait(&wl.ready);
 	for (;;) {
 		while (sem_wait(&wl.sem[i]) && errno == EINTR)
@@ -163,10 +155,10 @@ static void *churner(void *arg)
 	int c = (int)(long)arg, i, k = 0;
 
 	prctl(PR_SET_NAME, c ? "churn-1" : "churn-0");
-	ASSERT_EQ(0, pin_to(0, wl.cpu[c]));
+	ASSERT_EQ(0, pin_to_cpu(0, wl.cpu[c]));
 	while (!load_stopped(&wl.stop_churning)) {
 		for (i = c; i < LOAD_THREADS; i += 2)
-			ASSERT_EQ(0, pin_to(wl.tid[i], wl.cpu[(i + k) % 2]));
+			ASSERT_EQ(0, pin_to_cpu(wl.tid[i], wl.cpu[(i + k) % 2]));
 		k++;
 	}
 	wl.moves[c] = (unsigned long)k * (LOAD_THREADS / 2);
