@@ -434,7 +434,8 @@ int fxtrace_probes_attach(struct fxtrace_ring __percpu *rings)
 	 * and that load orders no later load on every architecture (x86 is
 	 * TSO, but arm64 may read a slot before it), nor does anything else in
 	 * the registration for certain (it patches text, with its IPIs, only
-	 * for a tracepoint's first probe: perf or ftrace may be there). A grace
+	 * when a tracepoint goes from none to one probe, or, with static
+	 * calls, from one to two: perf or ftrace may already hold both). A grace
 	 * period does: the table is cleared before it starts, and the two
 	 * probes that use the table are attached after it ends, so their
 	 * every call sees the table cleared. Its partner is the
