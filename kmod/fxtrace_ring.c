@@ -142,7 +142,8 @@ static bool fxtrace_irq_work_sleeps(void)
  *
  * irq_work_sync() on every ring would do, but since 91840be8f710
  * ("irq_work: Fix use-after-free in irq_work_single() on PREEMPT_RT"),
- * which Debian's 6.1 and 6.12 carry, it ends with synchronize_rcu()
+ * which Debian's 6.1 and 6.12 carry (kernel/irq_work.c of linux-source
+ * 6.1.192 and 6.12.117, the releases tested), it ends with synchronize_rcu()
  * whenever it sleeps (fxtrace_irq_work_sleeps()), busy work or not: that
  * was one grace period per possible CPU, under both of the session's
  * locks, in close() and in a CONFIGURE that replaces the buffers. So only
