@@ -206,6 +206,10 @@ step() {
 		echo "not ok $n - $name (time budget exhausted: $left s left, the step needs $needs s; FXTRACE_TIME_BUDGET=$budget)"
 		return 1
 	fi
+	# Nothing may be inserted between these two lines: once something
+	# reaps the job and drops it from the job table (wait -n, jobs and
+	# then any command), bash 5.2's wait "$!" returns sed's status, not
+	# the pipeline's (bounded's, under pipefail).
 	bounded "$left" "$@" 2>&1 | sed -u 's/^/# /' &
 	wait "$!"
 	rc=$?
