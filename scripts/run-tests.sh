@@ -232,11 +232,14 @@ step() {
 # (C=2: every source file checked, rebuilt or not; it catches a __percpu
 # or __user pointer used as a plain one), nor from modpost, which writes
 # its warnings in capitals ("WARNING: modpost: section mismatch ...",
-# "missing MODULE_DESCRIPTION()"): hence grep -i.
+# "missing MODULE_DESCRIPTION()"): hence grep -i. The compiler only
+# warns about what it compiles, and kbuild compiles only what changed:
+# modules-clean first, so that every run compiles every file.
 build_module_w1() {
 	local kdir=$1 log=build/kbuild-$2.log
 	command -v sparse >/dev/null || { echo "sparse is missing: run scripts/install-deps.sh"; return 1; }
-	make -C "$REPO" modules KDIR="$kdir" W=1 C=2 >"$log" 2>&1 || { cat "$log"; return 1; }
+	make -C "$REPO" modules-clean KDIR="$kdir" >"$log" 2>&1 || { cat "$log"; return 1; }
+	make -C "$REPO" modules KDIR="$kdir" W=1 C=2 >>"$log" 2>&1 || { cat "$log"; return 1; }
 	if grep -iE 'warning:|error:' "$log"; then
 		echo "the module has build, sparse or modpost warnings (full log: $log)"
 		return 1
