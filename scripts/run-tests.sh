@@ -235,9 +235,18 @@ step() {
 # "missing MODULE_DESCRIPTION()"): hence grep -i. The compiler only
 # warns about what it compiles, and kbuild compiles only what changed:
 # modules-clean first, so that every run compiles every file.
+# kmod/ is where scripts/vm-test.sh builds too, for any kernel (another
+# run of it, by anyone): the clean, the build and a copy of the module,
+# build/fxtrace-KERNEL.ko, are made holding vm-test.sh's lock, and the
+# next step judges that copy, not what kmod/ holds by then.
 build_module_w1() {
-	local kdir=$1 log=build/kbuild-$2.log
+	local ko=build/fxtrace-$2.ko
 	command -v sparse >/dev/null || { echo "sparse is missing: run scripts/install-deps.sh"; return 1; }
+	rm -f "$ko"
+	{ flock 9 && build_module_w1_locked "$@"; } 9>"$REPO/build/.vm-test.lock"
+}
+build_module_w1_locked() {
+	local kdir=$1 log=build/kbuild-$2.log ko=build/fxtrace-$2.ko
 	make -C "$REPO" modules-clean KDIR="$kdir" >"$log" 2>&1 || { cat "$log"; return 1; }
 	make -C "$REPO" modules KDIR="$kdir" W=1 C=2 >>"$log" 2>&1 || { cat "$log"; return 1; }
 	if grep -iE 'warning:|error:' "$log"; then
@@ -245,7 +254,8 @@ build_module_w1() {
 		return 1
 	fi
 	grep -q 'CHECK ' "$log" || { echo "sparse did not run (full log: $log)"; return 1; }
-	echo "built kmod/fxtrace.ko for $2 with W=1 and sparse: no warnings"
+	cp kmod/fxtrace.ko "$ko" || return 1
+	echo "built kmod/fxtrace.ko for $2 with W=1 and sparse: no warnings (copied to $ko)"
 }
 
 perfetto_check() {
@@ -338,7 +348,7 @@ if [[ $vm -eq 1 ]]; then
 		eval "$(grep '^KDIR=' <<<"$kenv")"  # shell-quoted by fetch-kernel.sh
 		kdir=$KDIR
 		step "module builds with W=1, sparse clean, for $k" build_module_w1 "$kdir" "$k" || continue
-		step "the hot probes share the first text page of the $k module" scripts/check-hot-text.sh || true
+		step "the hot probes share the first text page of the $k module" scripts/check-hot-text.sh "build/fxtrace-$k.ko" || true
 		# Less than VM_STEP_NEEDS_S left: vm-test.sh would not boot
 		# (it needs 60 s for the boot and keeps 30 s for after it).
 		step --needs "$VM_STEP_NEEDS_S" "VM selftests on $k" scripts/vm-test.sh "$k" || true

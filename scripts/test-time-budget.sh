@@ -54,7 +54,8 @@ done
 # The make on PATH: as $STUB_MAKE says. "hang" notes its pid and sleeps,
 # "hang-ignoring-term" too but ignores SIGTERM, "hang-child-ignoring-term"
 # leaves a child that ignores SIGTERM and holds stdout when it goes; else
-# it succeeds and prints the line build_module_w1 looks for.
+# it succeeds, prints the line build_module_w1 looks for and, for
+# "modules", leaves a kmod/fxtrace.ko for build_module_w1 to copy.
 stub "$TMP/bin/make" 'case $STUB_MAKE in
 hang-child-ignoring-term)
 	echo $$ >>"$STUB_PIDS"
@@ -65,7 +66,8 @@ hang*)
 	echo $$ >>"$STUB_PIDS"
 	sleep 1000 & echo $! >>"$STUB_PIDS"
 	wait; wait; exit 0 ;;
-*) echo "  CHECK stub.c" ;;
+*) echo "  CHECK stub.c"
+	case " $* " in *" modules "*) mkdir -p "$2/kmod" && : >"$2/kmod/fxtrace.ko" ;; esac ;;
 esac'
 stub "$TMP/bin/sparse" 'exit 0'
 

@@ -29,7 +29,8 @@ Steps:
   1. scripts/fetch-kernel.sh FLAVOUR            (cached after the first run)
   2. make -C <repo> modules KDIR=<kernel headers>   -> kmod/fxtrace.ko
   3. make -C <repo> vm-userspace BUILDDIR=build/vm-<release>/bin  (static)
-  4. payload build/vm-<release>/payload/:
+  4. payload build/vm-<release>/payload.XXXXXX/ (this run's own, removed
+     when it ends):
        fxtrace.ko, bin/ (the static binaries), selftests/ (scripts + data
        from the repo's selftests/, no sources or host binaries)
   5. scripts/vm-run.sh ... --module vhost_net --out build/vm-out/FLAVOUR -- 'sh selftests/run_vm_tests.sh'
@@ -136,10 +137,16 @@ build=$REPO/build/vm-$RELEASE
 outdir=${outdir:-$REPO/build/vm-out/$flavour}
 mkdir -p "$build" "$REPO/build"
 
-# The module is built in the source tree (kbuild M=<repo>), so builds for
-# different kernels must not overlap: hold a lock until it is copied out.
+# The module is built in the source tree (kbuild M=<repo>), and the static
+# binaries in $build/bin, the same for every run on this release: runs
+# must not overlap there. Hold a lock until the payload, this run's own
+# directory, has everything (run-tests.sh takes it too, to build
+# kmod/fxtrace.ko with W=1 and copy it out).
 exec 9>"$REPO/build/.vm-test.lock"
 flock 9
+payload=$(mktemp -d "$build/payload.XXXXXX") || die "cannot create a payload directory in $build"
+# (bash runs the EXIT trap when a signal ends it too)
+trap 'rm -rf "$payload"' EXIT
 
 # 2. module
 make_target() { # $1 = what, rest = make args
@@ -168,11 +175,8 @@ make_target "the static VM userspace" vm-userspace BUILDDIR="$bindir"
 [[ -d $bindir ]] || die "'make vm-userspace' succeeded but created no $bindir"
 
 # 4. payload
-payload=$build/payload
-rm -rf "$payload"
 mkdir -p "$payload/bin" "$payload/selftests"
 cp "$ko" "$payload/fxtrace.ko"
-flock -u 9
 is_elf() { [[ $(head -c 4 "$1" | od -An -c | tr -d ' ') == '177ELF' ]]; }
 nbin=0
 for f in "$bindir"/*; do
@@ -193,6 +197,7 @@ for f in "$REPO"/selftests/*; do
 done
 [[ -f $payload/selftests/run_vm_tests.sh ]] ||
 	die "selftests/run_vm_tests.sh is missing from the repo"
+flock -u 9
 log "payload $payload: fxtrace.ko, $nbin binaries in bin/, $(find "$payload/selftests" -type f | wc -l) files in selftests/"
 
 # 5. run
