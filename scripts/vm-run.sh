@@ -275,13 +275,20 @@ done
 [ -n "$xdev" ] || say "WARNING: transfer disk not found; /out will not come back"
 
 # Shortly before the host's --timeout kills the VM, dump blocked tasks and
-# all CPUs' backtraces to the console so a hang can be diagnosed.
+# all CPUs' backtraces to the console so a hang can be diagnosed. First
+# the output so far of the step that hangs: selftests/run_vm_tests.sh
+# writes each step's to /out/step.log (this /xfer/out) and prints it only
+# when the step ends, and /out never comes back from a VM that times out.
 wd_pid=''
 wd_at=$(cat /etc/fxtrace-vm/watchdog)
 if [ "$wd_at" -gt 0 ]; then
 	up=$(cut -d. -f1 /proc/uptime)
 	(
 		sleep $((wd_at > up ? wd_at - up : 1))
+		if [ -s /xfer/out/step.log ]; then
+			say "the VM is about to time out: the running step's output so far (/out/step.log, its last 200 lines):"
+			tail -n 200 /xfer/out/step.log | sed 's/^/#   /'
+		fi
 		say "the VM is about to time out: dumping blocked tasks (sysrq w) and CPU backtraces (sysrq l)"
 		echo w >/proc/sysrq-trigger
 		echo l >/proc/sysrq-trigger
@@ -484,7 +491,7 @@ if [[ $qemu_rc -eq 124 || $qemu_rc -eq 137 ]]; then
 		else
 			echo "    (none: the console stayed empty, so the kernel never reached /init; retry with --loglevel 8)"
 		fi
-		((watchdog_at)) && echo "$prog: (the guest dumped blocked tasks and CPU backtraces ~20 s before the limit; see the console log)"
+		((watchdog_at)) && echo "$prog: (the guest printed the running step's output so far, if there was a /out/step.log, and dumped blocked tasks and CPU backtraces ~20 s before the limit; see the console log)"
 		echo "$prog: (full log: $outdir/console.log; raise --timeout, or --loglevel 8 to see boot messages)"
 	} >&2
 	exit 124
