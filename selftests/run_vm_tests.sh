@@ -163,10 +163,19 @@ thread_names() {
 # hole must be marked in the file by the kernel's loss markers; the host
 # checks them in Perfetto (scripts/perfetto/check-loss.mjs) against the
 # total fxt-collect reports, which is saved in loss.json.
+# The storm and the SIGSTOP wait until tracing is on: fxt-collect writes
+# its output file only after START has returned (write_preamble()), so
+# the file, removed first, is not empty once it traces.
 loss_markers() {
+	rm -f "$OUT/loss.fxt"
 	fxt-collect -b 64K -d 3 -o "$OUT/loss.fxt" 2> "$OUT/loss.err" &
 	collector=$!
-	sleep 0.3
+	wait_until 50 test -s "$OUT/loss.fxt" || {
+		echo "fxt-collect did not start tracing within 5 s ($OUT/loss.fxt is still empty or missing)"
+		end_now "$collector"
+		cat "$OUT/loss.err"
+		return 1
+	}
 	fxt-stress --seconds 2 --pause-us 500 > /dev/null &
 	storm=$!
 	sleep 0.5
