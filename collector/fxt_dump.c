@@ -75,8 +75,8 @@ struct stats {
 	uint64_t seen_cache[SEEN_SLOTS];
 	uint64_t processes;
 	uint64_t buffer_full_events;
-	struct drop_counter drops[64];
-	unsigned int ndrops;
+	struct drop_counter *drops;	/* one per argument name */
+	size_t ndrops, drops_cap;
 	bool oom;
 };
 
@@ -604,13 +604,29 @@ static void note_cpu(struct stats *st, unsigned int cpu, bool is_switch)
 		st->cpu_wakeups[cpu]++;
 }
 
+/* Room for more drop counters: fxt-collect names one per CPU. */
+static int grow_drops(struct stats *st)
+{
+	size_t cap = st->drops_cap ? st->drops_cap * 2 : 64;
+	struct drop_counter *d;
+
+	if (cap > SIZE_MAX / sizeof(*d))
+		return -1;
+	d = realloc(st->drops, cap * sizeof(*d));
+	if (!d)
+		return -1;
+	st->drops = d;
+	st->drops_cap = cap;
+	return 0;
+}
+
 /* Remember the latest value of each "records_dropped" counter argument. */
 static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 {
 	const struct fxt_arg *a;
 	const char *name;
-	unsigned int i, j;
-	size_t len;
+	unsigned int i;
+	size_t j, len;
 
 	if (rec->event.type != FXT_EVENT_COUNTER ||
 	    !fxt_str_eq(&rec->event.name, "records_dropped"))
@@ -629,10 +645,13 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 			    !memcmp(st->drops[j].name, name, len))
 				break;
 		if (j == st->ndrops) {
-			if (j == sizeof(st->drops) / sizeof(st->drops[0]))
+			if (j == st->drops_cap && grow_drops(st) < 0) {
+				st->oom = true;
 				continue;
+			}
 			memcpy(st->drops[j].name, name, len);
 			st->drops[j].len = len;
+			st->drops[j].value = 0;
 			st->ndrops++;
 		}
 		if (a->v.u64 > st->drops[j].value)
@@ -788,6 +807,7 @@ static void free_stats(struct stats *st)
 {
 	free(st->cpu_switches);
 	free(st->cpu_wakeups);
+	free(st->drops);
 	tid_set_free(&st->seen_tids);
 	tid_set_free(&st->named_tids);
 }

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "archive_meta.h"
 #include "fxt_read.h"
 #include "fxt_write.h"
 #include "tap.h"
@@ -818,6 +819,43 @@ TEST(summary_escapes_drop_counter_names)
 	EXPECT(!strchr(out, '\x1b'));
 }
 
+/*
+ * fxt-collect samples every CPU's records_dropped counter at the start, all
+ * zero, as archive_write_drop_counters() writes it: on a machine of more
+ * than 64 CPUs the names after the 64th must still be counted, or a drop
+ * on such a CPU never shows. 100 CPUs, cpu99 drops 7 later. The file stays
+ * in the corpus: test_valgrind.sh runs --summary on it (counters past the
+ * first allocation, each initialized).
+ */
+TEST(summary_counts_drops_of_every_cpu)
+{
+	static struct drop_count counts[100];
+	static struct trace t;
+	struct drop_count late = { 99, 7 };
+	char out[8192], path[4200];
+	unsigned int i;
+
+	if (!fxt_dump) {
+		tap_skip("summary_counts_drops_of_every_cpu", "no FXT_DUMP argument");
+		return;
+	}
+	for (i = 0; i < 100; i++)
+		counts[i] = (struct drop_count){ i, 0 };
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	ASSERT(archive_write_preamble(&t.w) == 0);
+	ASSERT(archive_write_drop_counters(&t.w, 5, 5, 1000, counts, 100) == 0);
+	ASSERT(archive_write_drop_marker(&t.w, 5, 5, 99, 7, 2000) == 0);
+	ASSERT(archive_write_drop_counters(&t.w, 5, 5, 3000, &late, 1) == 0);
+	dump_stdout("--summary", &t, "drops-100-cpus", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records dropped: 1 buffer-full events; cpu0 0 cpu1 0 ");
+	EXPECT_CONTAINS(out, " cpu63 0 cpu64 0 ");
+	EXPECT_CONTAINS(out, " cpu98 0 cpu99 7\n");
+	EXPECT(!strstr(out, "cpu100"));
+	EXPECT(!strstr(out, "out of memory"));
+	snprintf(path, sizeof(path), "%s/drops-100-cpus.fxt", corpus_dir);
+	EXPECT(write_file(path, t.words, here(&t)) == 0);
+}
+
 static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -914,6 +952,7 @@ int main(int argc, char **argv)
 	RUN(getopt_errors_start_with_fxt_dump);
 	RUN(summary_time_span_in_the_trace_s_ticks);
 	RUN(summary_escapes_drop_counter_names);
+	RUN(summary_counts_drops_of_every_cpu);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
 		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");
