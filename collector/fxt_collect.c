@@ -40,6 +40,7 @@
 
 #include "archive_meta.h"
 #include "collect_options.h"
+#include "cpu_list.h"
 #include "fxt_read.h"
 #include "fxt_write.h"
 #include "name_order.h"
@@ -1348,27 +1349,25 @@ static void close_output(struct session *s)
 			    "the trace may be incomplete: check the disk and rerun");
 }
 
-/* Per-CPU list "cpu0 12, cpu3 4" of a counter, only CPUs where it is > 0. */
+/*
+ * Per-CPU list "cpu0 12, cpu3 4" of a counter, only CPUs where it is > 0,
+ * ending in ", ..." if @buf is too small for all (cpu_list.h); the total
+ * counts every CPU.
+ */
 static uint64_t per_cpu_list(const struct session *s, char *buf, size_t size,
 			     uint64_t (*get)(const struct cpu_ring *))
 {
+	struct cpu_list list;
 	uint64_t total = 0, v;
-	size_t len = 0;
 	unsigned int i;
-	int n;
 
-	buf[0] = '\0';
+	cpu_list_init(&list, buf, size);
 	for (i = 0; i < s->nrings; i++) {
 		v = get(&s->rings[i]);
 		if (!v)
 			continue;
 		total += v;
-		if (len + 1 >= size)
-			continue;
-		n = snprintf(buf + len, size - len, "%scpu%u %llu", len ? ", " : "",
-			     s->rings[i].cpu, (unsigned long long)v);
-		if (n > 0)
-			len += (size_t)n < size - len ? (size_t)n : size - len - 1;
+		cpu_list_add(&list, s->rings[i].cpu, v);
 	}
 	return total;
 }
@@ -1474,9 +1473,15 @@ static void invalid_data(const struct session *s, char *buf, size_t size)
 
 static void print_summary(struct session *s)
 {
+	char fallback[1024], size[32], kinds[256], invalid[256];
+	size_t list_size = CPU_LIST_SIZE(s->nrings);
+	char *list = malloc(list_size);	/* room for every CPU */
 	uint64_t total;
-	char list[1024], size[32], kinds[256], invalid[256];
 
+	if (!list) {	/* the lists end in ", ..." where this is full */
+		list = fallback;
+		list_size = sizeof(fallback);
+	}
 	if (!s->opts.quiet && s->traced) {
 		human_bytes(s->out.offset - s->out.start, size, sizeof(size));
 		record_kinds(s, kinds, sizeof(kinds));
@@ -1485,7 +1490,7 @@ static void print_summary(struct session *s)
 		    seconds_between(&s->attaching, &s->started),
 		    kinds, size, s->out.path);
 	}
-	total = per_cpu_list(s, list, sizeof(list), get_dropped);
+	total = per_cpu_list(s, list, list_size, get_dropped);
 	if (total)
 		msg("records dropped: %s (%llu in total): the rings were full; use a larger -b (now %lluK)",
 		    list, (unsigned long long)total,
@@ -1497,9 +1502,9 @@ static void print_summary(struct session *s)
 		    (unsigned long long)s->tail_lost,
 		    (unsigned long long)s->tail_loss_markers,
 		    s->tail_loss_markers == 1 ? "" : "s");
-	if (per_cpu_list(s, list, sizeof(list), get_consumer_errors))
+	if (per_cpu_list(s, list, list_size, get_consumer_errors))
 		msg("consumer_errors (the module found our read position out of range): %s", list);
-	if (per_cpu_list(s, list, sizeof(list), get_invalid)) {
+	if (per_cpu_list(s, list, list_size, get_invalid)) {
 		invalid_data(s, invalid, sizeof(invalid));
 		msg("invalid ring data skipped (module bug?), times per CPU: %s; %s",
 		    list, invalid);
@@ -1516,6 +1521,8 @@ static void print_summary(struct session *s)
 		msg("warning: out of memory while tracking thread ids; some threads are unnamed");
 	if (s->names_incomplete)
 		msg("warning: out of memory while ordering the kernel's names; some may be stale");
+	if (list != fallback)
+		free(list);
 }
 
 /*

@@ -15,7 +15,7 @@
  * a ring's last one). Everything else goes to libc.
  *
  * Knobs (environment):
- *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4); CPU 2 is absent
+ *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4, at most 128); CPU 2 is absent
  *   FAKE_FXTRACE_RATE=N         records per CPU per millisecond (default 2)
  *   FAKE_FXTRACE_ABI=N          abi_version to report (default the real one)
  *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
@@ -100,7 +100,7 @@
 #include "kernel_record_builders.h"
 
 #define EXPORT		__attribute__((visibility("default")))
-#define MAX_CPUS	64
+#define MAX_CPUS	128
 #define ABSENT_CPU	2
 #define CTRL_SIZE	4096ULL
 #define CPU_STRIDE	(1ULL << 32)

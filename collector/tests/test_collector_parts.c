@@ -19,6 +19,7 @@
 
 #include "archive_meta.h"
 #include "collect_options.h"
+#include "cpu_list.h"
 #include "fxt_read.h"
 #include "kernel_record_builders.h"
 #include "proc_tasks.h"
@@ -644,6 +645,126 @@ TEST(drop_counters_for_many_cpus)
 	fxt_writer_free(&w);
 }
 
+/*
+ * How many of the entries @cpus/@values @text lists, whole and in order,
+ * or -1 if it is not such a list: the first k entries joined by ", ",
+ * then nothing (k == n), ", ..." (0 < k < n) or "..." (k == 0 < n). *@more
+ * says whether it ended in "...". A cut entry ("cpu7 1234" for 12345) is
+ * not a list.
+ */
+static long listed_entries(const char *text, const unsigned int *cpus,
+			   const uint64_t *values, size_t n, bool *more)
+{
+	char entry[CPU_LIST_ENTRY_MAX + 1];
+	const char *p = text;
+	size_t k, len;
+
+	for (k = 0; k < n; k++) {
+		len = (size_t)snprintf(entry, sizeof(entry), "%scpu%u %llu",
+				       k ? ", " : "", cpus[k],
+				       (unsigned long long)values[k]);
+		if (strncmp(p, entry, len) || (p[len] && p[len] != ','))
+			break;
+		p += len;
+	}
+	*more = k < n;
+	if (k == n)
+		return *p ? -1 : (long)k;
+	return strcmp(p, k ? CPU_LIST_MORE : "...") ? -1 : (long)k;
+}
+
+/* The common case, as the summary always printed it. */
+TEST(cpu_list_a_few_cpus)
+{
+	char buf[1024];
+	struct cpu_list l;
+
+	cpu_list_init(&l, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "");
+	cpu_list_add(&l, 0, 12);
+	cpu_list_add(&l, 3, 4);
+	EXPECT_STREQ(buf, "cpu0 12, cpu3 4");
+	EXPECT(!l.cut);
+	EXPECT_EQ(l.len, strlen(buf));
+
+	/* Size 0 writes nothing, not even the NUL. */
+	buf[0] = 'x';
+	cpu_list_init(&l, buf, 0);
+	cpu_list_add(&l, 0, 12);
+	EXPECT_EQ(buf[0], 'x');
+	EXPECT(l.cut);
+}
+
+/*
+ * 128 CPUs, each with a large count: an entry is never cut. In the 1024
+ * bytes the summary used to have, the first entries and then ", ..."; in
+ * CPU_LIST_SIZE(128) bytes every CPU, even at the longest entries. Each
+ * buffer is an exact malloc, so ASan sees a write past it.
+ */
+TEST(cpu_list_128_cpus_with_large_counts)
+{
+	static unsigned int cpus[128];
+	static uint64_t values[128];
+	struct cpu_list l;
+	size_t size, i;
+	bool more;
+	char *buf;
+	long k, prev = 0;
+
+	for (i = 0; i < 128; i++) {
+		cpus[i] = (unsigned int)i;
+		values[i] = 123456789ULL + i * 1000003ULL;
+	}
+	buf = malloc(1024);
+	ASSERT(buf);
+	cpu_list_init(&l, buf, 1024);
+	for (i = 0; i < 128; i++)
+		cpu_list_add(&l, cpus[i], values[i]);
+	k = listed_entries(buf, cpus, values, 128, &more);
+	printf("#   1024 bytes: %ld of 128 listed, %zu bytes\n", k, strlen(buf));
+	EXPECT(k > 0 && k < 128 && more && l.cut);
+	EXPECT(strlen(buf) < 1024);
+	free(buf);
+
+	for (i = 0; i < 128; i++) {
+		cpus[i] = 4294967295u - (unsigned int)i;
+		values[i] = UINT64_MAX - i;
+	}
+	size = CPU_LIST_SIZE(128);
+	buf = malloc(size);
+	ASSERT(buf);
+	cpu_list_init(&l, buf, size);
+	for (i = 0; i < 128; i++)
+		cpu_list_add(&l, cpus[i], values[i]);
+	EXPECT_EQ(listed_entries(buf, cpus, values, 128, &more), 128);
+	EXPECT(!more && !l.cut);
+	EXPECT(strlen(buf) < size);
+	free(buf);
+
+	/* Every size up to all of them: whole entries, more as it grows. */
+	for (size = 1; size <= CPU_LIST_SIZE(8); size++) {
+		buf = malloc(size);
+		ASSERT(buf);
+		cpu_list_init(&l, buf, size);
+		for (i = 0; i < 8; i++)
+			cpu_list_add(&l, cpus[i], values[i]);
+		EXPECT(strlen(buf) < size && l.len == strlen(buf));
+		if (size >= sizeof(CPU_LIST_MORE)) {
+			k = listed_entries(buf, cpus, values, 8, &more);
+			if (k < prev || k < 0)
+				printf("#   size %zu: \"%s\"\n", size, buf);
+			EXPECT(k >= prev);
+			EXPECT(more == l.cut);
+			prev = k;
+		} else {
+			/* Too small for any entry: a part of "...", no digit. */
+			EXPECT(!strncmp(buf, "...", strlen(buf)));
+		}
+		free(buf);
+	}
+	EXPECT_EQ(prev, 8);
+}
+
 static off_t file_size(int fd)
 {
 	struct stat st;
@@ -1088,6 +1209,8 @@ int main(void)
 	RUN(objects_for_threads_seen_in_the_trace);
 	RUN(drop_marker_is_a_provider_event_and_a_counter);
 	RUN(drop_counters_for_many_cpus);
+	RUN(cpu_list_a_few_cpus);
+	RUN(cpu_list_128_cpus_with_large_counts);
 	RUN(skip_marker_is_a_pair_of_counter_samples_spanning_the_hole);
 	RUN(lost_marker_is_the_modules_pair);
 	RUN(output_cut_back_to_the_last_whole_record);

@@ -159,6 +159,30 @@ else
 	fail "rings overflow: every dropped record is in a records_lost pair, per CPU" "$TMP/why" "$TMP/err"
 fi
 
+# 127 CPUs (128, CPU 2 absent), each dropping records: the summary lists
+# every CPU, each count whole, the same counts fxt-dump --summary reads in
+# the trace's last records_dropped sample. (A list cut at 1024 bytes
+# ended near cpu96 with nothing to say CPUs were missing.)
+FAKE_FXTRACE_CPUS=128 FAKE_FXTRACE_RATE=2000 collect -o "$TMP/many.fxt" -b 64K -d 0.3
+expect "127 CPUs overflow: exit 3, drops per CPU in the summary" 3 \
+	"records dropped: cpu0 [0-9]" "$TMP/many.fxt"
+awk '/^fxt-collect: records dropped: / {
+	sub(/^fxt-collect: records dropped: /, ""); sub(/ \([0-9]* in total\).*/, "")
+	n = split($0, e, ", "); for (i = 1; i <= n; i++) print e[i] }' \
+	"$TMP/err" >"$TMP/many-listed"
+"$DUMP" --summary "$TMP/many.fxt" | awk '/^  records dropped: / {
+	sub(/.* buffer-full events;/, "")
+	for (i = 1; i < NF; i += 2) if ($(i + 1) != "0") print $i, $(i + 1) }' \
+	>"$TMP/many-traced"
+if [ "$(wc -l <"$TMP/many-listed")" -eq 127 ] &&
+   cmp -s "$TMP/many-listed" "$TMP/many-traced"; then
+	ok "127 CPUs overflow: the summary lists every CPU's count, as the trace has them"
+else
+	{ echo "summary: $(tr '\n' ';' <"$TMP/many-listed")"
+	  echo "trace: $(tr '\n' ';' <"$TMP/many-traced")"; } >"$TMP/why"
+	fail "127 CPUs overflow: the summary lists every CPU's count, as the trace has them" "$TMP/why"
+fi
+
 # The module marks a loss with the next record that fits: CPU 0 preempts
 # VICTIM_TID (its last record), then drops 7 records until STOP, no
 # marker; CPU 1 switches VICTIM_TID in. fxt-collect marks the 7 itself,
