@@ -36,6 +36,7 @@ void analysis_free(struct analysis *an)
 		free(an->cpus[i].hist);
 	free(an->cpus);
 	free(an->procs);
+	free(an->pindex);
 	free(an->cpu_dropped);
 	if (an->intervals)
 		fclose(an->intervals);
@@ -44,7 +45,7 @@ void analysis_free(struct analysis *an)
 
 /* ---- tables ---- */
 
-static size_t hash_id(uint64_t id, size_t cap)
+size_t hash_id(uint64_t id, size_t cap)
 {
 	id ^= id >> 33;
 	id *= 0xff51afd7ed558ccdULL;
@@ -190,41 +191,79 @@ static bool same_name(const char *name, const char *text, size_t len)
 	return strlen(name) == len && !memcmp(name, text, len);
 }
 
+/* The slot of @pid in the process index (empty if absent): open
+ * addressing over @procs, as the tid index over @threads. */
+static size_t proc_slot(const uint32_t *idx, size_t cap,
+			const struct name_entry *procs, uint64_t pid)
+{
+	size_t h = hash_id(pid, cap);
+
+	while (idx[h] && procs[idx[h] - 1].id != pid)
+		h = (h + 1) & (cap - 1);
+	return h;
+}
+
+static bool grow_proc_index(struct analysis *an)
+{
+	size_t ncap = an->pindex_cap ? an->pindex_cap * 2 : 256, i;
+	uint32_t *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return false;
+	for (i = 0; i < an->nprocs; i++)
+		n[proc_slot(n, ncap, an->procs, an->procs[i].id)] =
+			(uint32_t)(i + 1);
+	free(an->pindex);
+	an->pindex = n;
+	an->pindex_cap = ncap;
+	return true;
+}
+
+/* @procs stays in the order the pids were first named (fxt2json writes
+ * them so); @pindex finds a pid's entry. */
 static void set_proc_name(struct analysis *an, uint64_t pid,
 			  const char *text, size_t len)
 {
-	size_t i;
+	size_t i, h;
 
-	for (i = 0; i < an->nprocs; i++)
-		if (an->procs[i].id == pid)
-			break;
-	if (i == an->nprocs) {
-		if (an->nprocs == an->cap_procs) {
-			size_t ncap = an->cap_procs ? an->cap_procs * 2 : 64;
-			struct name_entry *n = realloc(an->procs,
-						       ncap * sizeof(*n));
-
-			if (!n) {
-				an->oom = true;
-				return;
-			}
-			an->procs = n;
-			an->cap_procs = ncap;
+	if (an->pindex_cap) {
+		h = proc_slot(an->pindex, an->pindex_cap, an->procs, pid);
+		if (an->pindex[h]) {
+			set_name(an->procs[an->pindex[h] - 1].name, text, len);
+			return;
 		}
-		an->nprocs++;
-		an->procs[i].id = pid;
 	}
+	if (an->nprocs >= UINT32_MAX - 1)
+		goto oom;
+	if ((an->nprocs + 1) * 2 > an->pindex_cap && !grow_proc_index(an))
+		goto oom;
+	if (an->nprocs == an->cap_procs) {
+		size_t ncap = an->cap_procs ? an->cap_procs * 2 : 64;
+		struct name_entry *n = realloc(an->procs, ncap * sizeof(*n));
+
+		if (!n)
+			goto oom;
+		an->procs = n;
+		an->cap_procs = ncap;
+	}
+	i = an->nprocs;
+	an->procs[i].id = pid;
 	set_name(an->procs[i].name, text, len);
+	h = proc_slot(an->pindex, an->pindex_cap, an->procs, pid);
+	an->pindex[h] = (uint32_t)(++an->nprocs);
+	return;
+oom:
+	an->oom = true;
 }
 
 const char *analysis_proc_name(const struct analysis *an, uint64_t pid)
 {
-	size_t i;
+	size_t h;
 
-	for (i = 0; i < an->nprocs; i++)
-		if (an->procs[i].id == pid)
-			return an->procs[i].name;
-	return "";
+	if (!an->pindex_cap)
+		return "";
+	h = proc_slot(an->pindex, an->pindex_cap, an->procs, pid);
+	return an->pindex[h] ? an->procs[an->pindex[h] - 1].name : "";
 }
 
 /* ---- metadata records ---- */

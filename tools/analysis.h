@@ -164,8 +164,11 @@ struct analysis {
 	size_t tindex_cap;
 	struct cpu *cpus;
 	uint32_t ncpus;
-	struct name_entry *procs;
+	struct name_entry *procs;	/* in the order first named */
 	size_t nprocs, cap_procs;
+	uint32_t *pindex;		/* pid -> procs: open addressing,
+					 * index + 1 */
+	size_t pindex_cap;
 	/* metadata */
 	uint64_t drop_events;		/* provider "buffer full" events */
 	uint64_t *cpu_dropped;		/* latest records_dropped counter per CPU */
@@ -188,6 +191,10 @@ void analysis_free(struct analysis *an);
  * the threads selected; the second keeps the worst intervals of those. */
 int analysis_run(struct analysis *an, const char *path,
 		 const struct sc_opts *opts);
+
+/* A slot in an open-addressing table of @cap (a power of two) slots for
+ * the id @id (a tid, a pid), to probe on from linearly. */
+size_t hash_id(uint64_t id, size_t cap);
 
 /* Handlers (exposed for tests that feed events directly). */
 void analysis_sched(void *ctx, const struct sc_event *ev);

@@ -291,33 +291,47 @@ struct proc_group {
 	struct qdist lat[LAT_KINDS];
 };
 
+/* The processes of the threads @v with intervals, in the order of their
+ * first such thread; a hash of pids (hash_id(), open addressing: group
+ * index + 1) finds a thread's group. */
 static struct proc_group *group_processes(struct thread **v, size_t n,
 					  size_t *ng)
 {
 	struct proc_group *g = calloc(n + 1, sizeof(*g));
-	size_t i, j;
+	size_t cap = 16, i, j, h;
+	uint32_t *idx;
 	int k;
 
 	*ng = 0;
-	if (!g)
+	while (cap < 2 * n)
+		cap *= 2;
+	idx = g && n < UINT32_MAX ? calloc(cap, sizeof(*idx)) : NULL;
+	if (!idx) {
+		free(g);
 		return NULL;
+	}
 	for (i = 0; i < n; i++) {
 		uint64_t pid = v[i]->pid_known ? v[i]->pid : 0;
 
 		/* a process is listed for its intervals, in every format */
 		if (!v[i]->lat[0].count && !v[i]->lat[1].count)
 			continue;
-		for (j = 0; j < *ng && g[j].pid != pid; j++)
-			;
-		if (j == *ng) {
+		h = hash_id(pid, cap);
+		while (idx[h] && g[idx[h] - 1].pid != pid)
+			h = (h + 1) & (cap - 1);
+		if (idx[h]) {
+			j = idx[h] - 1;
+		} else {
+			j = (*ng)++;
+			idx[h] = (uint32_t)(j + 1);
 			g[j].pid = pid;
 			qd_init(&g[j].lat[0]);
 			qd_init(&g[j].lat[1]);
-			(*ng)++;
 		}
 		for (k = 0; k < LAT_KINDS; k++)
 			qd_merge(&g[j].lat[k], &v[i]->lat[k]);
 	}
+	free(idx);
 	return g;
 }
 

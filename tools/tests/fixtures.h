@@ -622,4 +622,97 @@ static void build_late_hole(struct tb *t)
 	tb_switch(t, 1, 5500, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 
+/*
+ * Many processes (names and latency -P are looked up by pid, never by a
+ * search through every process). Process i, 0 <= i < MP_N, is pid
+ * 1000 + i, named "shared" if i % 3 == 0 (processes that share a name),
+ * else "p<i>"; i % 50 == 49 has no process record (no name). Pid 1005 is
+ * named "early" at the start and "renamed" at the end (the end's name is
+ * the one reported). Its main thread is tid mp_main_tid(i) (tid order is
+ * not pid order), named "t<i>"; an even i has a second thread,
+ * mp_second_tid(i), named "s<i>". Each thread waits once for a wakeup
+ * (mp_lat(tid) ns), except the main thread of i % 10 == 3 (an odd i, so
+ * the process has no interval and latency -P does not list it). Threads
+ * MP_ANON..MP_ANON+4 have no thread record: pid 0. The process records
+ * come first, the thread records last (as fxt-collect writes them). Tid 9
+ * runs on cpu1 from the first record (the trace's first switch).
+ */
+#define MP_N		3000
+#define MP_ANON		30000
+
+FX_UNUSED
+static uint64_t mp_main_tid(unsigned int i)
+{
+	return 10000 + (uint64_t)i * 7919 % MP_N;
+}
+
+FX_UNUSED
+static uint64_t mp_second_tid(unsigned int i)
+{
+	return 20000 + (MP_N - 1 - i);
+}
+
+FX_UNUSED
+static uint64_t mp_lat(uint64_t tid)
+{
+	return 1 + tid % 997;
+}
+
+/* Process i's name at the end of the trace ("" if it has none). */
+FX_UNUSED
+static const char *mp_proc_name(unsigned int i, char *buf, size_t len)
+{
+	if (i % 50 == 49)
+		buf[0] = '\0';
+	else if (i == 5)
+		snprintf(buf, len, "renamed");
+	else if (i % 3 == 0)
+		snprintf(buf, len, "shared");
+	else
+		snprintf(buf, len, "p%u", i);
+	return buf;
+}
+
+FX_UNUSED
+static void build_many_procs(struct tb *t)
+{
+	uint64_t ts = 1000, tids[2];
+	char name[32];
+	unsigned int i, j, n;
+
+	tb_begin(t, 1000000000);
+	tb_switch(t, 1, 1000, IDLE, 9, 0);
+	for (i = 0; i < MP_N; i++)
+		if (i % 50 != 49)
+			tb_process(t, 1000 + i, i == 5 ? "early" :
+				   mp_proc_name(i, name, sizeof(name)));
+	for (i = 0; i < MP_N + 5; i++) {
+		n = 0;
+		if (i >= MP_N)
+			tids[n++] = MP_ANON + i - MP_N;
+		else if (i % 10 != 3)
+			tids[n++] = mp_main_tid(i);
+		if (i < MP_N && i % 2 == 0)
+			tids[n++] = mp_second_tid(i);
+		for (j = 0; j < n; j++) {
+			uint64_t lat = mp_lat(tids[j]);
+
+			tb_wake(t, 0, ts, tids[j], 0);
+			tb_switch(t, 0, ts + lat, IDLE, (int64_t)tids[j], 0);
+			tb_switch(t, 0, ts + lat + 10, (int64_t)tids[j], IDLE,
+				  FXT_THREAD_STATE_BLOCKED);
+			ts += lat + 20;
+		}
+	}
+	tb_process(t, 1005, "renamed");
+	for (i = 0; i < MP_N; i++) {
+		snprintf(name, sizeof(name), "t%u", i);
+		tb_thread(t, mp_main_tid(i), 1000 + i, name);
+		if (i % 2 == 0) {
+			snprintf(name, sizeof(name), "s%u", i);
+			tb_thread(t, mp_second_tid(i), 1000 + i, name);
+		}
+	}
+}
+
 #endif /* FIXTURES_H */

@@ -343,7 +343,7 @@ usage2 "fxt-sched: missing command (latency, top or summary)"
 t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt' && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
 
 # ---- latency -P: every format lists the same processes (those with intervals) ----
-for f in "$F/filtered.fxt" "$F/holes.fxt" "$F/reuse.fxt" "$F/start.fxt" "$tmp/t.fxt"; do
+for f in "$F/filtered.fxt" "$F/holes.fxt" "$F/reuse.fxt" "$F/start.fxt" "$F/many_procs.fxt" "$tmp/t.fxt"; do
 	t "latency -P on ${f##*/}: text, --csv and --json list the same processes, none empty" "'$S' latency '$f' -P >'$tmp/p.txt' && '$S' latency '$f' -P --csv >'$tmp/p.csv' && '$S' latency '$f' -P --json >'$tmp/p.json' && python3 -c '
 import csv,json,re,sys
 txt={int(m.group(1)) for m in re.finditer(r\"^pid = (\\d+)( |$)\",open(sys.argv[1]).read(),re.M)}
@@ -358,6 +358,79 @@ for r in rows: c[int(r[\"id\"])]=c.get(int(r[\"id\"]),0)+int(r[\"count\"])
 assert all(v>0 for v in c.values()), c
 ' '$tmp/p.txt' '$tmp/p.csv' '$tmp/p.json'"
 done
+
+# ---- many processes (fixtures.h build_many_procs: the model below) ----
+# Names and latency -P's groups by pid: shared names, a pid renamed at the
+# end, processes without a name or an interval, threads without a pid.
+cat >"$tmp/many.py" <<'EOF'
+import csv, json, re, sys
+N, ANON = 3000, 30000
+main = lambda i: 10000 + i * 7919 % N
+second = lambda i: 20000 + (N - 1 - i)
+lat = lambda t: 1 + t % 997
+def pname(i):
+    return "" if i % 50 == 49 else "renamed" if i == 5 else \
+        "shared" if i % 3 == 0 else "p%d" % i
+named = {1000 + i: pname(i) for i in range(N) if i % 50 != 49}
+thr = []	# (tid, pid, name, process name): the threads with an interval
+for i in range(N):
+    if i % 10 != 3:
+        thr.append((main(i), 1000 + i, "t%d" % i, pname(i)))
+    if i % 2 == 0:
+        thr.append((second(i), 1000 + i, "s%d" % i, pname(i)))
+thr += [(ANON + k, 0, "", "") for k in range(5)]
+thr.sort()
+groups = {}	# pid -> [name, latencies], in the order of its first thread
+for tid, pid, _, pn in thr:
+    groups.setdefault(pid, [pn, []])[1].append(lat(tid))
+want = [(pid, g[0], len(g[1]), sorted(g[1])[(len(g[1]) + 1) // 2 - 1],
+         max(g[1])) for pid, g in groups.items()]
+assert len(want) == N - N // 10 + 1 and want[-1][0] == 0
+what, path = sys.argv[1], sys.argv[2]
+if what == "json":
+    d = json.load(open(path))
+    got = [(p["pid"], p["name"], p["wakeup_latency_ns"]["count"],
+            p["wakeup_latency_ns"]["p50"], p["wakeup_latency_ns"]["max"])
+           for p in d["processes"]]
+    assert got == want, [(g, w) for g, w in zip(got, want) if g != w][:3]
+    assert all(p["preempt_latency_ns"]["count"] == 0 for p in d["processes"])
+    got = [(t["tid"], t["pid"], t["name"], t["wakeup_latency_ns"]["max"])
+           for t in d["threads"]]
+    assert got == [(t, p, n, lat(t)) for t, p, n, _ in thr], got[:3]
+elif what == "csv":
+    rows = [r for r in csv.DictReader(open(path))
+            if r["scope"] == "process" and r["kind"] == "wakeup"]
+    got = [(int(r["id"]), r["name"], int(r["count"]), int(r["p50"]),
+            int(r["max"])) for r in rows]
+    assert got == want, [(g, w) for g, w in zip(got, want) if g != w][:3]
+    assert all(int(r["pid"]) == int(r["id"]) for r in rows)
+elif what == "text":
+    got = re.findall(r"^pid = (\d+)(?: (.*))?$", open(path).read(), re.M)
+    assert got == [(str(p), n) for p, n, *_ in want], got[:3]
+elif what == "text-T":
+    got = re.findall(r"^tid = (\d+)(?: (\S*))? \(pid (\d+)(?: (.*))?\)$",
+                     open(path).read(), re.M)
+    assert got == [(str(t), n, str(p), pn) for t, p, n, pn in thr], got[:3]
+elif what == "fxt2json":
+    ev = json.load(open(path))["traceEvents"]
+    pn = [(e["pid"], e["args"]["name"]) for e in ev
+          if e["ph"] == "M" and e["name"] == "process_name"]
+    assert pn[-1][1] == "CPUs"
+    assert pn[:-1] == sorted(named.items()), pn[:3]
+    tn = {(e["pid"], e["tid"], e["args"]["name"]) for e in ev
+          if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] != 2147483647}
+    want_tn = {(1000 + i, main(i), "t%d" % i) for i in range(N)} | \
+        {(1000 + i, second(i), "s%d" % i) for i in range(0, N, 2)}
+    assert tn == want_tn, sorted(tn ^ want_tn)[:3]
+else:
+    sys.exit("many.py: what is " + what)
+EOF
+M=$F/many_procs.fxt
+t "many processes: latency -P --json, one group per process with intervals, in its first thread's order, the last name of each pid" "'$S' latency -P --json '$M' >'$tmp/m.json' && python3 '$tmp/many.py' json '$tmp/m.json'"
+t "many processes: latency -P --csv, the same groups" "'$S' latency -P --csv '$M' >'$tmp/m.csv' && python3 '$tmp/many.py' csv '$tmp/m.csv'"
+t "many processes: latency -P (text), the same groups" "'$S' latency -P '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text '$tmp/m.txt'"
+t "many processes: latency -T (text), each thread with its process's name" "'$S' latency -T '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text-T '$tmp/m.txt'"
+t "many processes: fxt2json, one process_name per named pid (its last name), every thread_name" "'$J' '$M' >'$tmp/m.json' && python3 '$tmp/many.py' fxt2json '$tmp/m.json'"
 
 # ---- help to a full disk: exit 1 (a write error) with a message, not 0 ----
 for P in "$S --help" "$S latency -h" "$S top --help" "$J --help" "$J -h"; do

@@ -1421,6 +1421,109 @@ TEST(zero_header_reported_with_offset)
 	analysis_free(&an);
 }
 
+/* build_many_procs() in fixtures.h: every pid's name (the last one given,
+ * shared names apart), and latency -P's groups: one per process with an
+ * interval, in the order of its first thread by tid, holding the
+ * intervals of all its threads. */
+TEST(many_processes_names_and_groups)
+{
+	static unsigned int inv[MP_N];	/* main tid - 10000 -> i */
+	struct analysis an;
+	struct tb t;
+	char name[32], *csv, *line, *next;
+	unsigned int i, r, bad = 0, rows = 0, want_i;
+	size_t named = 0;
+	bool zero_seen = false;
+
+	build_many_procs(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	for (i = 0; i < MP_N; i++) {
+		inv[mp_main_tid(i) - 10000] = i;
+		named += i % 50 != 49;
+		mp_proc_name(i, name, sizeof(name));
+		if (strcmp(analysis_proc_name(&an, 1000 + i), name)) {
+			if (!bad++)
+				printf("#   pid %u: \"%s\", not \"%s\"\n", 1000 + i,
+				       analysis_proc_name(&an, 1000 + i), name);
+		}
+	}
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(an.nprocs, named);		/* the rename added none */
+	EXPECT_EQ(an.procs[0].id, 1000);	/* in the order first named */
+	EXPECT_EQ(an.procs[5].id, 1005);
+	EXPECT_STREQ(an.procs[5].name, "renamed");
+	EXPECT_EQ(an.procs[named - 1].id, 1000 + MP_N - 2);	/* 2999: no name */
+	EXPECT_STREQ(analysis_proc_name(&an, 0), "");
+	EXPECT_STREQ(analysis_proc_name(&an, 999), "");
+	EXPECT_STREQ(analysis_proc_name(&an, 1000 + MP_N), "");
+	EXPECT_STREQ(analysis_proc_name(&an, 1049), "");	/* unnamed */
+	EXPECT_STREQ(analysis_find(&an, mp_second_tid(4))->name, "s4");
+	EXPECT_EQ(analysis_find(&an, mp_second_tid(4))->pid, 1004);
+
+	csv = render(&an, 0, OUT_CSV, GROUP_PROCESS);
+	ASSERT(csv);
+	/* the wakeup rows of scope process, in order: the main tids' order
+	 * (i % 10 == 3: no interval, not listed), then pid 0 */
+	r = 0;
+	bad = 0;
+	for (line = csv; line && *line; line = next) {
+		uint64_t pid, id, count, max, lat, want_count, want_max;
+		char *f[11], *p = line;
+		int k;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		for (k = 0; k < 11 && p; k++) {
+			f[k] = p;
+			p = strchr(p, ',');
+			if (p)
+				*p++ = '\0';
+		}
+		if (k < 11 || strcmp(f[0], "process") || strcmp(f[4], "wakeup"))
+			continue;
+		rows++;
+		id = strtoull(f[1], NULL, 10);
+		pid = strtoull(f[2], NULL, 10);
+		count = strtoull(f[5], NULL, 10);
+		max = strtoull(f[10], NULL, 10);
+		while (r < MP_N && inv[r] % 10 == 3)
+			r++;
+		if (r < MP_N) {
+			want_i = inv[r++];
+			want_count = 1 + (want_i % 2 == 0);
+			want_max = mp_lat(mp_main_tid(want_i));
+			if (want_i % 2 == 0 &&
+			    mp_lat(mp_second_tid(want_i)) > want_max)
+				want_max = mp_lat(mp_second_tid(want_i));
+			mp_proc_name(want_i, name, sizeof(name));
+			if (id == 1000 + want_i && pid == id &&
+			    !strcmp(f[3], name) && count == want_count &&
+			    max == want_max)
+				continue;
+		} else if (!zero_seen) {
+			/* pid 0: the 5 threads without a record, last */
+			zero_seen = true;
+			want_max = 0;
+			for (lat = 0; lat < 5; lat++)
+				if (mp_lat(MP_ANON + lat) > want_max)
+					want_max = mp_lat(MP_ANON + lat);
+			if (id == 0 && pid == 0 && !*f[3] && count == 5 &&
+			    max == want_max)
+				continue;
+		}
+		if (!bad++)
+			printf("#   process row %u: %s,%s,%s count %s max %s\n",
+			       rows, f[1], f[2], f[3], f[5], f[10]);
+	}
+	EXPECT_EQ(bad, 0);
+	EXPECT(zero_seen);
+	EXPECT_EQ(rows, MP_N - MP_N / 10 + 1);
+	free(csv);
+	analysis_free(&an);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -1447,6 +1550,7 @@ int main(void)
 	RUN(names_and_markers_in_trace_order);
 	RUN(reused_tid_takes_its_new_name_from_then_on);
 	RUN(rename_keeps_one_row);
+	RUN(many_processes_names_and_groups);
 	RUN(records_lost_holes);
 	RUN(bytes_skipped_holes_are_holes_too);
 	RUN(top_history_incomplete_after_a_hole);
