@@ -300,9 +300,14 @@ int main(int argc, char **argv)
 		goto usage_err;
 	}
 	path = argv[optind];
-	if (an.f.has_from && an.f.has_to && an.f.from >= an.f.to) {
-		fprintf(stderr, "%s: --from %s is not before --to %s: the window [from, to) is empty\n",
-			prog, from_arg, to_arg);
+	/* --from is 0 when not given: --to 0 leaves nothing either */
+	if (an.f.has_to && an.f.to <= (an.f.has_from ? an.f.from : 0)) {
+		if (an.f.has_from)
+			fprintf(stderr, "%s: --from %s is not before --to %s: the window [from, to) is empty\n",
+				prog, from_arg, to_arg);
+		else
+			fprintf(stderr, "%s: --to %s is not after the start of the trace (--from is 0 when not given): the window [from, to) is empty\n",
+				prog, to_arg);
 		goto usage_err;
 	}
 	if (!strcmp(cmd, "top"))

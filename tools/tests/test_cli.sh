@@ -276,6 +276,14 @@ t "fxt-sched(1), analysis.h, gen_trace.c: kmod attaches $first_probe first, and 
 
 # ---- time windows ----
 t "--from not before --to: usage error naming both, exit 2" "'$S' latency '$tmp/t.fxt' --from 3s --to 1s >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt-sched: --from 3s is not before --to 1s' '$tmp/e.txt' && { '$S' summary '$tmp/t.fxt' --from 1s --to 1000ms >/dev/null 2>&1; [ \$? -eq 2 ]; }"
+# --from is 0 when not given: --to 0 (in any unit, or below 1 ns) is as
+# empty a window as --from 0 --to 0, for every subcommand; --to 1 is not.
+for to in 0 0s 0ms 0.4; do
+	for cmd in latency "latency --intervals" top summary; do
+		t "$cmd --to $to without --from: an empty window, usage error, exit 2, nothing on stdout" "'$S' $cmd '$tmp/t.fxt' --to $to >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qxF 'fxt-sched: --to $to is not after the start of the trace (--from is 0 when not given): the window [from, to) is empty' && [ ! -s '$tmp/o.txt' ]"
+	done
+done
+t "--from 0 --to 0: usage error naming both, exit 2; --to 1 alone: exit 0" "'$S' summary '$tmp/t.fxt' --from 0 --to 0 >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt-sched: --from 0 is not before --to 0' '$tmp/e.txt' && '$S' summary '$tmp/t.fxt' --to 1 >/dev/null"
 t "--from after the trace's end: a warning, and the time span is not backwards" "'$S' summary '$tmp/t.fxt' --from 100000s >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*--from 100000s is after the end of the trace' '$tmp/e.txt' && awk '/^time span:/ { exit !(\$3 + 0 <= \$5 + 0 && \$7 == \"(0.000000000\") }' '$tmp/o.txt' && '$S' summary '$tmp/t.fxt' --from 100000s --json 2>/dev/null | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
