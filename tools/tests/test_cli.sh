@@ -88,6 +88,16 @@ assert any(e[\"name\"]==\"thread_name\" and e[\"args\"][\"name\"]==\"ping-0\" fo
 assert any(e[\"name\"]==\"records_dropped\" for e in ph(\"C\"))
 ' '$tmp/t.json'"
 t "fxt2json refuses a pipe (/dev/stdin), exit 2, no events lost silently" "cat '$tmp/t.fxt' | '$J' /dev/stdin >'$tmp/p.json' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt2json: /dev/stdin: not a regular file' '$tmp/e.txt' && [ ! -s '$tmp/p.json' ]"
+# The refusal says what the input is: the advice to save the trace to a
+# file is for a pipe, a FIFO or a socket, not for a directory or a device.
+mkfifo "$tmp/fifo.fxt"
+python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$tmp/sock.fxt"
+for k in fifo sock; do
+	f=$tmp/$k.fxt
+	t "fxt2json on a $k: exit 2, not a regular file, save the trace to a file first" "rm -f '$tmp/d.json'; '$J' -o '$tmp/d.json' '$f' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: $f: not a regular file; fxt2json reads its input twice, so save the trace to a file first' ] && [ ! -e '$tmp/d.json' ]"
+done
+t "fxt2json on a directory: exit 2, 'is a directory' (no advice to save the trace to a file), no output file" "rm -f '$tmp/d.json'; '$J' -o '$tmp/d.json' '$tmp' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: $tmp: is a directory' ] && [ ! -e '$tmp/d.json' ] && '$J' '$tmp/' 2>'$tmp/e.txt' >'$tmp/o.txt'; [ \$? -eq 2 ] && grep -qx 'fxt2json: $tmp/: is a directory' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
+t "fxt2json on /dev/null: exit 2, 'is not a trace file (a character device)', nothing on stdout" "'$J' /dev/null >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: /dev/null: is not a trace file (a character device)' ] && [ ! -s '$tmp/o.txt' ]"
 cp "$tmp/t.fxt" "$tmp/same.fxt" && ln "$tmp/same.fxt" "$tmp/link.fxt"
 t "fxt2json -o naming the input (same path, or a hard link): refused, exit 2, the trace intact" "'$J' -o '$tmp/same.fxt' '$tmp/same.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q 'is the input file' '$tmp/e.txt' && '$J' -o '$tmp/link.fxt' '$tmp/same.fxt' 2>/dev/null; [ \$? -eq 2 ] && cmp -s '$tmp/t.fxt' '$tmp/same.fxt'"
 t "fxt2json on a truncated file still writes valid JSON, says where, exit 1" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^fxt2json: .*cut.fxt: offset [0-9]*: truncated' '$tmp/e.txt' && json_ok '$tmp/c.json' && grep -q '\"running\"' '$tmp/c.json'"
