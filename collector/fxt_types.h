@@ -21,7 +21,10 @@
 
 #include <linux/fxtrace.h>
 
-/* Limits from the format (fxt-format.md). */
+/*
+ * Limits from the format
+ * (fuchsia.dev/fuchsia-src/reference/tracing/trace-format).
+ */
 #define FXT_MAX_ARGS		15	/* argument counts are 4-bit fields */
 #define FXT_MAX_STRING_INDEX	0x7fff	/* string refs: 15-bit index */
 #define FXT_MAX_INLINE_STRING	0x7fff	/* string refs: 15-bit length */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * fxt_write.c - encode FXT records (see fxt_write.h and fxt-format.md).
+ * fxt_write.c - encode FXT records (see fxt_write.h, and the format's
+ * specification: fuchsia.dev/fuchsia-src/reference/tracing/trace-format).
  *
  * Each record is built by a small "record in progress" (struct rec) that
  * remembers where the record started and the first error. Fields are pushed

@@ -3,7 +3,8 @@
  * fxtrace_record.h - build the 64-bit words of the FXT records the probes write
  *
  * Pure functions of their arguments, inlined into the probes. Field positions
- * come from the uapi header; docs: fxt-format.md "Scheduling records".
+ * come from the uapi header; the format's scheduling records (record type 8)
+ * are specified at fuchsia.dev/fuchsia-src/reference/tracing/trace-format.
  */
 #ifndef FXTRACE_RECORD_H
 #define FXTRACE_RECORD_H

@@ -8,7 +8,7 @@
 #
 # Why: each page a probe touches is a TLB miss on every context switch
 # wherever the kernel's TLB entries do not survive one (docs/performance.md,
-# "Pages touched per event"). kmod/Kbuild links fxtrace_probes.o first so
+# "pp1's address-space switch, and the pages a probe touches"). kmod/Kbuild links fxtrace_probes.o first so
 # that its code starts the module's text; this checks that the compiler and
 # linker kept it so. A module's .text is loaded page-aligned, so offsets
 # below the page size are one page.

@@ -108,7 +108,9 @@
  * == Records ==
  *
  * The kernel writes these FXT records (see the FXT_* constants below and
- * docs/fxt-format.md); nothing else ever appears in a ring.
+ * the format's specification,
+ * fuchsia.dev/fuchsia-src/reference/tracing/trace-format); nothing else
+ * ever appears in a ring.
  *
  * Context switch (scheduling kind 1), 5 to 7 words (40 to 56 bytes):
  *   header: type 8, size 5, 6 or 7, 1 to 3 args, CPU, outgoing FXT thread
@@ -393,7 +395,9 @@ struct fxtrace_ctrl {
 	"\0process\0fxtrace\0records_lost\0cpu"
 
 /*
- * FXT format constants (docs: fxt-format.md). Bit ranges are [lsb, msb].
+ * FXT format constants, as specified at
+ * fuchsia.dev/fuchsia-src/reference/tracing/trace-format. Bit ranges are
+ * [lsb, msb].
  */
 #define FXT_MAGIC_RECORD		0x0016547846040010ULL
 
