@@ -53,25 +53,41 @@ size_t hash_id(uint64_t id, size_t cap)
 	return (size_t)id & (cap - 1);
 }
 
+bool grow_id_index(uint32_t **idx, size_t *cap, size_t first_cap,
+		   const void *entries, size_t n, size_t stride, size_t id_off)
+{
+	size_t ncap = *cap ? *cap * 2 : first_cap, i;
+	uint32_t *nidx = calloc(ncap, sizeof(*nidx));
+	uint64_t id;
+
+	if (!nidx)
+		return false;
+	for (i = 0; i < n; i++) {
+		memcpy(&id, (const char *)entries + i * stride + id_off,
+		       sizeof(id));
+		nidx[id_slot(nidx, ncap, id, entries, stride, id_off)] =
+			(uint32_t)(i + 1);
+	}
+	free(*idx);
+	*idx = nidx;
+	*cap = ncap;
+	return true;
+}
+
+/* The slot of @tid in the thread index (empty if absent). */
+static size_t thread_slot(const struct analysis *an, uint64_t tid)
+{
+	return id_slot(an->tindex, an->tindex_cap, tid, an->threads,
+		       sizeof(*an->threads), offsetof(struct thread, tid));
+}
+
+/* Rows in creation order: a later incarnation of a tid replaces the
+ * earlier one's slot. */
 static bool grow_index(struct analysis *an)
 {
-	size_t ncap = an->tindex_cap ? an->tindex_cap * 2 : 1024, i, h;
-	uint32_t *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return false;
-	/* rows in creation order: a later incarnation of a tid replaces
-	 * the earlier one's slot */
-	for (i = 0; i < an->nthreads; i++) {
-		h = hash_id(an->threads[i].tid, ncap);
-		while (n[h] && an->threads[n[h] - 1].tid != an->threads[i].tid)
-			h = (h + 1) & (ncap - 1);
-		n[h] = (uint32_t)(i + 1);
-	}
-	free(an->tindex);
-	an->tindex = n;
-	an->tindex_cap = ncap;
-	return true;
+	return grow_id_index(&an->tindex, &an->tindex_cap, 1024, an->threads,
+			     an->nthreads, sizeof(*an->threads),
+			     offsetof(struct thread, tid));
 }
 
 struct thread *analysis_find(struct analysis *an, uint64_t tid)
@@ -80,15 +96,8 @@ struct thread *analysis_find(struct analysis *an, uint64_t tid)
 
 	if (!an->tindex_cap)
 		return NULL;
-	h = hash_id(tid, an->tindex_cap);
-	while (an->tindex[h]) {
-		struct thread *t = &an->threads[an->tindex[h] - 1];
-
-		if (t->tid == tid)
-			return t;
-		h = (h + 1) & (an->tindex_cap - 1);
-	}
-	return NULL;
+	h = thread_slot(an, tid);
+	return an->tindex[h] ? &an->threads[an->tindex[h] - 1] : NULL;
 }
 
 struct thread *analysis_row(struct analysis *an, uint32_t row)
@@ -124,9 +133,7 @@ static long add_row(struct analysis *an, uint64_t tid)
 	t->waker_row = NO_ROW;
 	qd_init(&t->lat[0]);
 	qd_init(&t->lat[1]);
-	h = hash_id(tid, an->tindex_cap);
-	while (an->tindex[h] && an->threads[an->tindex[h] - 1].tid != tid)
-		h = (h + 1) & (an->tindex_cap - 1);
+	h = thread_slot(an, tid);
 	an->tindex[h] = (uint32_t)(++an->nthreads);
 	return (long)an->nthreads - 1;
 oom:
@@ -191,32 +198,18 @@ static bool same_name(const char *name, const char *text, size_t len)
 	return strlen(name) == len && !memcmp(name, text, len);
 }
 
-/* The slot of @pid in the process index (empty if absent): open
- * addressing over @procs, as the tid index over @threads. */
-static size_t proc_slot(const uint32_t *idx, size_t cap,
-			const struct name_entry *procs, uint64_t pid)
+/* The slot of @pid in the process index (empty if absent). */
+static size_t proc_slot(const struct analysis *an, uint64_t pid)
 {
-	size_t h = hash_id(pid, cap);
-
-	while (idx[h] && procs[idx[h] - 1].id != pid)
-		h = (h + 1) & (cap - 1);
-	return h;
+	return id_slot(an->pindex, an->pindex_cap, pid, an->procs,
+		       sizeof(*an->procs), offsetof(struct name_entry, id));
 }
 
 static bool grow_proc_index(struct analysis *an)
 {
-	size_t ncap = an->pindex_cap ? an->pindex_cap * 2 : 256, i;
-	uint32_t *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return false;
-	for (i = 0; i < an->nprocs; i++)
-		n[proc_slot(n, ncap, an->procs, an->procs[i].id)] =
-			(uint32_t)(i + 1);
-	free(an->pindex);
-	an->pindex = n;
-	an->pindex_cap = ncap;
-	return true;
+	return grow_id_index(&an->pindex, &an->pindex_cap, 256, an->procs,
+			     an->nprocs, sizeof(*an->procs),
+			     offsetof(struct name_entry, id));
 }
 
 /* @procs stays in the order the pids were first named (fxt2json writes
@@ -227,7 +220,7 @@ static void set_proc_name(struct analysis *an, uint64_t pid,
 	size_t i, h;
 
 	if (an->pindex_cap) {
-		h = proc_slot(an->pindex, an->pindex_cap, an->procs, pid);
+		h = proc_slot(an, pid);
 		if (an->pindex[h]) {
 			set_name(an->procs[an->pindex[h] - 1].name, text, len);
 			return;
@@ -249,7 +242,7 @@ static void set_proc_name(struct analysis *an, uint64_t pid,
 	i = an->nprocs;
 	an->procs[i].id = pid;
 	set_name(an->procs[i].name, text, len);
-	h = proc_slot(an->pindex, an->pindex_cap, an->procs, pid);
+	h = proc_slot(an, pid);
 	an->pindex[h] = (uint32_t)(++an->nprocs);
 	return;
 oom:
@@ -262,7 +255,7 @@ const char *analysis_proc_name(const struct analysis *an, uint64_t pid)
 
 	if (!an->pindex_cap)
 		return "";
-	h = proc_slot(an->pindex, an->pindex_cap, an->procs, pid);
+	h = proc_slot(an, pid);
 	return an->pindex[h] ? an->procs[an->pindex[h] - 1].name : "";
 }
 

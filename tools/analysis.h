@@ -26,7 +26,11 @@
 #ifndef ANALYSIS_H
 #define ANALYSIS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "qdist.h"
 #include "sched_core.h"
@@ -195,6 +199,35 @@ int analysis_run(struct analysis *an, const char *path,
 /* A slot in an open-addressing table of @cap (a power of two) slots for
  * the id @id (a tid, a pid), to probe on from linearly. */
 size_t hash_id(uint64_t id, size_t cap);
+
+/*
+ * An index of @cap (a power of two) slots over an array of entries, each
+ * with a uint64_t id (a tid, a pid) @id_off bytes into its @stride bytes:
+ * a slot is 0 (empty) or 1 + an entry's number. id_slot() returns the slot
+ * that holds @id's entry, or the empty slot where it goes (linear probing
+ * from hash_id()). grow_id_index() replaces *@idx with one of twice the
+ * slots (@first_cap the first time) holding the first @n entries, in order
+ * (of entries with the same id, the later one wins): false if out of
+ * memory, *@idx unchanged.
+ */
+static inline size_t id_slot(const uint32_t *idx, size_t cap, uint64_t id,
+			     const void *entries, size_t stride, size_t id_off)
+{
+	size_t h = hash_id(id, cap);
+	uint64_t at;
+
+	while (idx[h]) {
+		memcpy(&at, (const char *)entries +
+		       (size_t)(idx[h] - 1) * stride + id_off, sizeof(at));
+		if (at == id)
+			break;
+		h = (h + 1) & (cap - 1);
+	}
+	return h;
+}
+
+bool grow_id_index(uint32_t **idx, size_t *cap, size_t first_cap,
+		   const void *entries, size_t n, size_t stride, size_t id_off);
 
 /* Handlers (exposed for tests that feed events directly). */
 void analysis_sched(void *ctx, const struct sc_event *ev);

@@ -292,8 +292,8 @@ struct proc_group {
 };
 
 /* The processes of the threads @v with intervals, in the order of their
- * first such thread; a hash of pids (hash_id(), open addressing: group
- * index + 1) finds a thread's group. */
+ * first such thread; an index of pids (id_slot()) finds a thread's
+ * group. */
 static struct proc_group *group_processes(struct thread **v, size_t n,
 					  size_t *ng)
 {
@@ -316,9 +316,8 @@ static struct proc_group *group_processes(struct thread **v, size_t n,
 		/* a process is listed for its intervals, in every format */
 		if (!v[i]->lat[0].count && !v[i]->lat[1].count)
 			continue;
-		h = hash_id(pid, cap);
-		while (idx[h] && g[idx[h] - 1].pid != pid)
-			h = (h + 1) & (cap - 1);
+		h = id_slot(idx, cap, pid, g, sizeof(*g),
+			    offsetof(struct proc_group, pid));
 		if (idx[h]) {
 			j = idx[h] - 1;
 		} else {
