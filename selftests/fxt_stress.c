@@ -50,9 +50,10 @@ static void die(const char *what, int err)
 }
 
 /*
- * Whether @cpu is online now (1 if sysfs cannot tell). A worker that starts while hotplug_test has
- * its CPU down runs where the kernel puts it, as a worker pinned before
- * would be moved off (EINVAL from sched_setaffinity() for that CPU).
+ * Whether @cpu is online now (1 if sysfs cannot tell). A worker that
+ * starts while hotplug_test has its CPU down runs where the kernel puts
+ * it, as a worker pinned before would be moved off (EINVAL from
+ * sched_setaffinity() for that CPU).
  */
 static int cpu_online(int cpu)
 {

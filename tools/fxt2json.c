@@ -416,10 +416,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!S_ISREG(in_sb.st_mode)) {
-		const char *what = S_ISCHR(in_sb.st_mode) ? "a character device" :
-				   S_ISBLK(in_sb.st_mode) ? "a block device" :
-				   "not a regular file";
-
 		if (S_ISFIFO(in_sb.st_mode) || S_ISSOCK(in_sb.st_mode))
 			fprintf(stderr, "fxt2json: %s: not a regular file; fxt2json reads its input twice, so save the trace to a file first\n",
 				path);
@@ -427,7 +423,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "fxt2json: %s: is a directory\n", path);
 		else
 			fprintf(stderr, "fxt2json: %s: is not a trace file (%s)\n",
-				path, what);
+				path, S_ISCHR(in_sb.st_mode) ? "a character device" :
+				S_ISBLK(in_sb.st_mode) ? "a block device" :
+				"not a regular file");
 		return 2;
 	}
 	/* Before the output is opened (and truncated) */
