@@ -74,8 +74,18 @@ modules:
 
 # Only the module's build products: also works in the DKMS copy of the
 # sources, which has no collector/ or tools/ (dkms.conf's CLEAN).
+# kbuild's clean deletes every *.[aios], *.ko, .*.cmd ... below its M=
+# directory, at any depth: given M=$(CURDIR) it also took the fetched
+# kernels' modules in .cache/ and the VM builds in build/. So kbuild cleans
+# kmod/, where the objects are, and the files the M=$(CURDIR) build writes
+# at the top go by name. Without KDIR, kbuild cannot run: kmod/'s outputs
+# go by name too (a module built with another KDIR must not survive).
+MODULE_OUTPUTS := kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
+	kmod/modules.order kmod/Module.symvers Module.symvers modules.order \
+	.*.cmd .module-common.o
 modules-clean:
-	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)/kmod" clean; fi
+	rm -f $(MODULE_OUTPUTS)
 
 userspace:
 	$(MAKE) -C collector
@@ -178,14 +188,7 @@ dkms-remove:
 	@if $(DKMS_REGISTERED); then $(DKMS) remove -m fxtrace -v $(VERSION) --all; fi
 	rm -rf "$(DKMS_SRC)"
 
-# Without the kernel's build tree (KDIR) kbuild's own clean cannot run, so
-# its outputs are removed by name: a module built with another KDIR (the
-# test scripts use the fetched Debian kernels) must not survive make clean.
-clean:
-	@if [ -d "$(KDIR)" ]; then $(MAKE) -C "$(KDIR)" M="$(CURDIR)" clean; fi
-	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
-	      kmod/modules.order kmod/Module.symvers Module.symvers \
-	      modules.order .*.cmd .module-common.o
+clean: modules-clean
 	$(MAKE) -C collector clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests clean

@@ -11,7 +11,10 @@
 #   2. make dkms DESTDIR=... writes a DKMS source tree (sources only, the
 #      version from VERSION), and the module really builds from it against
 #      a cached Debian kernel; make install-module in it uses the module's
-#      own release.
+#      own release; make modules-clean removes the module's build products
+#      and nothing else (kbuild's clean deletes objects and modules at any
+#      depth below M=: once that took the kernel cache in .cache/ too), and
+#      so does make clean in a copy of the whole tree.
 #   3. The real dkms, in private trees: make dkms (add, build, install), run
 #      twice; a "kernel upgrade" (dkms autoinstall for a second cached
 #      kernel, as the kernel's postinst hook does); make dkms-remove.
@@ -91,6 +94,35 @@ vermagic() { modinfo -F vermagic "$1" 2>/dev/null | cut -d' ' -f1; }
 # kernel_env FLAVOUR: RELEASE and KDIR of a cached kernel, or fail.
 kernel_env() {
 	FXTRACE_OFFLINE=1 scripts/fetch-kernel.sh "$1" 2>/dev/null
+}
+
+# Files that look like build products but are not the module's: a
+# kernel's module and object in the fetch cache, a VM build's library and a
+# copy of a module in build/, a userspace object.
+bystanders=(.cache/kernels/r/lib/modules/r/kernel/drivers/virtio/virtio_ring.ko
+	    .cache/kernels/r/usr/src/linux-headers-r/scripts/mod/empty.o
+	    build/vm-r/bin/libfxt.a build/fxtrace-6.1.ko collector/planted.o)
+# plant_bystanders TREE
+plant_bystanders() {
+	local f
+	for f in "${bystanders[@]}"; do
+		mkdir -p "$1/${f%/*}" && echo "not the module's" >"$1/$f"
+	done
+}
+# check_cleaned TREE WHAT: after WHAT, no product of the module's build is
+# left in TREE, and every bystander is.
+check_cleaned() {
+	local f left gone=()
+	left=$(cd "$1" && find . -path ./.cache -prune -o -path ./build -prune -o \
+		\( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name Module.symvers -o -name modules.order \) \
+		-print | grep -vx ./collector/planted.o)
+	[[ -z $left ]]
+	ok $? "$2 removes every product of the module's build${left:+ (left: $left)}"
+	for f in "${bystanders[@]}"; do
+		[[ -f $1/$f ]] || gone+=("$f")
+	done
+	ok ${#gone[@]} "$2 leaves ${#bystanders[@]} files that are not the module's (.cache/, build/, collector/)${gone[*]:+ (deleted: ${gone[*]})}"
 }
 
 echo "TAP version 13"
@@ -221,9 +253,30 @@ else
 	[[ -f $tmp/modstage/lib/modules/$release/extra/fxtrace.ko ]]
 	ok $? "install-module put it in lib/modules/$release/extra (the module's release, not $(uname -r))" \
 		"$tmp/tree-install.log"
-	make -C "$tree" modules-clean KDIR="$kdir" >"$tmp/tree-clean.log" 2>&1 &&
-		[[ ! -e $tree/kmod/fxtrace.ko ]]
-	ok $? "make modules-clean in the DKMS tree removes the module" "$tmp/tree-clean.log"
+	# kbuild's clean deletes objects and modules at any depth below its
+	# M= directory: files like the fetched kernels' (.cache/) and the VM
+	# builds' (build/) must survive modules-clean and make clean.
+	plant_bystanders "$tree"
+	make -C "$tree" modules-clean KDIR="$kdir" >"$tmp/tree-clean.log" 2>&1
+	ok $? "make modules-clean in the DKMS tree" "$tmp/tree-clean.log"
+	check_cleaned "$tree" "make modules-clean in the DKMS tree"
+	set -e
+fi
+
+# ---- 2b. make clean in a copy of the whole tree ---------------------------
+if [[ -z $kdir ]]; then
+	no_kernel "make clean removes the module's products and nothing else" "$kernel"
+else
+	copy=$tmp/copy
+	set +e
+	mkdir -p "$copy" && git ls-files -z | xargs -0 cp --parents -t "$copy"
+	ok $? "copied the tracked files to \$tmp/copy"
+	run "make modules KDIR=<$release headers> in the copy" "$tmp/copy-build.log" \
+		make -C "$copy" modules KDIR="$kdir"
+	plant_bystanders "$copy"
+	make -C "$copy" clean KDIR="$kdir" >"$tmp/copy-clean.log" 2>&1
+	ok $? "make clean KDIR=<$release headers> in the copy" "$tmp/copy-clean.log"
+	check_cleaned "$copy" "make clean"
 	set -e
 fi
 
