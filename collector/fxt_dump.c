@@ -40,7 +40,7 @@ struct input {
 
 /* Named counter values seen in "records_dropped" markers. */
 struct drop_counter {
-	char name[32];		/* bytes from the file: print with print_name() */
+	char *name;		/* a copy of the file's bytes: print_name() */
 	size_t len;
 	uint64_t value;
 };
@@ -638,14 +638,18 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 		/* An undefined name (lenient mode) has no text: count it as "". */
 		name = a->name.text ? a->name.text : "";
 		len = a->name.text ? a->name.len : 0;
-		if (len >= sizeof(st->drops[0].name))
-			len = sizeof(st->drops[0].name) - 1;
 		for (j = 0; j < st->ndrops; j++)
 			if (st->drops[j].len == len &&
 			    !memcmp(st->drops[j].name, name, len))
 				break;
 		if (j == st->ndrops) {
 			if (j == st->drops_cap && grow_drops(st) < 0) {
+				st->oom = true;
+				continue;
+			}
+			/* Whole: names that differ past any length stay apart. */
+			st->drops[j].name = malloc(len ? len : 1);
+			if (!st->drops[j].name) {
 				st->oom = true;
 				continue;
 			}
@@ -805,8 +809,12 @@ static void print_summary(const struct stats *st, const char *path, size_t len)
 
 static void free_stats(struct stats *st)
 {
+	size_t i;
+
 	free(st->cpu_switches);
 	free(st->cpu_wakeups);
+	for (i = 0; i < st->ndrops; i++)
+		free(st->drops[i].name);
 	free(st->drops);
 	tid_set_free(&st->seen_tids);
 	tid_set_free(&st->named_tids);

@@ -820,6 +820,38 @@ TEST(summary_escapes_drop_counter_names)
 }
 
 /*
+ * Counter names are kept whole: two names that agree in their first 40
+ * bytes are two counters (a name was once cut at 31 bytes, and these two
+ * became one, showing only the larger value under the shared prefix).
+ */
+TEST(summary_keeps_long_drop_counter_names_apart)
+{
+	static struct trace t;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = 5, .tid = 5 },
+		.category = fxt_str_c("fxtrace"),
+		.name = fxt_str_c("records_dropped"),
+		.timestamp = 1000,
+	};
+	struct fxt_arg a[2] = {
+		fxt_arg_int64(fxt_str_c("a_counter_name_longer_than_forty_bytes_one"), 3),
+		fxt_arg_int64(fxt_str_c("a_counter_name_longer_than_forty_bytes_two"), 5),
+	};
+	char out[4096];
+
+	if (!fxt_dump) {
+		tap_skip("summary_keeps_long_drop_counter_names_apart", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	fxt_write_event(&t.w, &ev, a, 2);
+	dump_stdout("--summary", &t, "drop-long-names", out, sizeof(out));
+	EXPECT_CONTAINS(out, "; a_counter_name_longer_than_forty_bytes_one 3 a_counter_name_longer_than_forty_bytes_two 5\n");
+}
+
+/*
  * fxt-collect samples every CPU's records_dropped counter at the start, all
  * zero, as archive_write_drop_counters() writes it: on a machine of more
  * than 64 CPUs the names after the 64th must still be counted, or a drop
@@ -952,6 +984,7 @@ int main(int argc, char **argv)
 	RUN(getopt_errors_start_with_fxt_dump);
 	RUN(summary_time_span_in_the_trace_s_ticks);
 	RUN(summary_escapes_drop_counter_names);
+	RUN(summary_keeps_long_drop_counter_names_apart);
 	RUN(summary_counts_drops_of_every_cpu);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
