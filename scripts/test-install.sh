@@ -14,7 +14,8 @@
 #      own release; make modules-clean removes the module's build products
 #      and nothing else (kbuild's clean deletes objects and modules at any
 #      depth below M=: once that took the kernel cache in .cache/ too), and
-#      so does make clean in a copy of the whole tree.
+#      so does make clean in a copy of the whole tree; make clean with a
+#      BUILDDIR that holds the sources deletes none of them.
 #   3. The real dkms, in private trees: make dkms (add, build, install), run
 #      twice; a "kernel upgrade" (dkms autoinstall for a second cached
 #      kernel, as the kernel's postinst hook does); make dkms-remove.
@@ -279,6 +280,20 @@ else
 	check_cleaned "$copy" "make clean"
 	set -e
 fi
+
+# ---- 2c. a BUILDDIR that holds the sources is never removed --------------
+# BUILDDIR given to the top-level make reaches every sub-make; fuzz/ and
+# bench/ remove their BUILDDIR whole, tools/ its libfxt.a build directory.
+bcopy=$tmp/bcopy
+set +e
+mkdir -p "$bcopy" && git ls-files -z | xargs -0 cp --parents -t "$bcopy"
+make -k -C "$bcopy" clean KDIR=/nonexistent BUILDDIR=. >"$tmp/bclean.log" 2>&1
+make -C "$bcopy/tools" clean BUILDDIR=.. >>"$tmp/bclean.log" 2>&1
+deleted=$(git ls-files | while IFS= read -r f; do [[ -e $bcopy/$f ]] || echo "$f"; done | head -5)
+[[ -z $deleted ]]
+ok $? "make clean BUILDDIR=. and make -C tools clean BUILDDIR=.. delete no source file${deleted:+ (deleted: $deleted ...)}" \
+	"$tmp/bclean.log"
+set -e
 
 # ---- 3. the real dkms, in private trees -------------------------------------
 why=
