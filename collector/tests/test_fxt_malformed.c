@@ -786,12 +786,11 @@ TEST(summary_time_span_in_the_trace_s_ticks)
 }
 
 /*
- * --summary lists the records_dropped counters by argument name. A name
- * is bytes from the file: printed as the record lines print argument
- * names (quoted and escaped unless a plain identifier), so no escape
- * sequence reaches the terminal and no newline splits the summary line.
+ * fxt-dump --summary of a trace that is the magic record and one
+ * records_dropped counter event with the two arguments @a, into @out.
  */
-TEST(summary_escapes_drop_counter_names)
+static void summary_of_drop_counters(struct fxt_arg a[2], const char *label,
+				     char *out, size_t size)
 {
 	static struct trace t;
 	struct fxt_event ev = {
@@ -801,6 +800,21 @@ TEST(summary_escapes_drop_counter_names)
 		.name = fxt_str_c("records_dropped"),
 		.timestamp = 1000,
 	};
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	fxt_write_event(&t.w, &ev, a, 2);
+	dump_stdout("--summary", &t, label, out, size);
+}
+
+/*
+ * --summary lists the records_dropped counters by argument name. A name
+ * is bytes from the file: printed as the record lines print argument
+ * names (quoted and escaped unless a plain identifier), so no escape
+ * sequence reaches the terminal and no newline splits the summary line.
+ */
+TEST(summary_escapes_drop_counter_names)
+{
 	struct fxt_arg a[2] = {
 		fxt_arg_int64(fxt_str_c("cpu0\x1b[31m\nX"), 3),
 		fxt_arg_int64(fxt_str_c("cpu1"), 5),
@@ -811,10 +825,7 @@ TEST(summary_escapes_drop_counter_names)
 		tap_skip("summary_escapes_drop_counter_names", "no FXT_DUMP argument");
 		return;
 	}
-	fxt_writer_init(&t.w, t.words, MAX_WORDS);
-	fxt_write_magic(&t.w);
-	fxt_write_event(&t.w, &ev, a, 2);
-	dump_stdout("--summary", &t, "drop-names", out, sizeof(out));
+	summary_of_drop_counters(a, "drop-names", out, sizeof(out));
 	EXPECT_CONTAINS(out, "  records dropped: 0 buffer-full events; \"cpu0\\x1b[31m\\nX\" 3 cpu1 5\n");
 	EXPECT(!strchr(out, '\x1b'));
 }
@@ -826,14 +837,6 @@ TEST(summary_escapes_drop_counter_names)
  */
 TEST(summary_keeps_long_drop_counter_names_apart)
 {
-	static struct trace t;
-	struct fxt_event ev = {
-		.type = FXT_EVENT_COUNTER,
-		.thread = { .index = 0, .pid = 5, .tid = 5 },
-		.category = fxt_str_c("fxtrace"),
-		.name = fxt_str_c("records_dropped"),
-		.timestamp = 1000,
-	};
 	struct fxt_arg a[2] = {
 		fxt_arg_int64(fxt_str_c("a_counter_name_longer_than_forty_bytes_one"), 3),
 		fxt_arg_int64(fxt_str_c("a_counter_name_longer_than_forty_bytes_two"), 5),
@@ -844,10 +847,7 @@ TEST(summary_keeps_long_drop_counter_names_apart)
 		tap_skip("summary_keeps_long_drop_counter_names_apart", "no FXT_DUMP argument");
 		return;
 	}
-	fxt_writer_init(&t.w, t.words, MAX_WORDS);
-	fxt_write_magic(&t.w);
-	fxt_write_event(&t.w, &ev, a, 2);
-	dump_stdout("--summary", &t, "drop-long-names", out, sizeof(out));
+	summary_of_drop_counters(a, "drop-long-names", out, sizeof(out));
 	EXPECT_CONTAINS(out, "; a_counter_name_longer_than_forty_bytes_one 3 a_counter_name_longer_than_forty_bytes_two 5\n");
 }
 
