@@ -33,7 +33,9 @@ for stub in "$TMP/repo/scripts/vm-run.sh" "$TMP/bin/make" "$TMP/bin/apt-get" \
 done
 CACHE=$TMP/cache
 
-failed=0
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin --unnumbered
 # run SCRIPT ARGS...: a copied script; status in $rc, stdout in $TMP/out,
 # stderr in $TMP/err.
 run() {
@@ -48,16 +50,12 @@ run() {
 untouched() { [[ ! -e $TMP/started && ! -e $CACHE && ! -e $TMP/repo/.cache ]]; }
 # result STATUS NAME: ok if STATUS (that of the checks just made) is 0.
 result() {
-	if [[ $1 -eq 0 ]]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2"
-		echo "#   exit $rc"
-		sed 's/^/#   stdout: /' "$TMP/out" | head -20
-		sed 's/^/#   stderr: /' "$TMP/err" | head -20
-		[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
-		failed=1
-	fi
+	tap_ok "$1" "$2"
+	[[ $1 -eq 0 ]] && return
+	echo "#   exit $rc"
+	sed 's/^/#   stdout: /' "$TMP/out" | head -20
+	sed 's/^/#   stderr: /' "$TMP/err" | head -20
+	[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
 }
 
 # --known: one flavour per line, no duplicates, nothing else.
@@ -143,4 +141,4 @@ result $? "run-tests.sh --help: every supported kernel by default"
 run run-tests.sh --no-deps --kernels "${known[0]} 5.10"
 [[ $rc -eq 2 && ! -s $TMP/out ]] && grep -qF "unknown FLAVOUR '5.10'" "$TMP/err" && untouched
 result $? "run-tests.sh --kernels '${known[0]} 5.10': exit 2 before any test"
-exit "$failed"
+tap_end

@@ -49,7 +49,9 @@ STUB
 printf '#!/bin/sh\necho 0\n' >"$TMP/bin/id"
 chmod +x "$TMP/bin/apt-cache" "$TMP/bin/apt-get" "$TMP/bin/id"
 
-failed=0
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin --unnumbered
 # fetch [VAR=VALUE...]: fetch-kernel.sh 6.1 with the stubs and an empty
 # cache; status in $rc, stderr in $TMP/err, the downloads asked for in
 # $TMP/downloads.
@@ -60,15 +62,11 @@ fetch() {
 	rc=$?
 }
 result() {
-	if [[ $1 -eq 0 ]]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2"
-		echo "#   exit $rc"
-		sed 's/^/#   stderr: /' "$TMP/err" | head -20
-		[[ -e $TMP/downloads ]] && sed 's/^/#   download: /' "$TMP/downloads"
-		failed=1
-	fi
+	tap_ok "$1" "$2"
+	[[ $1 -eq 0 ]] && return
+	echo "#   exit $rc"
+	sed 's/^/#   stderr: /' "$TMP/err" | head -20
+	[[ -e $TMP/downloads ]] && sed 's/^/#   download: /' "$TMP/downloads"
 }
 
 fetch
@@ -83,4 +81,4 @@ fetch FXTRACE_KERNEL_RELEASE=6.1.0-56-amd64
 	sed -n 2p "$TMP/downloads" | grep -q 'linux-image-6.1.0-56-amd64 ' &&
 	! grep -qF 'the package lists were stale' "$TMP/err" && grep -qF 'even after apt-get update' "$TMP/err"
 result $? "FXTRACE_KERNEL_RELEASE keeps its release after apt-get update, and the failure says so"
-exit "$failed"
+tap_end

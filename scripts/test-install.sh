@@ -28,6 +28,8 @@ set -euo pipefail
 prog=${0##*/}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO"
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
 
 usage() {
 	cat <<EOF
@@ -59,28 +61,12 @@ tmp=$(mktemp -d /tmp/fxtrace-install.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 version=$(<VERSION)
 
-n=0 failed=0
-# ok STATUS NAME [LOG]: one TAP line; on failure LOG's last lines follow.
-ok() {
-	n=$((n + 1))
-	if [[ $1 -eq 0 ]]; then
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-		[[ -z ${3:-} ]] || tail -n 25 "$3" | sed 's/^/#   /'
-	fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
 # no_kernel NAME FLAVOUR: a test that needs a kernel the cache does not have.
 no_kernel() {
 	if ((require)); then
-		ok 1 "$1 (no cached $2 kernel, and --require-kernels)"
+		tap_ok 1 "$1 (no cached $2 kernel, and --require-kernels)"
 	else
-		skip "$1" "no cached $2 kernel (scripts/fetch-kernel.sh $2)"
+		tap_skip "$1" "no cached $2 kernel (scripts/fetch-kernel.sh $2)"
 	fi
 }
 # run NAME LOG CMD...: a command as a test, its output in LOG.
@@ -88,7 +74,7 @@ run() {
 	local name=$1 log=$2
 	shift 2
 	"$@" >"$log" 2>&1
-	ok $? "$name" "$log"
+	tap_ok $? "$name" "$log"
 }
 # The kernel release a module was built for.
 vermagic() { modinfo -F vermagic "$1" 2>/dev/null | cut -d' ' -f1; }
@@ -119,14 +105,14 @@ check_cleaned() {
 		-o -name '.*.cmd' -o -name Module.symvers -o -name modules.order \) \
 		-print | grep -vx ./collector/planted.o)
 	[[ -z $left ]]
-	ok $? "$2 removes every product of the module's build${left:+ (left: $left)}"
+	tap_ok $? "$2 removes every product of the module's build${left:+ (left: $left)}"
 	for f in "${bystanders[@]}"; do
 		[[ -f $1/$f ]] || gone+=("$f")
 	done
-	ok ${#gone[@]} "$2 leaves ${#bystanders[@]} files that are not the module's (.cache/, build/, collector/)${gone[*]:+ (deleted: ${gone[*]})}"
+	tap_ok ${#gone[@]} "$2 leaves ${#bystanders[@]} files that are not the module's (.cache/, build/, collector/)${gone[*]:+ (deleted: ${gone[*]})}"
 }
 
-echo "TAP version 13"
+tap_begin --version
 
 # ---- 1. make install / uninstall -------------------------------------------
 stage=$tmp/stage
@@ -154,22 +140,22 @@ for e in "${expected[@]}"; do
 	else
 		[[ -f $stage$f && -r $stage$f && $actual == 644 ]]
 	fi
-	ok $? "installed $f, mode $mode (is: ${actual:-missing})"
+	tap_ok $? "installed $f, mode $mode (is: ${actual:-missing})"
 done
 if [[ -z $ko_release ]]; then
 	grep -q "kmod/fxtrace.ko is not built" "$tmp/install.log"
-	ok $? "no kmod/fxtrace.ko: make install says so and skips it" "$tmp/install.log"
-	skip "the installed module is the built one" "kmod/fxtrace.ko is not built (make modules KDIR=...)"
+	tap_ok $? "no kmod/fxtrace.ko: make install says so and skips it" "$tmp/install.log"
+	tap_skip "the installed module is the built one" "kmod/fxtrace.ko is not built (make modules KDIR=...)"
 else
 	[[ $(modinfo -F name "$stage/lib/modules/$ko_release/extra/fxtrace.ko" 2>/dev/null) == fxtrace ]]
-	ok $? "the installed module is fxtrace.ko for $ko_release (its vermagic)"
+	tap_ok $? "the installed module is fxtrace.ko for $ko_release (its vermagic)"
 fi
 # Exactly these files: nothing forgotten, nothing extra.
 (cd "$stage" 2>/dev/null && find . -type f | sed 's/^\.//' | sort) >"$tmp/files.txt"
 printf '%s\n' "${expected[@]}" | cut -d' ' -f1 | sort >"$tmp/expected.txt"
 diff "$tmp/expected.txt" "$tmp/files.txt" >"$tmp/files.diff"
-ok $? "make install installed exactly ${#expected[@]} files" "$tmp/files.diff"
-echo "# installed: $(tr '\n' ' ' <"$tmp/files.txt")"
+tap_ok $? "make install installed exactly ${#expected[@]} files" "$tmp/files.diff"
+tap_diag "installed: $(tr '\n' ' ' <"$tmp/files.txt")"
 
 # The installed header must describe the ABI the installed collector speaks.
 cat >"$tmp/abi.c" <<'EOF'
@@ -181,10 +167,10 @@ cc -std=c11 -Wall -Wextra -Werror -I"$stage/usr/include" -o "$tmp/abi" "$tmp/abi
 	>"$tmp/abi.log" 2>&1 && abi=$("$tmp/abi") &&
 	"$stage/usr/bin/fxt-collect" --version >"$tmp/version.txt" 2>&1 &&
 	grep -q "ABI version $abi)" "$tmp/version.txt"
-ok $? "installed <linux/fxtrace.h> compiles alone and matches fxt-collect --version ($(cat "$tmp/version.txt" 2>/dev/null))" \
+tap_ok $? "installed <linux/fxtrace.h> compiles alone and matches fxt-collect --version ($(cat "$tmp/version.txt" 2>/dev/null))" \
 	"$tmp/abi.log"
 grep -q "^\.TH .* \"fxtrace $version\" " "$stage/usr/share/man/man1/fxt-collect.1"
-ok $? "installed man pages carry the version $version"
+tap_ok $? "installed man pages carry the version $version"
 
 # Each page against the installed program it documents; the tools' pages
 # (older than this test) get only the groff warnings and the option checks.
@@ -199,7 +185,7 @@ check_page() {
 	scripts/check-manpage.sh "${args[@]}" >"$tmp/page.tap" 2>&1
 	rc=$?
 	sed 's/^/    /' "$tmp/page.tap"
-	ok $rc "man page ${page##*/} matches ${bin##*/} ($(grep -c '^ok' "$tmp/page.tap") checks passed)"
+	tap_ok $rc "man page ${page##*/} matches ${bin##*/} ($(grep -c '^ok' "$tmp/page.tap") checks passed)"
 }
 check_page fxt-collect.1 fxt-collect collector/collect_options.c
 check_page fxt-dump.1 fxt-dump collector/fxt_dump.c
@@ -210,7 +196,7 @@ run "make uninstall DESTDIR=\$tmp PREFIX=/usr" "$tmp/uninstall.log" \
 	make uninstall DESTDIR="$stage" PREFIX=/usr
 left=$(find "$stage" -type f)
 [[ -z $left ]]
-ok $? "make uninstall removed every installed file${left:+ (left: $left)}"
+tap_ok $? "make uninstall removed every installed file${left:+ (left: $left)}"
 set -e
 
 # ---- 2. make dkms DESTDIR=...: the source tree, built with plain make ------
@@ -220,7 +206,7 @@ set +e
 run "make dkms DESTDIR=\$tmp" "$tmp/dkms.log" make dkms DESTDIR="$dkroot"
 grep -qx "PACKAGE_VERSION=\"$version\"" "$tree/dkms.conf" &&
 	! grep -q '#MODULE_VERSION#' "$tree/dkms.conf"
-ok $? "dkms.conf in /usr/src/fxtrace-$version has PACKAGE_VERSION=\"$version\" (from VERSION)"
+tap_ok $? "dkms.conf in /usr/src/fxtrace-$version has PACKAGE_VERSION=\"$version\" (from VERSION)"
 # The objects kmod/Kbuild links (fxtrace-y := / += lines), as sources.
 kbuild_sources=$(sed -nE 's/^fxtrace-y *[:+]?= *//p' kmod/Kbuild | tr ' ' '\n' |
 	sed -n 's|^\(.*\)\.o$|kmod/\1.c|p')
@@ -229,11 +215,11 @@ for f in dkms.conf Makefile Kbuild VERSION kmod/Kbuild uapi/linux/fxtrace.h \
 	$kbuild_sources kmod/*.h; do
 	[[ -f $tree/$f ]] || missing+=("$f")
 done
-ok ${#missing[@]} "the tree has dkms.conf, Makefile, Kbuild, kmod/Kbuild, the $(wc -w <<<"$kbuild_sources") sources kmod/Kbuild names, kmod/*.h, the uapi header${missing[*]:+ (missing: ${missing[*]})}"
+tap_ok ${#missing[@]} "the tree has dkms.conf, Makefile, Kbuild, kmod/Kbuild, the $(wc -w <<<"$kbuild_sources") sources kmod/Kbuild names, kmod/*.h, the uapi header${missing[*]:+ (missing: ${missing[*]})}"
 products=$(find "$tree" -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 	-o -name Module.symvers -o -name modules.order)
 [[ -z $products ]]
-ok $? "the tree has no build products${products:+ ($products)}"
+tap_ok $? "the tree has no build products${products:+ ($products)}"
 set -e
 
 kdir='' release=''
@@ -248,18 +234,18 @@ else
 	run "make -C /usr/src/fxtrace-$version modules KDIR=<$release headers>" \
 		"$tmp/tree-build.log" make -C "$tree" modules KDIR="$kdir"
 	[[ $(vermagic "$tree/kmod/fxtrace.ko") == "$release" ]]
-	ok $? "the module built from the DKMS tree is for $release"
+	tap_ok $? "the module built from the DKMS tree is for $release"
 	run "make install-module in the DKMS tree" "$tmp/tree-install.log" \
 		make -C "$tree" install-module DESTDIR="$tmp/modstage"
 	[[ -f $tmp/modstage/lib/modules/$release/extra/fxtrace.ko ]]
-	ok $? "install-module put it in lib/modules/$release/extra (the module's release, not $(uname -r))" \
+	tap_ok $? "install-module put it in lib/modules/$release/extra (the module's release, not $(uname -r))" \
 		"$tmp/tree-install.log"
 	# kbuild's clean deletes objects and modules at any depth below its
 	# M= directory: files like the fetched kernels' (.cache/) and the VM
 	# builds' (build/) must survive modules-clean and make clean.
 	plant_bystanders "$tree"
 	make -C "$tree" modules-clean KDIR="$kdir" >"$tmp/tree-clean.log" 2>&1
-	ok $? "make modules-clean in the DKMS tree" "$tmp/tree-clean.log"
+	tap_ok $? "make modules-clean in the DKMS tree" "$tmp/tree-clean.log"
 	check_cleaned "$tree" "make modules-clean in the DKMS tree"
 	set -e
 fi
@@ -271,12 +257,12 @@ else
 	copy=$tmp/copy
 	set +e
 	mkdir -p "$copy" && git ls-files -z | xargs -0 cp --parents -t "$copy"
-	ok $? "copied the tracked files to \$tmp/copy"
+	tap_ok $? "copied the tracked files to \$tmp/copy"
 	run "make modules KDIR=<$release headers> in the copy" "$tmp/copy-build.log" \
 		make -C "$copy" modules KDIR="$kdir"
 	plant_bystanders "$copy"
 	make -C "$copy" clean KDIR="$kdir" >"$tmp/copy-clean.log" 2>&1
-	ok $? "make clean KDIR=<$release headers> in the copy" "$tmp/copy-clean.log"
+	tap_ok $? "make clean KDIR=<$release headers> in the copy" "$tmp/copy-clean.log"
 	check_cleaned "$copy" "make clean"
 	set -e
 fi
@@ -291,7 +277,7 @@ make -k -C "$bcopy" clean KDIR=/nonexistent BUILDDIR=. >"$tmp/bclean.log" 2>&1
 make -C "$bcopy/tools" clean BUILDDIR=.. >>"$tmp/bclean.log" 2>&1
 deleted=$(git ls-files | while IFS= read -r f; do [[ -e $bcopy/$f ]] || echo "$f"; done | head -5)
 [[ -z $deleted ]]
-ok $? "make clean BUILDDIR=. and make -C tools clean BUILDDIR=.. delete no source file${deleted:+ (deleted: $deleted ...)}" \
+tap_ok $? "make clean BUILDDIR=. and make -C tools clean BUILDDIR=.. delete no source file${deleted:+ (deleted: $deleted ...)}" \
 	"$tmp/bclean.log"
 set -e
 
@@ -302,7 +288,7 @@ command -v dkms >/dev/null || why="no dkms command (scripts/install-deps.sh inst
 if [[ -z $why && -z $release ]]; then
 	no_kernel "dkms add/build/install, autoinstall, remove" "$kernel"
 elif [[ -n $why ]]; then
-	skip "dkms add/build/install, autoinstall, remove" "$why"
+	tap_skip "dkms add/build/install, autoinstall, remove" "$why"
 else
 	src=$tmp/dkms-src inst=$tmp/dkms-lib
 	mkdir -p "$tmp/dkms-tree" "$inst/$release"
@@ -314,10 +300,10 @@ else
 	set +e
 	run "make dkms: dkms add, build, install for $release" "$tmp/dkms-make.log" "${mk[@]}"
 	"${dk[@]}" status >"$tmp/status.txt" 2>&1
-	echo "# dkms status: $(tr '\n' ' ' <"$tmp/status.txt")"
+	tap_diag "dkms status: $(tr '\n' ' ' <"$tmp/status.txt")"
 	grep -q "^fxtrace/$version, $release, .*: installed" "$tmp/status.txt" &&
 		[[ $(vermagic "$ko") == "$release" ]]
-	ok $? "dkms installed fxtrace/$version into updates/dkms for $release" "$tmp/dkms-make.log"
+	tap_ok $? "dkms installed fxtrace/$version into updates/dkms for $release" "$tmp/dkms-make.log"
 	run "make dkms again replaces the registered version" "$tmp/dkms-make2.log" "${mk[@]}"
 
 	if [[ $upgrade != none ]] && ukenv=$(kernel_env "$upgrade"); then
@@ -330,10 +316,10 @@ else
 		"${dk[@]}" autoinstall -k "$up_release" --kernelsourcedir "$up_kdir" \
 			>"$tmp/autoinstall.log" 2>&1 &&
 			[[ $(vermagic "$inst/$up_release/updates/dkms/fxtrace.ko") == "$up_release" ]]
-		ok $? "kernel upgrade: dkms autoinstall built and installed it for $up_release (AUTOINSTALL=yes)" \
+		tap_ok $? "kernel upgrade: dkms autoinstall built and installed it for $up_release (AUTOINSTALL=yes)" \
 			"$tmp/autoinstall.log"
 	elif [[ $upgrade == none ]]; then
-		skip "kernel upgrade: dkms autoinstall" "--upgrade-kernel none"
+		tap_skip "kernel upgrade: dkms autoinstall" "--upgrade-kernel none"
 	else
 		no_kernel "kernel upgrade: dkms autoinstall" "$upgrade"
 	fi
@@ -342,10 +328,8 @@ else
 		DKMS_SOURCE_TREE="$src" DKMS="${dk[*]}"
 	left=$(find "$inst" "$src" -type f 2>/dev/null; "${dk[@]}" status 2>&1)
 	[[ -z $left ]]
-	ok $? "after dkms-remove: not registered, no module, no source tree${left:+ (left: $left)}"
+	tap_ok $? "after dkms-remove: not registered, no module, no source tree${left:+ (left: $left)}"
 	set -e
 fi
 
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[[ $failed -eq 0 ]]
+tap_end

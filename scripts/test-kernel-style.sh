@@ -21,18 +21,15 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d /tmp/fxt-kernel-style.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 export FXTRACE_CACHE=${FXTRACE_CACHE:-$REPO/.cache}
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
 
-n=0 failed=0 rc=0
+rc=0
 # verdict NAME OK: one TAP line; on failure kernel-style.sh's output
 # follows, nested.
 verdict() {
-	n=$((n + 1))
-	if (($2)); then
-		echo "ok $n - $1"
-		return
-	fi
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
+	tap_ok $((!$2)) "$1"
+	(($2)) && return
 	echo "#   exit $rc"
 	sed 's/^/#   /' "$TMP/out"
 }
@@ -59,7 +56,7 @@ style() {
 	bash "$TMP/tree/scripts/kernel-style.sh" >"$TMP/out" 2>&1 || rc=$?
 }
 
-echo "TAP version 13"
+tap_begin --version
 
 copy
 style
@@ -96,6 +93,4 @@ ok=0
 	grep -q 'kernel-style.sh: kernel-doc on uapi/linux/fxtrace.h: exit 0, and the output above' "$TMP/out" && ok=1
 verdict "a struct with 256 undescribed members (kernel-doc -Werror: 256 warnings, exit 0): exit 1, the warnings shown" "$ok"
 
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[[ $failed -eq 0 ]]
+tap_end

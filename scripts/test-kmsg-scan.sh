@@ -23,12 +23,14 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d /tmp/fxt-kmsg-scan.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/out"
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin --unnumbered
 
 # The runner's own regex, not a copy.
 # shellcheck source=selftests/kmsg_scan.sh
 KERNEL_BAD=$(. "$REPO/selftests/kmsg_scan.sh" && printf %s "$KERNEL_BAD")
-failed=0
-[[ -n $KERNEL_BAD ]] || { echo "not ok - KERNEL_BAD found in selftests/kmsg_scan.sh"; failed=1; }
+[[ -n $KERNEL_BAD ]] || tap_ok 1 "KERNEL_BAD found in selftests/kmsg_scan.sh"
 
 # rec SEQ USEC MESSAGE: one record as /dev/kmsg gives it.
 rec() { printf '6,%s,%s,-;%s\n' "$1" "$2" "$3"; }
@@ -119,14 +121,10 @@ final() {
 
 # result STATUS NAME: ok if STATUS (of the checks just made) is 0.
 result() {
-	if [[ $1 -eq 0 ]]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2"
-		echo "#   dmesg_has_bugs: $scan_rc (0 = the step fails)"
-		sed 's/^/#   printed: /' "$TMP/scan" | head -20
-		failed=1
-	fi
+	tap_ok "$1" "$2"
+	[[ $1 -eq 0 ]] && return
+	echo "#   dmesg_has_bugs: $scan_rc (0 = the step fails)"
+	sed 's/^/#   printed: /' "$TMP/scan" | head -20
 }
 # clean: the step passes, silently.
 clean() { [[ $scan_rc -ne 0 && ! -s $TMP/scan ]]; }
@@ -148,7 +146,7 @@ if command -v busybox >/dev/null; then
 	for a in sh awk grep sed cat head tail cp sleep; do ln -s "$(command -v busybox)" "$TMP/bb/$a"; done
 	shells+=(busybox)
 else
-	echo "# busybox is not installed: the scan runs under the host's sh only"
+	tap_diag "busybox is not installed: the scan runs under the host's sh only"
 fi
 
 L=$TMP/logs
@@ -250,16 +248,15 @@ done
 # fxt-kmsg on this host's log: it returns at the end, and what it prints
 # is records numbered one after another (nobody writes that fast here).
 if [[ ! -r /dev/kmsg ]]; then
-	echo "ok - fxt-kmsg reads this host's /dev/kmsg # SKIP /dev/kmsg is not readable here"
+	tap_skip "fxt-kmsg reads this host's /dev/kmsg" "/dev/kmsg is not readable here"
 elif ! ${MAKE:-make} -s -C "$REPO/selftests" BUILDDIR="$TMP" "$TMP/fxt-kmsg" >"$TMP/make.log" 2>&1; then
-	echo "not ok - fxt-kmsg builds"
+	tap_ok 1 "fxt-kmsg builds"
 	sed 's/^/#   /' "$TMP/make.log"
-	failed=1
 else
 	rc=0
 	timeout 20 "$TMP/fxt-kmsg" >"$TMP/kmsg" 2>"$TMP/kmsg.err" || rc=$?
 	if [[ $rc -ne 0 ]] && grep -q 'Operation not permitted' "$TMP/kmsg.err"; then
-		echo "ok - fxt-kmsg reads this host's /dev/kmsg # SKIP $(cat "$TMP/kmsg.err")"
+		tap_skip "fxt-kmsg reads this host's /dev/kmsg" "$(cat "$TMP/kmsg.err")"
 	else
 		scan_rc=x
 		[[ $rc -eq 0 ]] &&
@@ -270,4 +267,4 @@ else
 		result $ok "fxt-kmsg reads this host's /dev/kmsg to its end and returns (exit $rc, $(grep -c '^[0-9]' "$TMP/kmsg") records, numbered in a row)"
 	fi
 fi
-exit "$failed"
+tap_end

@@ -18,17 +18,14 @@ set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d /tmp/fxt-budget.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin
 
-n=0 failed=0
 # verdict NAME OK [FILE]: one TAP line; on failure FILE follows, nested.
 verdict() {
-	n=$((n + 1))
-	if (($2)); then
-		echo "ok $n - $1"
-		return
-	fi
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
+	tap_ok $((!$2)) "$1"
+	(($2)) && return
 	echo "#   exit ${rc:-?}"
 	[[ -n ${3:-} && -e $3 ]] && sed 's/^/#   /' "$3"
 }
@@ -285,6 +282,4 @@ ok=0
 [[ $rc -eq 2 ]] && grep -qF "vm-test.sh: FXTRACE_DEADLINE must be seconds since the epoch, not 'soon'" "$TMP/vt.err" && ok=1
 verdict "FXTRACE_DEADLINE=soon: exit 2, a message" "$ok" "$TMP/vt.err"
 
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[[ $failed -eq 0 ]]
+tap_end

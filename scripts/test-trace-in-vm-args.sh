@@ -26,7 +26,9 @@ for stub in "$TMP/repo/scripts/install-deps.sh" "$TMP/repo/scripts/vm-test.sh" \
 	chmod +x "$stub"
 done
 
-failed=0
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin --unnumbered
 # run ARGS...: the copied script; status in $rc, stderr in $TMP/err.
 run() {
 	rm -f "$TMP/started"
@@ -39,15 +41,11 @@ run() {
 # verdict NAME OK [NOTE]: the TAP line; on failure NOTE, stderr and the
 # steps that started.
 verdict() {
-	if (($2)); then
-		echo "ok - $1"
-		return
-	fi
-	echo "not ok - $1"
+	tap_ok $((!$2)) "$1"
+	(($2)) && return
 	[[ -n ${3:-} ]] && echo "#   $3"
 	sed 's/^/#   stderr: /' "$TMP/err"
 	[[ -e $TMP/started ]] && sed 's/^/#   started: /' "$TMP/started"
-	failed=1
 }
 
 refused() {
@@ -125,4 +123,4 @@ for d in 08:609 09.5:610 010:611; do
 		! grep -q "line [0-9]*:\|value too great" "$TMP/err" && ok=1
 	verdict "$name" "$ok" "exit $rc (wanted 1)"
 done
-exit "$failed"
+tap_end

@@ -19,7 +19,9 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d /tmp/fxt-vhost-step.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/out"
-failed=0
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin --unnumbered
 
 printf 'virtio_pci\nvirtio_blk\nvhost_iotlb\nvhost\ntun\ntap\nvhost_net\n' > "$TMP/with-vhost"
 printf 'virtio_pci\nvirtio_blk\n' > "$TMP/without-vhost"
@@ -59,11 +61,10 @@ run() {
 # expect NAME WANT-RC [TEXT]: the last run exited WANT-RC and printed TEXT.
 expect() {
 	if [[ $rc -eq $2 ]] && { [[ -z ${3:-} ]] || grep -qF -- "$3" "$TMP/log"; }; then
-		echo "ok - $1"
+		tap_ok 0 "$1"
 		return
 	fi
-	failed=1
-	echo "not ok - $1: exit $rc (want $2)${3:+, want \"$3\" in the output}"
+	tap_ok 1 "$1: exit $rc (want $2)${3:+, want \"$3\" in the output}"
 	sed 's/^/# /' "$TMP/log"
 }
 
@@ -71,7 +72,7 @@ shells=(sh)
 if command -v busybox >/dev/null; then
 	shells+=(busybox)
 else
-	echo "# busybox is not installed: the step runs with this host's sh only"
+	tap_diag "busybox is not installed: the step runs with this host's sh only"
 fi
 for sh in "${shells[@]}"; do
 	run "$sh" /dev/null "$TMP/with-vhost" 4
@@ -89,4 +90,4 @@ for sh in "${shells[@]}"; do
 	run "$sh" /dev/null "$TMP/with-vhost" 0
 	expect "$sh: a thread record names the vhost worker: the step passes" 0
 done
-exit "$failed"
+tap_end

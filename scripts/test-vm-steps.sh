@@ -24,12 +24,13 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d /tmp/fxt-vm-steps.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/out"
-failed=0
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin --unnumbered
 
 # not_ok NAME LOG: a failed test, LOG nested.
 not_ok() {
-	failed=1
-	echo "not ok - $1"
+	tap_ok 1 "$1"
 	sed 's/^/# /' "$2"
 }
 
@@ -39,12 +40,12 @@ sed -n '/^step() {$/,/^}$/p; /^unload_while_open_is_refused() {$/,/^}$/p' \
 	"$REPO/selftests/run_vm_tests.sh" | sed 's|/dev/fxtrace|$FXTRACE_DEV|g' > "$TMP/functions.sh"
 for f in step unload_while_open_is_refused; do
 	grep -q "^$f() {\$" "$TMP/functions.sh" || {
-		echo "not ok - $f() not found in selftests/run_vm_tests.sh"
+		tap_ok 1 "$f() not found in selftests/run_vm_tests.sh"
 		exit 1
 	}
 done
 if grep -q /dev/fxtrace "$TMP/functions.sh" || ! grep -q 'FXTRACE_DEV' "$TMP/functions.sh"; then
-	echo "not ok - unload_while_open_is_refused() does not open /dev/fxtrace"
+	tap_ok 1 "unload_while_open_is_refused() does not open /dev/fxtrace"
 	exit 1
 fi
 cat > "$TMP/runner.sh" <<'EOF'
@@ -80,7 +81,7 @@ shells=(sh)
 if command -v busybox >/dev/null; then
 	shells+=(busybox)
 else
-	echo "# busybox is not installed: the runner runs with this host's sh only"
+	tap_diag "busybox is not installed: the runner runs with this host's sh only"
 fi
 # A character device no driver has (major 240 is for local/experimental
 # use): open() fails with ENXIO. Needs root and a /tmp without nodev.
@@ -88,7 +89,7 @@ nodrv=''
 if mknod "$TMP/nodriver" c 240 99 2>/dev/null; then
 	nodrv=$TMP/nodriver
 else
-	echo "# cannot mknod a character device in $TMP: no test of a device that does not open"
+	tap_diag "cannot mknod a character device in $TMP: no test of a device that does not open"
 fi
 for sh in "${shells[@]}"; do
 	for dev in "$TMP/nodir/fxtrace" "$TMP/fxtrace" ${nodrv:+"$nodrv"}; do
@@ -97,7 +98,7 @@ for sh in "${shells[@]}"; do
 		if grep -qx 'not ok 1 unload_while_open_is_refused (exit 1)' "$TMP/log" &&
 			grep -qx 'ok 2 next_step' "$TMP/log" && grep -qx '1\.\.2' "$TMP/log" &&
 			[[ ! -e $TMP/fxtrace && ! -e $TMP/nodir ]]; then
-			echo "ok - $sh: unload_while_open_is_refused, FXTRACE_DEV=${dev#"$TMP"/} (cannot be opened): not ok, the runner goes on to its next step and plan, no file created"
+			tap_ok 0 "$sh: unload_while_open_is_refused, FXTRACE_DEV=${dev#"$TMP"/} (cannot be opened): not ok, the runner goes on to its next step and plan, no file created"
 		else
 			not_ok "$sh: unload_while_open_is_refused, FXTRACE_DEV=${dev#"$TMP"/}: want 'not ok 1', 'ok 2 next_step', '1..2', and no file made" "$TMP/log"
 		fi
@@ -106,7 +107,7 @@ for sh in "${shells[@]}"; do
 	# it is open, works after (the stubs), and the step passes.
 	run "$sh" /dev/null "$two_steps"
 	if grep -qx 'ok 1 unload_while_open_is_refused' "$TMP/log" && grep -qx '1\.\.2' "$TMP/log"; then
-		echo "ok - $sh: unload_while_open_is_refused with a device that opens: ok"
+		tap_ok 0 "$sh: unload_while_open_is_refused with a device that opens: ok"
 	else
 		not_ok "$sh: unload_while_open_is_refused with a device that opens: want 'ok 1'" "$TMP/log"
 	fi
@@ -125,7 +126,7 @@ for sh in "${shells[@]}"; do
 	run "$sh" /dev/null "$skips"
 	if grep -qx 'ok 1 s1 # SKIP no CPU hotplug' "$TMP/log" && grep -qx 'ok 2 s2 # SKIP no device here' "$TMP/log" &&
 		grep -qx 'ok 3 s3 # SKIP nothing to do' "$TMP/log" && grep -qx 'ok 4 s4 # SKIP' "$TMP/log"; then
-		echo "ok - $sh: a skipped step's TAP line gives the step's first SKIP: reason after the skip directive, or none without one"
+		tap_ok 0 "$sh: a skipped step's TAP line gives the step's first SKIP: reason after the skip directive, or none without one"
 	else
 		not_ok "$sh: a skipped step's TAP line: want the skip directive with the reasons 'no CPU hotplug', 'no device here', 'nothing to do' and none (steps s1 to s4)" "$TMP/log"
 	fi
@@ -150,11 +151,11 @@ for sh in "${shells[@]}"; do
 			want=4 text='SKIP: cannot mount a '
 		fi
 		if [[ $rc -eq $want ]] && grep -qF -- "$text" "$TMP/log"; then
-			echo "ok - $sh: collector_full_fs, tmpfs mount fails, FXTRACE_VM=${vm:-unset}: exit $want, '$text'"
+			tap_ok 0 "$sh: collector_full_fs, tmpfs mount fails, FXTRACE_VM=${vm:-unset}: exit $want, '$text'"
 		else
 			not_ok "$sh: collector_full_fs, tmpfs mount fails, FXTRACE_VM=${vm:-unset}: exit $rc, want $want and '$text'" "$TMP/log"
 		fi
 	done
 done
 ((had_full_fs)) || rmdir /tmp/fxt-full-fs 2>/dev/null
-exit "$failed"
+tap_end
