@@ -75,6 +75,25 @@ now_ds() {
 	awk '{ printf "%d", $1 * 10 }' /proc/uptime
 }
 
+# The system's context switches since boot: every one is a record in a
+# ring while tracing. (One file: summing a storm's 100 threads'
+# /proc/PID/task/*/status took 0.7 s under TCG.)
+system_switches() {
+	awk '/^ctxt / { print $2 }' /proc/stat
+}
+
+# wait_switches N DS: until the system has switched N times more, at most
+# DS tenths of a second; prints how many switches it saw.
+wait_switches() {
+	ws_from=$(system_switches)
+	ws_end=$(($(now_ds) + $2))
+	while ws_now=$(system_switches) && [ "$ws_now" -lt $((ws_from + $1)) ] &&
+	      [ "$(now_ds)" -lt "$ws_end" ]; do
+		sleep 0.05
+	done
+	echo $((ws_now - ws_from))
+}
+
 # A process that ended is gone or a zombie; true once it is.
 proc_ended() {
 	[ ! -e "/proc/$1/stat" ] || [ "$(cut -d' ' -f3 "/proc/$1/stat")" = Z ]
@@ -319,8 +338,8 @@ collector_sigint() {
 	sigint_at at-300ms 0.3 || return 1
 	sigint_at twice-at-1s 1 --twice || return 1
 	sigint_pingpong || return 1
-	# A storm into 64 KiB rings while the collector is stopped (SIGSTOP)
-	# for 0.7 s: records are lost, so exit 3.
+	# A storm into 64 KiB rings while the collector is stopped (SIGSTOP):
+	# records are lost, so exit 3.
 	fxt-stress --seconds 4 > /dev/null &
 	fs_spid=$!
 	sleep 0.5
@@ -338,7 +357,10 @@ collector_sigint() {
 	sleep 0.5
 	fs_ok=1
 	kill -STOP "$fs_cpid" || { echo "storm: SIGSTOP to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
-	sleep 0.7
+	# Stopped for 6000 switches (as in run_vm_tests.sh's loss_markers:
+	# about three times both rings), at most 1.2 s, so that the SIGCONT
+	# comes before the SIGINT.
+	echo "storm: collector stopped for $(wait_switches 6000 12) context switches"
 	kill -CONT "$fs_cpid" || { echo "storm: SIGCONT to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
 	wait "$fs_pid"
 	fs_rc=$?
