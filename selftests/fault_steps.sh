@@ -137,6 +137,14 @@ collector_tracing() {
 	[ -n "$fs_cpid" ] && session_open
 }
 
+# True once fxt-collect traces into FILE, removed before it started: it
+# writes its output only after START returned (write_preamble()). An open
+# session alone is not enough: between the open and START the collector
+# reads every thread's name, which takes long under TCG.
+tracing_into() {
+	test -s "$1"
+}
+
 file_has_line() {
 	grep -q "$2" "$1" 2>/dev/null
 }
@@ -234,10 +242,10 @@ unload_while_poll_blocked() {
 
 collector_sigkill() {
 	fs_f=$OUT/fault-sigkill.fxt
+	rm -f "$fs_f"
 	fxt-collect -o "$fs_f" 2> "$OUT/collect.err" &
 	fs_cpid=$!
-	wait_until 50 session_open || { echo "fxt-collect never opened the device"; end_now "$fs_cpid"; return 1; }
-	sleep 0.5
+	wait_until 50 tracing_into "$fs_f" || { echo "fxt-collect did not start tracing within 5 s"; end_now "$fs_cpid"; return 1; }
 	fxt-pingpong --rounds 20000 --expect "$OUT/fault-sigkill.expect.json" &
 	fs_ppid=$!
 	sleep 2
@@ -250,7 +258,7 @@ collector_sigkill() {
 		end_now "$fs_ppid"
 		return 1
 	}
-	echo "fxt-collect killed by SIGKILL after 2.5 s: $(wc -c < "$fs_f") bytes"
+	echo "fxt-collect killed by SIGKILL 2 s into the ping-pong: $(wc -c < "$fs_f") bytes"
 	# Its process is gone, so is its session.
 	session_open && { echo "module still referenced after the collector died"; end_now "$fs_ppid"; return 1; }
 	no_live_allocations || { end_now "$fs_ppid"; return 1; }
@@ -316,11 +324,11 @@ sigint_at() {
 # Quiet system, default rings: nothing may be lost, exit 0. Kept for Perfetto.
 sigint_pingpong() {
 	fs_f=$OUT/fault-sigint.fxt
+	rm -f "$fs_f"
 	fs_t0=$(now_ds)
 	fxt-collect -d 30 -o "$fs_f" 2> "$OUT/collect.err" &
 	fs_pid=$!
-	wait_until 50 session_open || { echo "fxt-collect never opened the device"; end_now "$fs_pid"; return 1; }
-	sleep 0.5
+	wait_until 50 tracing_into "$fs_f" || { echo "fxt-collect did not start tracing within 5 s"; end_now "$fs_pid"; return 1; }
 	fxt-pingpong --rounds 2000 --expect "$OUT/fault-sigint.expect.json" ||
 		{ end_now "$fs_pid"; echo "fxt-pingpong failed"; return 1; }
 	kill -INT "$fs_pid"
@@ -339,29 +347,34 @@ collector_sigint() {
 	sigint_at twice-at-1s 1 --twice || return 1
 	sigint_pingpong || return 1
 	# A storm into 64 KiB rings while the collector is stopped (SIGSTOP):
-	# records are lost, so exit 3.
-	fxt-stress --seconds 4 > /dev/null &
+	# records are lost, so exit 3. Each step waits for what it needs, not
+	# for a time: the SIGSTOP for tracing, the SIGCONT for enough switches,
+	# the SIGINT (from this shell) for records after the hole. fxt-signal's
+	# SIGINT, 20 s after the fork, is a backstop only: sigint_verdict fails
+	# a collector that ran that long.
+	fs_f=$OUT/sigint-storm.fxt
+	rm -f "$fs_f"
+	fxt-stress --seconds 6 > /dev/null &
 	fs_spid=$!
 	sleep 0.5
-	sigint_at storm 2.5 -b 64K > "$OUT/storm.log" 2>&1 &
+	sigint_at storm 20 -b 64K > "$OUT/storm.log" 2>&1 &
 	fs_pid=$!
-	# The SIGSTOP must reach the one fxt-collect, tracing, well before the
-	# SIGINT 2.5 s after its fork.
-	wait_until 50 collector_tracing || {
-		echo "storm: no one fxt-collect with the device open within 5 s (pidof: '$fs_cpid')"
+	{ wait_until 50 collector_tracing && wait_until 50 tracing_into "$fs_f"; } || {
+		echo "storm: no one fxt-collect tracing into $fs_f within 10 s (pidof: '$fs_cpid')"
+		[ -z "$fs_cpid" ] || kill -INT "$fs_cpid"
 		wait "$fs_pid"
 		wait "$fs_spid"
 		cat "$OUT/storm.log"
 		return 1
 	}
-	sleep 0.5
 	fs_ok=1
 	kill -STOP "$fs_cpid" || { echo "storm: SIGSTOP to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
 	# Stopped for 6000 switches (as in run_vm_tests.sh's loss_markers:
-	# about three times both rings), at most 1.2 s, so that the SIGCONT
-	# comes before the SIGINT.
-	echo "storm: collector stopped for $(wait_switches 6000 12) context switches"
+	# about three times both rings), at most 2 s.
+	echo "storm: collector stopped for $(wait_switches 6000 20) context switches"
 	kill -CONT "$fs_cpid" || { echo "storm: SIGCONT to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
+	echo "storm: SIGINT after $(wait_switches 2000 30) more context switches"
+	kill -INT "$fs_cpid" || { echo "storm: SIGINT to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
 	wait "$fs_pid"
 	fs_rc=$?
 	wait "$fs_spid"

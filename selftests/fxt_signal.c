@@ -11,7 +11,7 @@
  * moment before it does), and busybox timeout only counts whole seconds.
  * Here COMMAND starts with SIGINT, SIGTERM and SIGQUIT at their defaults and
  * nothing blocked, and the signal goes out --after seconds (fractions, down
- * to 0) after the fork.
+ * to 0) after the fork, unless COMMAND has ended by then.
  *
  * Exit status: COMMAND's (128+N if signal N killed it), 2 usage, 125 fork or
  * exec failed.
@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,13 +64,43 @@ static double parse_seconds(const char *opt, const char *s)
 	return v;
 }
 
-static void sleep_s(double s)
+/*
+ * Wait up to @s seconds for the child @pid to exit: true, with its status
+ * in @status, if it did. A COMMAND that ends before --after ends
+ * fxt-signal then, not at --after (a test may stop COMMAND itself and keep
+ * this signal as a late backstop). SIGCHLD is blocked (main()), so it
+ * waits for sigtimedwait(); it also comes when the child stops or
+ * continues (the tests SIGSTOP the collector): then this waits again.
+ */
+static bool child_exited_within(pid_t pid, double s, int *status)
 {
-	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+	struct timespec now, end, left;
+	sigset_t chld;
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)s;
+	end.tv_nsec += (long)((s - (time_t)s) * 1e9);
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	for (;;) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return true;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = end.tv_sec - now.tv_sec;
+		left.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		if (left.tv_sec < 0)
+			return false;
+		if (sigtimedwait(&chld, NULL, &left) < 0 && errno == EAGAIN)
+			return false;
+	}
 }
 
 static void usage(FILE *f)
@@ -81,7 +112,8 @@ static void usage(FILE *f)
 "Run COMMAND with default signal dispositions and send it SIG (default INT;\n"
 "INT, TERM, KILL, QUIT, HUP, USR1 or a number) --after SECONDS (default 0,\n"
 "fractions allowed) from the fork, --repeat N times (default 1) --interval\n"
-"SECONDS apart (default 0.01). Prints what it sent to stderr.\n"
+"SECONDS apart (default 0.01); no signal once COMMAND has ended, and\n"
+"fxt-signal ends with it. Prints what it sent to stderr.\n"
 "Exit status: COMMAND's (128+N if signal N killed it), 2 usage, 125 fork or\n"
 "exec failed.\n"
 "\n"
@@ -103,7 +135,7 @@ int main(int argc, char **argv)
 	double after = 0, interval = 0.01;
 	int sig = SIGINT, repeat = 1, opt, i, status, sent = 0;
 	struct sigaction dfl;
-	sigset_t none;
+	sigset_t none, chld;
 	char *end;
 	pid_t pid;
 
@@ -143,6 +175,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);	/* for child_exited_within() */
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "fxt-signal: fork: %s\n", strerror(errno));
@@ -162,11 +197,12 @@ int main(int argc, char **argv)
 		_exit(125);
 	}
 
-	sleep_s(after);
+	if (child_exited_within(pid, after, &status))
+		goto reaped;
 	for (i = 0; i < repeat; i++) {
-		if (i)
-			sleep_s(interval);
 		/* Not after it was reaped: that pid may be someone else's. */
+		if (i && child_exited_within(pid, interval, &status))
+			goto reaped;
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			goto reaped;
 		if (kill(pid, sig) == 0)
