@@ -83,6 +83,11 @@ kernel_env() {
 	FXTRACE_OFFLINE=1 scripts/fetch-kernel.sh "$1" 2>/dev/null
 }
 
+# copy_tracked DIR: the tracked files of the tree, copied into DIR.
+copy_tracked() {
+	mkdir -p "$1" && git ls-files -z | xargs -0 cp --parents -t "$1"
+}
+
 # Files that look like build products but are not the module's: a
 # kernel's module and object in the fetch cache, a VM build's library and a
 # copy of a module in build/, a userspace object.
@@ -256,7 +261,7 @@ if [[ -z $kdir ]]; then
 else
 	copy=$tmp/copy
 	set +e
-	mkdir -p "$copy" && git ls-files -z | xargs -0 cp --parents -t "$copy"
+	copy_tracked "$copy"
 	tap_ok $? "copied the tracked files to \$tmp/copy"
 	run "make modules KDIR=<$release headers> in the copy" "$tmp/copy-build.log" \
 		make -C "$copy" modules KDIR="$kdir"
@@ -272,7 +277,7 @@ fi
 # bench/ remove their BUILDDIR whole, tools/ its libfxt.a build directory.
 bcopy=$tmp/bcopy
 set +e
-mkdir -p "$bcopy" && git ls-files -z | xargs -0 cp --parents -t "$bcopy"
+copy_tracked "$bcopy"
 make -k -C "$bcopy" clean KDIR=/nonexistent BUILDDIR=. >"$tmp/bclean.log" 2>&1
 make -C "$bcopy/tools" clean BUILDDIR=.. >>"$tmp/bclean.log" 2>&1
 deleted=$(git ls-files | while IFS= read -r f; do [[ -e $bcopy/$f ]] || echo "$f"; done | head -5)
