@@ -163,14 +163,12 @@ thread_names() {
 # hole must be marked in the file by the kernel's loss markers; the host
 # checks them in Perfetto (scripts/perfetto/check-loss.mjs) against the
 # total fxt-collect reports, which is saved in loss.json.
-# The storm and the SIGSTOP wait until tracing is on: fxt-collect writes
-# its output file only after START has returned (write_preamble()), so
-# the file, removed first, is not empty once it traces.
+# The storm and the SIGSTOP wait until tracing is on (tracing_into).
 loss_markers() {
 	rm -f "$OUT/loss.fxt"
 	fxt-collect -b 64K -d 5 -o "$OUT/loss.fxt" 2> "$OUT/loss.err" &
 	collector=$!
-	wait_until 50 test -s "$OUT/loss.fxt" || {
+	wait_until 50 tracing_into "$OUT/loss.fxt" || {
 		echo "fxt-collect did not start tracing within 5 s ($OUT/loss.fxt is still empty or missing)"
 		end_now "$collector"
 		cat "$OUT/loss.err"
