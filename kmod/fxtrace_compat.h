@@ -2,9 +2,10 @@
 /*
  * fxtrace_compat.h - every difference between supported kernels, in one place
  *
- * Each shim says why it exists. Features are detected by the probes in
- * kmod/Kbuild (which grep the kernel's own headers), not by version numbers,
- * so a distribution backport is picked up automatically.
+ * Each shim says why it exists. Features are detected, not version numbers
+ * compared, so a distribution backport is picked up automatically: a macro
+ * by its absence here, anything else by a probe in kmod/Kbuild (which greps
+ * the kernel's own headers).
  */
 #ifndef FXTRACE_COMPAT_H
 #define FXTRACE_COMPAT_H

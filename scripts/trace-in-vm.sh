@@ -115,7 +115,8 @@ echo "$prog: tracing $duration s in a QEMU VM (Debian $flavour kernel) ..." >&2
 rc=0
 "$REPO/scripts/vm-test.sh" --out "$vmout" --timeout "$vm_timeout" --command "$guest" "$flavour" \
 	>"$vmout.console" 2>&1 || rc=$?
-# fxt-collect exits 3 when records were dropped: the trace is still whole.
+# fxt-collect exits 3 when something is missing from a valid trace
+# (records dropped, ring data skipped): the file is still worth keeping.
 if [[ $rc -ne 0 && $rc -ne 3 || ! -s $vmout/out/sched.fxt ]]; then
 	echo "$prog: the VM run failed (exit $rc); console: $vmout.console" >&2
 	tail -20 "$vmout.console" >&2
