@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct analysis an;
 	struct order o = { &an, 0, 0, 0 };
-	struct sc_handler h = { &o, on_sched, on_record };
+	struct sc_handler h = { &o, on_sched, on_record, NULL };
 	struct sc_opts opts = { 0 };
 	uint64_t records;
 	bool malformed;

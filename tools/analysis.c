@@ -1042,6 +1042,32 @@ void analysis_sched(void *ctx, const struct sc_event *ev)
 
 /* Between the passes of a filtered top: which rows the filters select,
  * now that every name and pid is known. */
+/*
+ * sc_handler.reset: the input is read again with a wider reorder window
+ * (sc_opts.widen). Everything learnt is forgotten; the options stay, and
+ * the intervals' temporary file is emptied (its rows came from the pass
+ * that skipped records).
+ */
+void analysis_reset(void *ctx)
+{
+	struct analysis *an = ctx, keep = *an;
+
+	an->intervals = NULL;
+	analysis_free(an);
+	analysis_init(an);
+	an->top_n = keep.top_n;
+	an->f = keep.f;
+	an->top_rows = keep.top_rows;
+	an->ntop_rows = keep.ntop_rows;
+	an->passes = keep.passes;
+	an->intervals = keep.intervals;
+	an->spool_error = keep.spool_error;
+	if (an->intervals && (fflush(an->intervals) ||
+			      ftruncate(fileno(an->intervals), 0) ||
+			      fseek(an->intervals, 0, SEEK_SET)))
+		an->spool_error = true;
+}
+
 struct two_pass {
 	struct analysis first, *an;
 	bool *rows;
@@ -1079,7 +1105,8 @@ static void select_rows(void *ctx)
 int analysis_run(struct analysis *an, const char *path,
 		 const struct sc_opts *opts)
 {
-	struct sc_handler h = { an, analysis_sched, analysis_record };
+	struct sc_handler h = { an, analysis_sched, analysis_record,
+				analysis_reset };
 	struct sc_handler h1;
 	struct two_pass tp;
 	int ret;
@@ -1092,7 +1119,8 @@ int analysis_run(struct analysis *an, const char *path,
 	analysis_init(&tp.first);
 	tp.first.f = an->f;
 	tp.an = an;
-	h1 = (struct sc_handler){ &tp.first, analysis_sched, NULL };
+	h1 = (struct sc_handler){ &tp.first, analysis_sched, NULL,
+				  analysis_reset };
 	an->passes = 2;
 	ret = sc_run_twice(path, opts, &h1, &tp.first.io, select_rows, &tp,
 			   &h, &an->io);

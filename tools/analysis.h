@@ -189,6 +189,9 @@ struct analysis {
 
 void analysis_init(struct analysis *an);
 void analysis_free(struct analysis *an);
+/* An sc_handler's reset for a struct analysis: forget what was read, keep
+ * the options (analysis.c). */
+void analysis_reset(void *an);
 /* Read @path through sched_core into @an. 0, or -1 with errno. For top
  * with a --pid or --comm filter (decided by names and pids that may come
  * at the end of the file) it reads the input twice: the first pass finds

@@ -298,12 +298,16 @@ static void usage(FILE *f)
 		"\n"
 		"  -o, --output OUT.json     write there instead of standard output\n"
 		"  --reorder-window T        sort records within T (a number with a\n"
-		"                            unit ns, us, ms or s, required; default 2s)\n"
+		"                            unit ns, us, ms or s, required), a fixed\n"
+		"                            bound on memory; without it the window\n"
+		"                            starts at 2s and grows to what FILE needs\n"
 		"  -h, --help                this text\n"
 		"\n"
-		"Exit status: 0 success; 1 the input is not a whole trace (unreadable,\n"
-		"empty, not FXT, or malformed: the records before it are converted),\n"
-		"a write error or out of memory; 2 usage.\n"
+		"Exit status: 0 success; 1 the input cannot be read or is not a whole\n"
+		"trace (not a regular file, empty, not FXT, or malformed: the records\n"
+		"before it are converted), a write error or out of memory; 2 bad command\n"
+		"line; 3 converted, but records beyond --reorder-window were left out (or\n"
+		"holes applied late; stderr says how many).\n"
 		"See fxt2json(1).\n");
 }
 
@@ -366,7 +370,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_opts opts = { .read_flags = FXT_READ_MAGIC };
+	/* Without --reorder-window the window grows to what the file needs */
+	struct sc_opts opts = { .read_flags = FXT_READ_MAGIC, .widen = true };
 	struct sc_stats st;
 	struct stat in_sb, out_sb;
 	struct conv cv;
@@ -390,6 +395,7 @@ int main(int argc, char **argv)
 				usage(stderr);
 				return 2;
 			}
+			opts.widen = false;
 			break;
 		}
 		case 'h':
@@ -426,7 +432,7 @@ int main(int argc, char **argv)
 				path, S_ISCHR(in_sb.st_mode) ? "a character device" :
 				S_ISBLK(in_sb.st_mode) ? "a block device" :
 				"not a regular file");
-		return 2;
+		return 1;
 	}
 	/* Before the output is opened (and truncated) */
 	if (outpath && !stat(outpath, &out_sb) &&
@@ -439,13 +445,24 @@ int main(int argc, char **argv)
 	analysis_init(&cv.names);
 	analysis_init(&cv.live);
 	{
-		struct sc_handler h1 = { &cv.names, analysis_sched, NULL };
+		struct sc_handler h1 = { &cv.names, analysis_sched, NULL,
+					 analysis_reset };
 
 		if (sc_run(path, &opts, &h1, &st)) {
 			fprintf(stderr, "fxt2json: %s: %s\n", path, strerror(errno));
 			ret = 1;
 			goto out;
 		}
+	}
+	/* The names pass found the window the file needs: the events' pass
+	 * (which cannot be read again: it writes as it goes) uses it. */
+	if (st.widened_from_ns) {
+		fprintf(stderr, "fxt2json: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
+			path, (double)st.max_disorder_ns / 1e9,
+			(double)st.widened_from_ns / 1e9,
+			(double)st.window_ns / 1e9);
+		opts.reorder_window_ns = st.window_ns;
+		opts.widen = false;
 	}
 	if (st.malformed && !st.records) {
 		/* empty, or not FXT at all: no output file */
@@ -463,7 +480,7 @@ int main(int argc, char **argv)
 	cv.first = true;
 	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", cv.out);
 	{
-		struct sc_handler h2 = { &cv, conv_sched, conv_record };
+		struct sc_handler h2 = { &cv, conv_sched, conv_record, NULL };
 
 		if (sc_run(path, &opts, &h2, &st)) {
 			fprintf(stderr, "fxt2json: %s: %s\n", path, strerror(errno));
@@ -479,12 +496,15 @@ int main(int argc, char **argv)
 		ret = 1;
 	}
 	if (st.late)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window skipped (first at offset %zu); try a larger --reorder-window\n",
-			path, st.late, st.first_late_offset);
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window left out (first at offset %zu); a --reorder-window above %.9f s, or none, takes them in\n",
+			path, st.late, st.first_late_offset,
+			(double)st.max_disorder_ns / 1e9);
 	if (st.late_holes)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " holes (loss markers) beyond the reorder window applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; try a larger --reorder-window\n",
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " holes (loss markers) beyond the reorder window applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; a --reorder-window above %.9f s, or none, applies them in time\n",
 			path, st.late_holes, st.first_late_hole_offset,
-			st.max_late_hole_ns);
+			st.max_late_hole_ns, (double)st.max_disorder_ns / 1e9);
+	if (ret == 0 && (st.late || st.late_holes))
+		ret = 3;	/* the output leaves records out: say so */
 	if (check_output(cv.out))
 		ret = 1;
 	/* some file systems (NFS, quotas) report a failed write at close */

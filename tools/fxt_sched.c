@@ -34,10 +34,14 @@ static void usage(FILE *f)
 "Input:   --reorder-window T (a unit is required: ns, us, ms, s; default 2s),\n"
 "         -v, --verbose (throughput and memory to stderr)\n"
 "         -h, --help (this text)\n"
-"FILE may be - for stdin. See fxt-sched(1).\n"
-"Exit status: 0 success; 1 the input is not a whole trace (unreadable, empty,\n"
-"not FXT, or malformed: the results cover the records before it), a write\n"
-"error, out of memory, or a failed temporary file; 2 usage.\n"
+"FILE may be - for stdin. Records out of order by more than the window are\n"
+"read again with a window that fits them (stderr says so); a window given\n"
+"with --reorder-window is kept, bounding memory. See fxt-sched(1).\n"
+"Exit status: 0 success; 1 the input cannot be read or is not a whole trace\n"
+"(empty, not FXT, or malformed: the results cover the records before it),\n"
+"a write error, out of memory, or a failed temporary file; 2 bad command\n"
+"line; 3 results printed, but records beyond --reorder-window were left out\n"
+"(or holes applied late; stderr says how many).\n"
 "\nEXAMPLES\n"
 "  %s latency sched.fxt -T --comm 'ping*'\n"
 "  %s latency sched.fxt --intervals --pid 1234 --from 1s --to 2s\n"
@@ -175,7 +179,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct analysis an;
-	struct sc_opts sopts = { 0 };
+	/* Without --reorder-window the window grows to what the file needs */
+	struct sc_opts sopts = { .widen = true };
 	enum out_format fmt = OUT_TEXT;
 	enum lat_group group = GROUP_NONE;
 	const char *cmd, *path = NULL, *from_arg = NULL, *to_arg = NULL;
@@ -253,6 +258,7 @@ int main(int argc, char **argv)
 					prog, optarg, why);
 				goto usage_err;
 			}
+			sopts.widen = false;
 			break;
 		}
 		case OPT_INTERVALS:
@@ -386,6 +392,8 @@ int main(int argc, char **argv)
 		ret = 1;
 	if (an.oom || an.spool_error || an.io.malformed)
 		ret = 1;
+	else if (ret == 0 && (an.io.late || an.io.late_holes))
+		ret = 3;	/* the results leave records out: say so */
 out:
 	free(an.f.pids);
 	free(an.f.tids);

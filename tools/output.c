@@ -848,14 +848,21 @@ void print_input_warnings(const struct analysis *an, const char *path,
 	if (an->io.malformed)
 		fprintf(err, "fxt-sched: %s: offset %zu: %s; the results cover only the records before it\n",
 			path, an->io.error.offset, an->io.error.message);
+	if (an->io.widened_from_ns)
+		fprintf(err, "fxt-sched: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
+			path, (double)an->io.max_disorder_ns / 1e9,
+			(double)an->io.widened_from_ns / 1e9,
+			(double)an->io.window_ns / 1e9);
 	if (an->io.late)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were skipped; try a larger --reorder-window\n",
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were left out; a --reorder-window above %.9f s, or none, takes them in\n",
 			path, an->io.late, an->io.first_late_offset,
-			an->io.max_late_ns);
+			an->io.max_late_ns,
+			(double)an->io.max_disorder_ns / 1e9);
 	if (an->io.late_holes)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived more than the reorder window after newer records (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; try a larger --reorder-window\n",
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived more than the reorder window after newer records (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; a --reorder-window above %.9f s, or none, applies them in time\n",
 			path, an->io.late_holes, an->io.first_late_hole_offset,
-			an->io.max_late_hole_ns);
+			an->io.max_late_hole_ns,
+			(double)an->io.max_disorder_ns / 1e9);
 	if (an->oom)
 		fprintf(err, "fxt-sched: warning: out of memory: some statistics are incomplete\n");
 	if (an->spool_error)

@@ -470,6 +470,14 @@ static void push(struct run *r, const struct sc_event *e)
 	}
 }
 
+/* How far a record at @ts lags the newest timestamp before it, before a
+ * late one is skipped or clamped: what a window must exceed. */
+static void note_disorder(struct run *r, uint64_t ts)
+{
+	if (ts < r->max_ts && r->max_ts - ts > r->st->max_disorder_ns)
+		r->st->max_disorder_ns = r->max_ts - ts;
+}
+
 /* Names and loss markers are never skipped as late: they are applied at
  * the earliest time still possible (loss markers: add_lost()). */
 static void push_clamped(struct run *r, struct sc_event *e)
@@ -486,6 +494,7 @@ static void add_lost(struct run *r, struct sc_event *e, size_t offset)
 {
 	struct sc_stats *st = r->st;
 
+	note_disorder(r, e->ts);
 	if (e->a && r->any_out && e->ts < r->last_out) {
 		if (!st->late_holes)
 			st->first_late_hole_offset = offset;
@@ -542,6 +551,7 @@ static void add_sched(struct run *r, struct sc_event *e, size_t offset)
 		st->switches++;
 	else
 		st->wakeups++;
+	note_disorder(r, e->ts);
 	if (r->any_out && e->ts < r->last_out) {
 		if (!st->late)
 			st->first_late_offset = offset;
@@ -570,6 +580,7 @@ static int run_input(struct input *in, const struct sc_opts *opts,
 
 	memset(st, 0, sizeof(*st));
 	st->bytes = in->len;
+	st->window_ns = r.window;
 	rec = malloc(sizeof(*rec));
 	rd = fxt_reader_new(in->buf, in->len, opts ? opts->read_flags : 0);
 	if (!rd || !rec) {
@@ -639,14 +650,31 @@ int sc_run_twice(const char *path, const struct sc_opts *opts,
 	struct input in;
 	int ret, err;
 
+	struct sc_opts wide;
+	uint64_t from = 0;
+
 	memset(st1, 0, sizeof(*st1));
 	if (open_input(path, &in))
 		return -1;
 	ret = run_input(&in, opts, first, st1);
+	if (!ret && opts && opts->widen && first->reset &&
+	    (st1->late || st1->late_holes)) {
+		/* The same records in the same order: above the largest
+		 * disorder nothing can be late this time. */
+		wide = *opts;
+		wide.reorder_window_ns = st1->max_disorder_ns < UINT64_MAX ?
+					 st1->max_disorder_ns + 1 : UINT64_MAX;
+		from = st1->window_ns;
+		opts = &wide;
+		first->reset(first->ctx);
+		ret = run_input(&in, opts, first, st1);
+		st1->widened_from_ns = from;
+	}
 	if (!ret && second) {
 		if (between)
 			between(ctx);
 		ret = run_input(&in, opts, second, st2);
+		st2->widened_from_ns = from;
 	}
 	err = errno;
 	close_input(&in);

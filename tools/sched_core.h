@@ -96,6 +96,9 @@ struct sc_handler {
 	 * values in it (a complete event's end). */
 	void (*record)(void *ctx, const struct fxt_record *rec, uint64_t ts_ns,
 		       uint64_t tps);
+	/* Forget everything handed on: the pass is read again (with
+	 * @sc_opts.widen; NULL: the pass is never read again). */
+	void (*reset)(void *ctx);
 };
 
 struct sc_stats {
@@ -113,6 +116,14 @@ struct sc_stats {
 					 * from their own (see run_input()) */
 	size_t first_late_hole_offset;
 	uint64_t max_late_hole_ns;
+	uint64_t max_disorder_ns;	/* the most a scheduling record or loss
+					 * marker lagged the newest timestamp
+					 * before it: a window above this
+					 * leaves nothing late */
+	uint64_t window_ns;		/* the reorder window this pass used */
+	uint64_t widened_from_ns;	/* not 0: the input was read again
+					 * with @window_ns instead of this
+					 * (see sc_opts.widen) */
 	size_t max_buffered;		/* peak reorder-buffer entries */
 	bool malformed;			/* reading stopped at a bad record */
 	struct fxt_error error;
@@ -124,6 +135,16 @@ struct sc_opts {
 					 * fxt2json pass FXT_READ_MAGIC, so an
 					 * empty or non-FXT input is malformed
 					 * at offset 0 with no records read */
+	/*
+	 * When the first pass found records late (or a hole late) and its
+	 * handler has @reset: reset it and read the input again, once, with
+	 * the window just above the input's largest disorder
+	 * (@max_disorder_ns), which leaves nothing late; a second pass
+	 * (sc_run_twice()) uses that window too. Memory then grows with the
+	 * disorder instead of being bounded by @reorder_window_ns: fxt-sched
+	 * and fxt2json widen only when no --reorder-window was given.
+	 */
+	bool widen;
 };
 
 #define SC_DEFAULT_WINDOW_NS	2000000000ULL
@@ -141,7 +162,8 @@ int sc_run(const char *path, const struct sc_opts *opts,
  * sc_run_twice() - sc_run() twice over the same input, which is opened
  * (and, from a pipe, read) once: @first into @st1, then @between(@ctx),
  * then @second into @st2. Return as sc_run(); on -1 @between may not have
- * been called.
+ * been called. With @opts->widen, @first may be read twice itself before
+ * @between (see sc_opts).
  */
 int sc_run_twice(const char *path, const struct sc_opts *opts,
 		 const struct sc_handler *first, struct sc_stats *st1,

@@ -623,6 +623,30 @@ static void build_late_hole(struct tb *t)
 }
 
 /*
+ * Records out of order by more than the default reorder window (2 s), as
+ * when fxt-collect's output stalls and one ring's chunk spans seconds:
+ * cpu0's ring first, 1 s: idle -> 100; 3 s: 100 -> idle (blocked); 7 s:
+ * idle -> 200; 8 s: 200 -> idle (blocked); then cpu1's wakeup of 200 by
+ * 100 at 2 s, 6 s behind the newest record before it. In time order: one
+ * wakeup interval, 200 from 2 s to 7 s (5 s). With a 2 s window the
+ * wakeup comes after 3 s was handed on: late, left out, no interval.
+ */
+#define LATE_SCHED_DISORDER_NS	6000000000ULL
+
+FX_UNUSED
+static void build_late_sched(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000000000, IDLE, 100, 0);
+	tb_switch(t, 0, 3000000000, 100, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 7000000000, IDLE, 200, 0);
+	tb_switch(t, 0, 8000000000, 200, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 1, 2000000000, 200, 100);
+	tb_thread(t, 100, 100, "waker");
+	tb_thread(t, 200, 200, "sleeper");
+}
+
+/*
  * Many processes (names and latency -P are looked up by pid, never by a
  * search through every process). Process i, 0 <= i < MP_N, is pid
  * 1000 + i, named "shared" if i % 3 == 0 (processes that share a name),

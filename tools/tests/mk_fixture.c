@@ -52,5 +52,6 @@ int main(int argc, char **argv)
 	       save(argv[1], "top_many", build_top_many) |
 	       save(argv[1], "hole_sleepers", build_hole_sleepers) |
 	       save(argv[1], "late_hole", build_late_hole) |
+	       save(argv[1], "late_sched", build_late_sched) |
 	       save(argv[1], "many_procs", build_many_procs);
 }

@@ -87,17 +87,17 @@ assert any(e[\"name\"]==\"wakeup\" for e in ph(\"i\"))
 assert any(e[\"name\"]==\"thread_name\" and e[\"args\"][\"name\"]==\"ping-0\" for e in ph(\"M\"))
 assert any(e[\"name\"]==\"records_dropped\" for e in ph(\"C\"))
 ' '$tmp/t.json'"
-t "fxt2json refuses a pipe (/dev/stdin), exit 2, no events lost silently" "cat '$tmp/t.fxt' | '$J' /dev/stdin >'$tmp/p.json' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt2json: /dev/stdin: not a regular file' '$tmp/e.txt' && [ ! -s '$tmp/p.json' ]"
+t "fxt2json refuses a pipe (/dev/stdin), exit 1, no events lost silently" "cat '$tmp/t.fxt' | '$J' /dev/stdin >'$tmp/p.json' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^fxt2json: /dev/stdin: not a regular file' '$tmp/e.txt' && [ ! -s '$tmp/p.json' ]"
 # The refusal says what the input is: the advice to save the trace to a
 # file is for a pipe, a FIFO or a socket, not for a directory or a device.
 mkfifo "$tmp/fifo.fxt"
 python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$tmp/sock.fxt"
 for k in fifo sock; do
 	f=$tmp/$k.fxt
-	t "fxt2json on a $k: exit 2, not a regular file, save the trace to a file first" "rm -f '$tmp/d.json'; '$J' -o '$tmp/d.json' '$f' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: $f: not a regular file; fxt2json reads its input twice, so save the trace to a file first' ] && [ ! -e '$tmp/d.json' ]"
+	t "fxt2json on a $k: exit 1, not a regular file, save the trace to a file first" "rm -f '$tmp/d.json'; '$J' -o '$tmp/d.json' '$f' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: $f: not a regular file; fxt2json reads its input twice, so save the trace to a file first' ] && [ ! -e '$tmp/d.json' ]"
 done
-t "fxt2json on a directory: exit 2, 'is a directory' (no advice to save the trace to a file), no output file" "rm -f '$tmp/d.json'; '$J' -o '$tmp/d.json' '$tmp' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: $tmp: is a directory' ] && [ ! -e '$tmp/d.json' ] && '$J' '$tmp/' 2>'$tmp/e.txt' >'$tmp/o.txt'; [ \$? -eq 2 ] && grep -qx 'fxt2json: $tmp/: is a directory' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
-t "fxt2json on /dev/null: exit 2, 'is not a trace file (a character device)', nothing on stdout" "'$J' /dev/null >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: /dev/null: is not a trace file (a character device)' ] && [ ! -s '$tmp/o.txt' ]"
+t "fxt2json on a directory: exit 1, 'is a directory' (no advice to save the trace to a file), no output file" "rm -f '$tmp/d.json'; '$J' -o '$tmp/d.json' '$tmp' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: $tmp: is a directory' ] && [ ! -e '$tmp/d.json' ] && '$J' '$tmp/' 2>'$tmp/e.txt' >'$tmp/o.txt'; [ \$? -eq 1 ] && grep -qx 'fxt2json: $tmp/: is a directory' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
+t "fxt2json on /dev/null: exit 1, 'is not a trace file (a character device)', nothing on stdout" "'$J' /dev/null >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && [ \"\$(cat '$tmp/e.txt')\" = 'fxt2json: /dev/null: is not a trace file (a character device)' ] && [ ! -s '$tmp/o.txt' ]"
 cp "$tmp/t.fxt" "$tmp/same.fxt" && ln "$tmp/same.fxt" "$tmp/link.fxt"
 t "fxt2json -o naming the input (same path, or a hard link): refused, exit 2, the trace intact" "'$J' -o '$tmp/same.fxt' '$tmp/same.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q 'is the input file' '$tmp/e.txt' && '$J' -o '$tmp/link.fxt' '$tmp/same.fxt' 2>/dev/null; [ \$? -eq 2 ] && cmp -s '$tmp/t.fxt' '$tmp/same.fxt'"
 t "fxt2json on a truncated file still writes valid JSON, says where, exit 1" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^fxt2json: .*cut.fxt: offset [0-9]*: truncated' '$tmp/e.txt' && json_ok '$tmp/c.json' && grep -q '\"running\"' '$tmp/c.json'"
@@ -155,7 +155,16 @@ preempt,400,2,2,4800,5200,400,400,W
 preempt,200,0,0,5000,6000,1000,200,X
 wakeup,100,0,2,7000,7300,300,100,V
 preempt,200,0,0,7300,8000,700,200,X\" ] && '$S' latency '$F/hole_sleepers.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 4}'"
-t "a loss marker beyond the reorder window: applied late, counted and reported (late_hole.fxt, --reorder-window 1us: stderr, summary text and JSON, fxt2json); in time (2s): nothing to report" "'$S' summary '$F/late_hole.fxt' --reorder-window 1us >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*late_hole.fxt: 1 holes (loss markers) arrived more than the reorder window after newer records (first at offset [0-9]*, up to 2000 ns late)' '$tmp/e.txt' && grep -qx 'holes beyond the reorder window (applied late): 1' '$tmp/o.txt' && '$S' summary '$F/late_hole.fxt' --reorder-window 1us --json 2>/dev/null | grep -q '\"late_skipped\": 0, \"late_holes\": 1}' && '$J' '$F/late_hole.fxt' --reorder-window 1us >/dev/null 2>'$tmp/e2.txt' && grep -q '^fxt2json: warning: .*late_hole.fxt: 1 holes (loss markers) beyond the reorder window applied late' '$tmp/e2.txt' && '$S' summary '$F/late_hole.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ] && ! grep -q 'applied late' '$tmp/o.txt' && '$S' summary '$F/late_hole.fxt' --json | grep -q '\"late_skipped\": 0, \"late_holes\": 0}'"
+t "a loss marker beyond a --reorder-window: applied late, counted and reported, exit 3 (late_hole.fxt, --reorder-window 1us: stderr, summary text and JSON, fxt2json); in time (2s): nothing to report, exit 0" "'$S' summary '$F/late_hole.fxt' --reorder-window 1us >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && grep -q '^fxt-sched: warning: .*late_hole.fxt: 1 holes (loss markers) arrived more than the reorder window after newer records (first at offset [0-9]*, up to 2000 ns late)' '$tmp/e.txt' && grep -qx 'holes beyond the reorder window (applied late): 1' '$tmp/o.txt' && { '$S' summary '$F/late_hole.fxt' --reorder-window 1us --json 2>/dev/null; [ \$? -eq 3 ]; } | grep -q '\"late_skipped\": 0, \"late_holes\": 1}' && { '$J' '$F/late_hole.fxt' --reorder-window 1us >/dev/null 2>'$tmp/e2.txt'; [ \$? -eq 3 ]; } && grep -q '^fxt2json: warning: .*late_hole.fxt: 1 holes (loss markers) beyond the reorder window applied late' '$tmp/e2.txt' && '$S' summary '$F/late_hole.fxt' --reorder-window 2s >'$tmp/o.txt' 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ] && ! grep -q 'applied late' '$tmp/o.txt' && '$S' summary '$F/late_hole.fxt' --json | grep -q '\"late_skipped\": 0, \"late_holes\": 0}'"
+# Records further out of order than the default window (late_sched.fxt:
+# a wakeup 6 s behind, as after a stalled fxt-collect): without
+# --reorder-window the file is read again with a window that fits it.
+LS_WANT='kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
+wakeup,200,0,1,2000000000,7000000000,5000000000,200,sleeper'
+t "records 6 s out of order, no --reorder-window: read again with a 6 s window, the 5 s interval found, exit 0, a note says so (file and pipe)" "'$S' latency '$F/late_sched.fxt' --intervals >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_WANT\" ] && [ \"\$(cat '$tmp/e.txt')\" = \"fxt-sched: note: $F/late_sched.fxt: records up to 6.000000000 s out of order, more than the 2.000000000 s reorder window: read again with a window of 6.000000001 s (memory grows with it; --reorder-window keeps a fixed one)\" ] && cat '$F/late_sched.fxt' | '$S' latency - --intervals >'$tmp/o2.txt' 2>/dev/null && cmp -s '$tmp/o.txt' '$tmp/o2.txt'"
+t "records 6 s out of order: top --comm (two passes) and summary see the 5 s wait and the sleeper's run, exit 0" "'$S' top '$F/late_sched.fxt' --comm 'sl*' --csv 2>/dev/null | grep -q '^1,wakeup,200,200,sleeper,0,1,100,2000000000,7000000000,5000000000,' && '$S' summary '$F/late_sched.fxt' --json 2>/dev/null | grep -q '\"late_skipped\": 0, \"late_holes\": 0}'"
+t "records 6 s out of order, --reorder-window 2s kept: the wakeup left out, exit 3, the warning names the window that takes it in" "'$S' latency '$F/late_sched.fxt' --intervals --reorder-window 2s >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && [ \"\$(cat '$tmp/o.txt')\" = 'kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name' ] && grep -q '^fxt-sched: warning: .*late_sched.fxt: 1 scheduling records arrived more than the reorder window after newer ones (first at offset [0-9]*, up to 1000000000 ns late) and were left out; a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && ! grep -q note '$tmp/e.txt' && '$S' latency '$F/late_sched.fxt' --intervals --reorder-window 6001ms >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_WANT\" ] && [ ! -s '$tmp/e.txt' ]"
+t "fxt2json, records 6 s out of order: the wakeup converted with no --reorder-window (a note, exit 0); left out with --reorder-window 2s (exit 3)" "'$J' '$F/late_sched.fxt' >'$tmp/w.json' 2>'$tmp/e.txt' && grep -q '\"name\": \"wakeup\", .*\"tid\": 200, \"ts\": 2000000.000' '$tmp/w.json' && grep -q '^fxt2json: note: .*late_sched.fxt: records up to 6.000000000 s out of order' '$tmp/e.txt' && '$J' '$F/late_sched.fxt' --reorder-window 2s >'$tmp/w2.json' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && ! grep -q '\"name\": \"wakeup\"' '$tmp/w2.json' && grep -q '^fxt2json: warning: .*late_sched.fxt: 1 scheduling records beyond the reorder window left out (first at offset [0-9]*); a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && json_ok '$tmp/w2.json'"
 t "top after a records-lost hole: the interval's history is incomplete (text, JSON, CSV), not 'nothing recorded'" "'$S' top '$F/hole_top.fxt' >'$tmp/h.txt' && '$S' top '$F/hole_top.fxt' --json >'$tmp/h.json' && '$S' top '$F/hole_top.fxt' --csv >'$tmp/h.csv' && python3 -c '
 import csv,json,sys
 txt=open(sys.argv[1]).read()
@@ -277,7 +286,7 @@ done
 # The same window skips the same records in both tools (a window small
 # enough that gen_trace's drain-by-drain disorder exceeds it).
 late() { sed -n 's/.* \([0-9][0-9]*\) scheduling records.*/\1/p' "$1"; }
-t "fxt-sched and fxt2json: --reorder-window 10ms means the same (same records skipped)" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e1.txt' && '$J' '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e2.txt' && a=\$(late '$tmp/e1.txt') && [ -n \"\$a\" ] && [ \"\$a\" -gt 0 ] && [ \"\$a\" = \"\$(late '$tmp/e2.txt')\" ]"
+t "fxt-sched and fxt2json: --reorder-window 10ms means the same (same records skipped, exit 3 from both)" "{ '$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e1.txt'; [ \$? -eq 3 ]; } && { '$J' '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e2.txt'; [ \$? -eq 3 ]; } && a=\$(late '$tmp/e1.txt') && [ -n \"\$a\" ] && [ \"\$a\" -gt 0 ] && [ \"\$a\" = \"\$(late '$tmp/e2.txt')\" ]"
 
 # ---- the documentation agrees with the kernel module ----
 R=$(cd "$(dirname "$0")/../.." && pwd)
@@ -358,7 +367,7 @@ usage2 "fxt-sched: missing FILE (use - for stdin)" top -n 3
 usage2 "fxt-sched: only one FILE, please" latency "$tmp/t.fxt" "$tmp/t.fxt"
 usage2 "fxt-sched: only one FILE, please" summary "$tmp/t.fxt" --csv "$tmp/t.fxt"
 usage2 "fxt-sched: missing command (latency, top or summary)"
-t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt' && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
+t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 3 ] && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
 
 # ---- latency -P: every format lists the same processes (those with intervals) ----
 for f in "$F/filtered.fxt" "$F/holes.fxt" "$F/reuse.fxt" "$F/start.fxt" "$F/many_procs.fxt" "$tmp/t.fxt"; do
@@ -461,7 +470,7 @@ for P in "$S --help" "$S latency -h" "$S top --help" "$J --help" "$J -h"; do
 done
 
 if [ -w /dev/full ]; then
-	t "fxt-sched: a write error (>/dev/full) exits 1, as --help and fxt-sched(1) say (fxt-dump's 2 is named as its own)" "'$S' summary '$tmp/t.fxt' >/dev/full 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qx 'fxt-sched: writing the output failed: No space left on device' '$tmp/e.txt' && '$S' --help | tr '\\n' ' ' | grep -q '1 the input is not a whole trace.*a write error.*; 2 usage' && { ! command -v groff >/dev/null || groff -man -Tascii -P-c -P-b -P-o -P-u '$R/tools/fxt-sched.1' 2>/dev/null | tr -s ' \\n' '  ' | sed -n '/EXIT STATUS/,/EXAMPLES/p' | grep -q 'or a write error .*fxt-dump(1) gives 2 for it'; }"
+	t "fxt-sched: a write error (>/dev/full) exits 1, as --help and fxt-sched(1) say (the same in fxt-dump(1) and fxt2json(1))" "'$S' summary '$tmp/t.fxt' >/dev/full 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qx 'fxt-sched: writing the output failed: No space left on device' '$tmp/e.txt' && '$S' --help | tr '\\n' ' ' | grep -q '1 the input cannot be read or is not a whole trace.*a write error.*; 2 bad command line' && { ! command -v groff >/dev/null || groff -man -Tascii -P-c -P-b -P-o -P-u '$R/tools/fxt-sched.1' 2>/dev/null | tr -s ' \\n' '  ' | sed -n '/EXIT STATUS/,/EXAMPLES/p' | grep -q 'or a write error .*0, 1 and 2 mean the same in fxt-dump(1) and fxt2json(1)'; }"
 else
 	echo "ok - fxt-sched: a write error exits 1 # SKIP no writable /dev/full"
 fi

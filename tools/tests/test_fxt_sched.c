@@ -40,7 +40,8 @@ static const char *tb_file(struct tb *t)
 
 static int run(struct analysis *an, struct tb *t, uint64_t window)
 {
-	struct sc_opts o = { window, FXT_READ_MAGIC };	/* as the tools read */
+	struct sc_opts o = { .reorder_window_ns = window,
+			     .read_flags = FXT_READ_MAGIC };	/* as the tools read */
 	int ret = analysis_run(an, tb_file(t), &o);
 
 	fxt_writer_free(&t->w);
@@ -712,7 +713,7 @@ static void log_sched(void *ctx, const struct sc_event *ev)
  * markers are put in time order too. */
 TEST(names_and_markers_in_trace_order)
 {
-	struct sc_handler h = { NULL, log_sched, NULL };
+	struct sc_handler h = { NULL, log_sched, NULL, NULL };
 	struct sc_opts o = { 0 };
 	struct sc_stats st;
 	struct seen s = { "", 0 };
@@ -1073,7 +1074,7 @@ static int cmp_ivl(const void *a, const void *b)
 static void check_top_is_full_sort(const char *path, unsigned int k,
 				   const struct filter *filter)
 {
-	struct sc_opts o = { 0, FXT_READ_MAGIC };
+	struct sc_opts o = { .read_flags = FXT_READ_MAGIC };
 	struct analysis an;
 	struct top_entry *v = NULL;
 	struct ivl *all = NULL;
