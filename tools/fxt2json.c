@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,10 @@ int main(int argc, char **argv)
 	const char *path, *outpath = NULL;
 	int ret = 0, c;
 
+	/* Past a file size limit (ulimit -f), a write fails with EFBIG and
+	 * check_output() says so, instead of a kill that leaves the JSON cut
+	 * without a word. */
+	signal(SIGXFSZ, SIG_IGN);
 	/* getopt's messages start with argv[0]: "fxt2json:", as fxt-sched's */
 	argv[0] = (char *)"fxt2json";
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -495,6 +500,9 @@ int main(int argc, char **argv)
 			path, st.error.offset, st.error.message);
 		ret = 1;
 	}
+	if (!st.switches && !st.wakeups && !st.malformed)
+		fprintf(stderr, "fxt2json: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
+			path);
 	if (st.late)
 		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window left out (first at offset %zu); a --reorder-window above %.9f s, or none, takes them in\n",
 			path, st.late, st.first_late_offset,

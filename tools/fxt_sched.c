@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,10 @@ int main(int argc, char **argv)
 	struct timespec t_start, t_end;
 	int c, ret = 0;
 
+	/* Past a file size limit (ulimit -f), a write fails with EFBIG and
+	 * check_stdout() says so, instead of a kill that leaves the output
+	 * cut without a word. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		fprintf(stderr, "%s: missing command (latency, top or summary)\n",
 			prog);

@@ -848,6 +848,9 @@ void print_input_warnings(const struct analysis *an, const char *path,
 	if (an->io.malformed)
 		fprintf(err, "fxt-sched: %s: offset %zu: %s; the results cover only the records before it\n",
 			path, an->io.error.offset, an->io.error.message);
+	if (!an->io.switches && !an->io.wakeups && !an->io.malformed)
+		fprintf(err, "fxt-sched: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
+			path);
 	if (an->io.widened_from_ns)
 		fprintf(err, "fxt-sched: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
 			path, (double)an->io.max_disorder_ns / 1e9,
@@ -866,7 +869,7 @@ void print_input_warnings(const struct analysis *an, const char *path,
 	if (an->oom)
 		fprintf(err, "fxt-sched: warning: out of memory: some statistics are incomplete\n");
 	if (an->spool_error)
-		fprintf(err, "fxt-sched: warning: the temporary file holding the intervals could not be written or read back (is $TMPDIR full?): the list is incomplete\n");
+		fprintf(err, "fxt-sched: warning: the temporary file holding the intervals could not be written or read back (is $TMPDIR full, or a file size limit, ulimit -f, reached?): the list is incomplete\n");
 }
 
 /* ---- intervals ---- */
