@@ -20,8 +20,13 @@
 #include "fxt_read.h"
 #include "tid_set.h"
 
-#define EXIT_MALFORMED	1
-#define EXIT_USAGE	2	/* also: unreadable input, unwritable output */
+/*
+ * The three trace readers (fxt-dump, fxt-sched, fxt2json) agree: 1 when the
+ * input is not a whole trace or cannot be read, the output cannot be
+ * written, or memory ran out; 2 only for a bad command line.
+ */
+#define EXIT_FAILED	1	/* malformed, unreadable, unwritable, no memory */
+#define EXIT_USAGE	2	/* a bad command line, and nothing else */
 
 #define MAX_SHOWN_BYTES	16	/* blob bytes printed in hex */
 
@@ -105,9 +110,9 @@ static void usage(FILE *f)
 "not FXT, is malformed (exit 1).\n"
 "\n"
 "Exit status: 0 well formed; 1 malformed, empty or not FXT (the message\n"
-"names the offset and what is wrong; records before it were printed);\n"
-"2 bad usage, unreadable input, or writing the output failed (even for a\n"
-"malformed file).\n"
+"names the offset and what is wrong; records before it were printed), the\n"
+"input cannot be read (missing, a directory, too large for memory), writing\n"
+"the output failed, or out of memory; 2 bad command line.\n"
 "\n"
 "EXAMPLES:\n"
 "    fxt-dump sched.fxt | less              # every record\n"
@@ -127,7 +132,7 @@ static int output_errno;
 /*
  * Did everything printed reach stdout? A full disk, a closed pipe (with
  * SIGPIPE ignored) or an I/O error leaves the output incomplete; the
- * status must say so, not 0. Return @status, or EXIT_USAGE after saying
+ * status must say so, not 0. Return @status, or EXIT_FAILED after saying
  * what failed.
  */
 static int check_output(int status)
@@ -138,7 +143,7 @@ static int check_output(int status)
 	if (!err)
 		return status;
 	fprintf(stderr, "fxt-dump: writing the output failed: %s\n", strerror(err));
-	return EXIT_USAGE;
+	return EXIT_FAILED;
 }
 
 static int parse_args(int argc, char **argv, struct dump_options *opts)
@@ -836,7 +841,7 @@ static int run(const struct dump_options *opts, const struct input *in,
 			   opts->check ? FXT_READ_STRICT : FXT_READ_MAGIC);
 	if (!r) {
 		fprintf(stderr, "fxt-dump: out of memory\n");
-		return EXIT_USAGE;
+		return EXIT_FAILED;
 	}
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		note_record(st, r, &rec);
@@ -858,7 +863,7 @@ static int run(const struct dump_options *opts, const struct input *in,
 			opts->path, e->offset, e->offset, e->message);
 	}
 	fxt_reader_free(r);
-	return ret < 0 ? EXIT_MALFORMED : 0;
+	return ret < 0 ? EXIT_FAILED : 0;
 }
 
 int main(int argc, char **argv)
@@ -874,7 +879,7 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "fxt-dump: reading %s failed: %s\n",
 			opts.path, strerror(-err));
-		return EXIT_USAGE;
+		return EXIT_FAILED;
 	}
 	memset(&st, 0, sizeof(st));
 	tid_set_init(&st.seen_tids);

@@ -11,7 +11,8 @@
  * when FXT_DUMP is given, `fxt-dump --check` must exit 1 (not crash) naming
  * that offset; `fxt-dump` without --check must not crash either. Random
  * mutations of the valid trace then hammer the reader in both modes.
- * fxt-dump writing to /dev/full must fail with exit 2 and say so, and
+ * fxt-dump's exit status is 1 for anything but a bad command line (2):
+ * input it cannot read, a directory, output it cannot write (/dev/full).
  * --summary's time span must follow the trace's tick rates.
  * CORPUS_DIR keeps the files (the valgrind test reuses them).
  */
@@ -92,11 +93,12 @@ static int write_file(const char *path, const void *data, size_t len)
 }
 
 /*
- * Run fxt-dump with @opt (may be NULL) on @path, stdout to @out; capture
- * stderr. Return the wait status.
+ * Run fxt-dump with @opt (may be NULL) on @path (may be NULL: no FILE),
+ * stdout to @out, standard input closed if @close_stdin; capture stderr.
+ * Return the wait status.
  */
-static int run_dump_to(const char *opt, const char *path, const char *out,
-		       char *err, size_t size)
+static int run_dump_io(const char *opt, const char *path, bool close_stdin,
+		       const char *out, char *err, size_t size)
 {
 	int pipefd[2], status = -1;
 	size_t len = 0;
@@ -112,6 +114,8 @@ static int run_dump_to(const char *opt, const char *path, const char *out,
 		dup2(outfd, STDOUT_FILENO);
 		dup2(pipefd[1], STDERR_FILENO);
 		close(pipefd[0]);
+		if (close_stdin)
+			close(STDIN_FILENO);
 		if (opt)
 			execl(fxt_dump, fxt_dump, opt, path, (char *)NULL);
 		else
@@ -126,6 +130,13 @@ static int run_dump_to(const char *opt, const char *path, const char *out,
 	close(pipefd[0]);
 	waitpid(pid, &status, 0);
 	return status;
+}
+
+/* run_dump_io() with standard input as it is. */
+static int run_dump_to(const char *opt, const char *path, const char *out,
+		       char *err, size_t size)
+{
+	return run_dump_io(opt, path, false, out, err, size);
 }
 
 /* run_dump_to() with the output thrown away. */
@@ -636,8 +647,9 @@ TEST(valid_trace_with_every_kind_passes)
 
 /*
  * Output that cannot be written (/dev/full: ENOSPC) is an error in every
- * mode, said on stderr, and wins over a malformed file's 1: what was
- * printed is incomplete.
+ * mode, said on stderr: exit 1, as for a malformed file (it was 2, the
+ * status of a bad command line, which the three trace readers keep for
+ * that alone).
  */
 TEST(unwritable_output_is_an_error)
 {
@@ -657,21 +669,21 @@ TEST(unwritable_output_is_an_error)
 	ASSERT(write_file(valid, t.words, here(&t)) == 0);
 	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		status = run_dump_to(opts[i], valid, "/dev/full", err, sizeof(err));
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 2)
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
 			printf("#   fxt-dump %s > /dev/full\n", opts[i] ? opts[i] : "");
 		EXPECT(WIFEXITED(status));
-		EXPECT_EQ(WEXITSTATUS(status), 2);
+		EXPECT_EQ(WEXITSTATUS(status), 1);
 		EXPECT_CONTAINS(err, "fxt-dump: writing the output failed: ");
 		EXPECT_CONTAINS(err, strerror(ENOSPC));
 	}
-	/* Records, then a size-0 one: 2, not 1. */
+	/* Records, then a size-0 one: 1, and the write error said. */
 	raw(&t, FXT_RECORD_SCHEDULING);
 	buf = image(&t);
 	snprintf(bad, sizeof(bad), "%s/bad-for-output.fxt", corpus_dir);
 	EXPECT(write_file(bad, buf, bytes_of(&t)) == 0);
 	free(buf);
 	status = run_dump_to(NULL, bad, "/dev/full", err, sizeof(err));
-	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 	EXPECT_CONTAINS(err, "writing the output failed");
 	/* And the same files to /dev/null: 0 and 1, no complaint. */
 	status = run_dump(NULL, valid, err, sizeof(err));
@@ -681,6 +693,61 @@ TEST(unwritable_output_is_an_error)
 	EXPECT(!strstr(err, "writing the output failed"));
 	unlink(valid);
 	unlink(bad);
+}
+
+/*
+ * Input that cannot be read is not a whole trace: exit 1 in every mode,
+ * stderr naming the path and why, nothing on stdout (it was 2, the status
+ * of a bad command line). A missing file, a directory (open() succeeds,
+ * read() fails with EISDIR), and standard input closed. A bad command
+ * line still gives 2.
+ */
+TEST(unreadable_input_exits_1)
+{
+	static const char *const opts[] = { NULL, "--check", "--summary" };
+	char missing[4200], outpath[4200], err[2048], out[256], want[4400];
+	const char *paths[2];
+	unsigned int i, j;
+	int status;
+
+	if (!fxt_dump) {
+		tap_skip("unreadable_input_exits_1", "no FXT_DUMP argument");
+		return;
+	}
+	snprintf(missing, sizeof(missing), "%s/no-such-file.fxt", corpus_dir);
+	snprintf(outpath, sizeof(outpath), "%s/unreadable.out", corpus_dir);
+	unlink(missing);
+	paths[0] = missing;
+	paths[1] = corpus_dir;		/* a directory */
+	for (i = 0; i < 2; i++) {
+		snprintf(want, sizeof(want), "fxt-dump: reading %s failed: %s\n",
+			 paths[i], strerror(i ? EISDIR : ENOENT));
+		for (j = 0; j < sizeof(opts) / sizeof(opts[0]); j++) {
+			EXPECT(write_file(outpath, "", 0) == 0);
+			status = run_dump_to(opts[j], paths[i], outpath, err, sizeof(err));
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 1)
+				printf("#   fxt-dump %s %s: status 0x%x\n",
+				       opts[j] ? opts[j] : "", paths[i], status);
+			EXPECT(WIFEXITED(status));
+			EXPECT_EQ(WEXITSTATUS(status), 1);
+			EXPECT_STREQ(err, want);
+			read_text(outpath, out, sizeof(out));
+			EXPECT_STREQ(out, "");
+		}
+	}
+	/* "-" with standard input closed: read() fails with EBADF. */
+	status = run_dump_io("--check", "-", true, "/dev/null", err, sizeof(err));
+	EXPECT(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 1);
+	EXPECT_CONTAINS(err, "fxt-dump: reading - failed: ");
+	/* Only the command line gives 2: no FILE, or two. */
+	status = run_dump_to("--check", NULL, "/dev/null", err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	EXPECT_CONTAINS(err, "missing FILE");
+	status = run_dump_to(missing, missing, "/dev/null", err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	EXPECT_CONTAINS(err, "only one FILE");
+	unlink(outpath);
 }
 
 /*
@@ -981,6 +1048,7 @@ int main(int argc, char **argv)
 	RUN(not_fxt_is_refused_in_every_mode);
 	RUN(valid_trace_with_every_kind_passes);
 	RUN(unwritable_output_is_an_error);
+	RUN(unreadable_input_exits_1);
 	RUN(getopt_errors_start_with_fxt_dump);
 	RUN(summary_time_span_in_the_trace_s_ticks);
 	RUN(summary_escapes_drop_counter_names);
