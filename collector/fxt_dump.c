@@ -50,6 +50,21 @@ struct drop_counter {
 	uint64_t value;
 };
 
+/*
+ * The holes one CPU's data has, by their markers: pairs of counter events
+ * (counter id = the CPU, int64 argument "cpu": the amount at the hole's
+ * start, then 0 where the CPU's records resume). "records_lost": the
+ * kernel's loss markers, records lost because the ring was full (uapi
+ * "Loss markers"; fxt-collect writes the same pair for records dropped
+ * after a ring's last record). "bytes_skipped": fxt-collect's, ring data
+ * it skipped as invalid, in bytes. Read as fxt-sched reads them
+ * (tools/sched_core.c, to_lost()): each non-zero sample is one hole.
+ */
+struct cpu_holes {
+	uint64_t lost, lost_holes;	/* records_lost: records, holes */
+	uint64_t skipped, skip_holes;	/* bytes_skipped: bytes, holes */
+};
+
 #define SEEN_SLOTS	1024
 
 struct stats {
@@ -82,6 +97,9 @@ struct stats {
 	uint64_t buffer_full_events;
 	struct drop_counter *drops;	/* one per argument name */
 	size_t ndrops, drops_cap;
+	struct cpu_holes *holes;	/* indexed by the markers' CPU */
+	unsigned int nhole_cpus;
+	struct cpu_holes hole_totals;	/* all CPUs */
 	bool oom;
 };
 
@@ -100,7 +118,11 @@ static void usage(FILE *f)
 "                  records counted by type\n"
 "  -s, --summary   print totals instead of records: records by type, context\n"
 "                  switches and wakeups per CPU, time span, threads seen and\n"
-"                  named, records-dropped markers\n"
+"                  named, and every loss the trace records: fxt-collect's\n"
+"                  records_dropped counters and buffer-full events, per CPU\n"
+"                  the records lost by the kernel's records_lost markers and\n"
+"                  the bytes fxt-collect skipped as invalid by its\n"
+"                  bytes_skipped markers, each with its number of holes\n"
 "  -h, --help      show this help and exit\n"
 "\n"
 "Each printed line is: byte offset, record kind, decoded fields, then the\n"
@@ -668,6 +690,62 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 	}
 }
 
+/* @a + @b, at most UINT64_MAX (a file can claim any amounts). */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/*
+ * Count a records_lost or bytes_skipped marker (struct cpu_holes). Not
+ * one: another counter, a counter id that is no CPU (16 bits, as in a
+ * scheduling record), no "cpu" argument, or a negative one.
+ */
+static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
+{
+	const struct fxt_arg *a;
+	struct cpu_holes *h;
+	unsigned int cpu, n;
+	bool skipped;
+
+	if (rec->event.type != FXT_EVENT_COUNTER)
+		return;
+	skipped = fxt_str_eq(&rec->event.name, "bytes_skipped");
+	if (!skipped && !fxt_str_eq(&rec->event.name, "records_lost"))
+		return;
+	a = fxt_record_find_arg(rec, "cpu");
+	if (!a || (a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
+	    (a->type == FXT_ARG_INT64 && a->v.i64 < 0) ||
+	    rec->event.data > FXT_SCHED_CPU_MASK)
+		return;
+	if (!a->v.u64)
+		return;		/* the end of a hole */
+	cpu = (unsigned int)rec->event.data;
+	if (cpu >= st->nhole_cpus) {
+		n = cpu + 1;
+		h = realloc(st->holes, n * sizeof(*h));
+		if (!h) {
+			st->oom = true;
+			return;
+		}
+		memset(h + st->nhole_cpus, 0, (n - st->nhole_cpus) * sizeof(*h));
+		st->holes = h;
+		st->nhole_cpus = n;
+	}
+	h = &st->holes[cpu];
+	if (skipped) {
+		h->skipped = add_sat(h->skipped, a->v.u64);
+		h->skip_holes++;
+		st->hole_totals.skipped = add_sat(st->hole_totals.skipped, a->v.u64);
+		st->hole_totals.skip_holes++;
+	} else {
+		h->lost = add_sat(h->lost, a->v.u64);
+		h->lost_holes++;
+		st->hole_totals.lost = add_sat(st->hole_totals.lost, a->v.u64);
+		st->hole_totals.lost_holes++;
+	}
+}
+
 /* @r: the reader @rec came from (its tick rate). */
 static void note_record(struct stats *st, const struct fxt_reader *r,
 			const struct fxt_record *rec)
@@ -692,6 +770,7 @@ static void note_record(struct stats *st, const struct fxt_reader *r,
 		st->events_by_kind[rec->kind]++;
 		note_ts(st, r, rec->event.timestamp);
 		note_drop_counter(st, rec);
+		note_hole_marker(st, rec);
 		break;
 	case FXT_RECORD_KERNEL_OBJECT:
 		if (rec->kobj.obj_type == FXT_OBJ_TYPE_THREAD)
@@ -765,6 +844,41 @@ static void print_counts(FILE *f, const struct stats *st)
 	}
 }
 
+static const char *holes_word(uint64_t n)
+{
+	return n == 1 ? "hole" : "holes";
+}
+
+/*
+ * "  records lost (kernel records_lost markers): 9 in 3 holes; cpu0 7
+ * (2 holes) cpu1 2 (1 hole)", or ": none". @skipped: the bytes_skipped
+ * line instead.
+ */
+static void print_holes(const struct stats *st, bool skipped)
+{
+	const struct cpu_holes *t = &st->hole_totals;
+	uint64_t total = skipped ? t->skipped : t->lost;
+	uint64_t holes = skipped ? t->skip_holes : t->lost_holes;
+	unsigned int cpu;
+
+	fputs(skipped ? "  bytes skipped (fxt-collect's bytes_skipped markers): " :
+			"  records lost (kernel records_lost markers): ", stdout);
+	if (!holes) {
+		puts("none");
+		return;
+	}
+	printf("%" PRIu64 " in %" PRIu64 " %s;", total, holes, holes_word(holes));
+	for (cpu = 0; cpu < st->nhole_cpus; cpu++) {
+		const struct cpu_holes *h = &st->holes[cpu];
+		uint64_t n = skipped ? h->skip_holes : h->lost_holes;
+
+		if (n)
+			printf(" cpu%u %" PRIu64 " (%" PRIu64 " %s)", cpu,
+			       skipped ? h->skipped : h->lost, n, holes_word(n));
+	}
+	putchar('\n');
+}
+
 static void print_summary(const struct stats *st, const char *path, size_t len)
 {
 	uint64_t unnamed = 0, *tids;
@@ -805,9 +919,14 @@ static void print_summary(const struct stats *st, const char *path, size_t len)
 			printf(" %" PRIu64, st->drops[i].value);
 		}
 		putchar('\n');
+	} else if (st->hole_totals.lost_holes || st->hole_totals.skip_holes) {
+		/* Not "none": the markers below say what was lost. */
+		puts("  records dropped: no records_dropped counter or buffer-full event");
 	} else {
 		puts("  records dropped: none reported");
 	}
+	print_holes(st, false);
+	print_holes(st, true);
 	if (st->oom)
 		puts("  (out of memory: some totals are incomplete)");
 }
@@ -821,6 +940,7 @@ static void free_stats(struct stats *st)
 	for (i = 0; i < st->ndrops; i++)
 		free(st->drops[i].name);
 	free(st->drops);
+	free(st->holes);
 	tid_set_free(&st->seen_tids);
 	tid_set_free(&st->named_tids);
 }

@@ -7,11 +7,11 @@
 # stand-in for /dev/fxtrace that follows the uapi header): plain runs,
 # kernel name records out of order across rings, /proc naming of threads
 # without one, dropped records (and their loss markers, also after a
-# ring's last record), COMMAND exit statuses, -o - (to a pipe, and
+# ring's last record, as fxt-dump --summary reports them), COMMAND exit statuses, -o - (to a pipe, and
 # appended to a file with >>), signals, a full disk, a file size limit
 # (and the records the summary counts after such write errors), ABI
 # mismatch, busy/denied device, corrupt ring data, impossible producer
-# positions, ring positions across 2^64. Every trace written must pass fxt-dump --check.
+# positions (and their bytes_skipped markers, in fxt-dump --summary), ring positions across 2^64. Every trace written must pass fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 # shellcheck disable=SC2034 # read by fake_device_lib.sh
@@ -144,6 +144,20 @@ lost_sums() {
 	END { for (id in sum) { if (open[id]) print "bad: cpu " id " unpaired"
 		print id, sum[id], pairs[id] } }' "$1"
 }
+# summary_holes SUMMARY LABEL: per CPU, "<cpu> <amount> <holes>" from the
+# line of fxt-dump --summary output SUMMARY that starts with LABEL
+# ("...: 9 in 3 holes; cpu0 7 (2 holes) cpu1 2 (1 hole)").
+summary_holes() {
+	awk -v label="$2" 'index($0, label) == 1 {
+		sub(/^[^;]*; /, ""); n = split($0, f, " ")
+		for (i = 1; i + 3 <= n; i += 4) {
+			c = f[i]; sub(/^cpu/, "", c); h = f[i + 2]; sub(/^\(/, "", h)
+			print c, f[i + 1], h
+		}
+	}' "$1"
+}
+LOST_LINE="  records lost (kernel records_lost markers): "
+SKIP_LINE="  bytes skipped (fxt-collect's bytes_skipped markers): "
 # Every record dropped is marked, those the module marked with the next
 # record that fit and those after a ring's last record, which fxt-collect
 # marks at the end: per CPU, the markers add up to the summary's count.
@@ -157,6 +171,16 @@ if [ -s "$TMP/want" ] && ! grep -q '^bad' "$TMP/sums" &&
 else
 	{ echo "summary: $(tr '\n' ';' <"$TMP/want")"; cat "$TMP/sums"; } >"$TMP/why"
 	fail "rings overflow: every dropped record is in a records_lost pair, per CPU" "$TMP/why" "$TMP/err"
+fi
+# fxt-dump --summary reports those markers: per CPU, the same records and
+# holes (it said "records dropped: ..." of the counters alone).
+"$DUMP" --summary "$TMP/drop.fxt" >"$TMP/summary"
+summary_holes "$TMP/summary" "$LOST_LINE" | sort >"$TMP/summed"
+if [ -s "$TMP/summed" ] && ! grep -q '^bad' "$TMP/sums" && cmp -s "$TMP/sums" "$TMP/summed"; then
+	ok "rings overflow: fxt-dump --summary reports the records_lost markers' records and holes per CPU"
+else
+	{ echo "markers (cpu records pairs):"; cat "$TMP/sums"; echo "summary:"; cat "$TMP/summed"; } >"$TMP/why"
+	fail "rings overflow: fxt-dump --summary reports the records_lost markers' records and holes per CPU" "$TMP/why" "$TMP/summary"
 fi
 
 # 127 CPUs (128, CPU 2 absent), each dropping records: the summary lists
@@ -530,6 +554,22 @@ else
 	fail "malformed ring data: one bytes_skipped pair of the summary's bytes, from a record's time to the next record's, no CPU 0 switch inside" "$TMP/why"
 fi
 
+# summary_reports_skips NAME: fxt-dump --summary of $TMP/x.fxt reports
+# the bytes_skipped pairs skip_pairs found ($TMP/pairs), on CPU 0 only:
+# their bytes and their number.
+summary_reports_skips() {
+	"$DUMP" --summary "$TMP/x.fxt" >"$TMP/summary"
+	summary_holes "$TMP/summary" "$SKIP_LINE" >"$TMP/summed"
+	want=$(awk '{ b += $1; n++ } END { if (n) print 0, b, n }' "$TMP/pairs")
+	if [ -n "$want" ] && ! grep -q '^bad' "$TMP/pairs" && [ "$(cat "$TMP/summed")" = "$want" ]; then
+		ok "$1: fxt-dump --summary reports the bytes_skipped markers' bytes and holes ($want)"
+	else
+		{ echo "pairs: ${want:-none}"; echo "summary:"; cat "$TMP/summed"; } >"$TMP/why"
+		fail "$1: fxt-dump --summary reports the bytes_skipped markers' bytes and holes" "$TMP/why" "$TMP/summary"
+	fi
+}
+summary_reports_skips "malformed ring data"
+
 # Impossible producer positions: the hole is marked too, with the most
 # the ring can have held (4 MiB) for each; what it held is unknown.
 FAKE_FXTRACE_BAD_PRODUCER=1 collect -o "$TMP/x.fxt" -d 0.5
@@ -544,6 +584,7 @@ else
 	{ echo "exit $rc, $times times"; cat "$TMP/pairs"; grep -n 'bytes_skipped' "$TMP/dump"; } >"$TMP/why"
 	fail "impossible producer position: bytes_skipped pairs, the ring's size for each, up to the next record, no CPU 0 switch inside" "$TMP/why"
 fi
+summary_reports_skips "impossible producer position"
 
 # A lossless trace has none (the string is defined, no counter uses it).
 collect -o "$TMP/x.fxt" -d 0.2

@@ -13,7 +13,9 @@
  * mutations of the valid trace then hammer the reader in both modes.
  * fxt-dump's exit status is 1 for anything but a bad command line (2):
  * input it cannot read, a directory, output it cannot write (/dev/full).
- * --summary's time span must follow the trace's tick rates.
+ * --summary's time span must follow the trace's tick rates, and it must
+ * report every loss the trace records (drop counters, records_lost and
+ * bytes_skipped markers).
  * CORPUS_DIR keeps the files (the valgrind test reuses them).
  */
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include "archive_meta.h"
 #include "fxt_read.h"
 #include "fxt_write.h"
+#include "kernel_record_builders.h"
 #include "tap.h"
 
 #define MAX_WORDS	4096
@@ -955,6 +958,126 @@ TEST(summary_counts_drops_of_every_cpu)
 	EXPECT(write_file(path, t.words, here(&t)) == 0);
 }
 
+/* One kernel loss marker (7 words) at the end of @t. */
+static void loss_marker(struct trace *t, uint64_t ts, unsigned int cpu,
+			int64_t lost)
+{
+	t->w.len += kernel_loss_marker(t->words + t->w.len, ts, cpu, lost,
+				       5, 5) / 8;
+}
+
+/* A counter event named @name with one argument @arg, counter id @id. */
+static void counter(struct trace *t, const char *name, uint64_t id,
+		    struct fxt_arg arg)
+{
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = 5, .tid = 5 },
+		.category = fxt_str_index(FXTRACE_STR_FXTRACE),
+		.name = fxt_str_c(name),
+		.timestamp = 1000,
+		.data = id,
+	};
+
+	fxt_write_event(&t->w, &ev, &arg, 1);
+}
+
+/*
+ * The kernel's loss markers (records_lost pairs, uapi "Loss markers") are
+ * losses --summary reports, per CPU with their holes, even with no
+ * records_dropped counter in the trace (a trace cut before fxt-collect's
+ * samples, or another producer's): it said "records dropped: none
+ * reported" and nothing of them. fxt-collect's own records_lost pair for
+ * drops after a ring's last record (archive_write_lost_marker()) counts
+ * the same. Counters that are not markers (no "cpu" argument, a negative
+ * one, a counter id that is no CPU) are not counted. A trace without any
+ * loss says "none" on each line.
+ */
+TEST(summary_reports_records_lost_markers)
+{
+	static struct trace t;
+	char out[4096], path[4200];
+
+	if (!fxt_dump) {
+		tap_skip("summary_reports_records_lost_markers", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	ASSERT(archive_write_preamble(&t.w) == 0);
+	switch_at(&t, 100);
+	loss_marker(&t, 200, 0, 7);
+	loss_marker(&t, 300, 0, 0);
+	loss_marker(&t, 400, 2, 3);
+	loss_marker(&t, 500, 2, 0);
+	switch_at(&t, 600);
+	ASSERT(archive_write_lost_marker(&t.w, 5, 5, 2, 2, 700, 800) == 0);
+	counter(&t, "records_lost", 1, fxt_arg_int64(fxt_str_c("other"), 50));
+	counter(&t, "records_lost", 1, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), -4));
+	counter(&t, "records_lost", 70000, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 9));
+	counter(&t, "not_a_marker", 1, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 9));
+	dump_stdout("--summary", &t, "records-lost", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records dropped: no records_dropped counter or buffer-full event\n"
+			"  records lost (kernel records_lost markers): 12 in 3 holes; cpu0 7 (1 hole) cpu2 5 (2 holes)\n"
+			"  bytes skipped (fxt-collect's bytes_skipped markers): none\n");
+	EXPECT(!strstr(out, "none reported"));
+	EXPECT(!strstr(out, "cpu1 "));
+	/* Kept: test_valgrind.sh runs --summary on it (the per-CPU holes). */
+	snprintf(path, sizeof(path), "%s/records-lost.fxt", corpus_dir);
+	EXPECT(write_file(path, t.words, here(&t)) == 0);
+
+	/* With fxt-collect's zero samples too: the counters, then the holes. */
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	ASSERT(archive_write_preamble(&t.w) == 0);
+	{
+		struct drop_count zero[2] = { { 0, 0 }, { 1, 0 } };
+
+		ASSERT(archive_write_drop_counters(&t.w, 5, 5, 50, zero, 2) == 0);
+	}
+	loss_marker(&t, 200, 1, 1);
+	loss_marker(&t, 300, 1, 0);
+	dump_stdout("--summary", &t, "records-lost-and-counters", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records dropped: 0 buffer-full events; cpu0 0 cpu1 0\n"
+			"  records lost (kernel records_lost markers): 1 in 1 hole; cpu1 1 (1 hole)\n"
+			"  bytes skipped (fxt-collect's bytes_skipped markers): none\n");
+
+	/* No loss of any kind. */
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	ASSERT(archive_write_preamble(&t.w) == 0);
+	switch_at(&t, 100);
+	dump_stdout("--summary", &t, "no-loss", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records dropped: none reported\n"
+			"  records lost (kernel records_lost markers): none\n"
+			"  bytes skipped (fxt-collect's bytes_skipped markers): none\n");
+}
+
+/*
+ * fxt-collect's bytes_skipped markers (ring data skipped as invalid, in
+ * bytes; archive_write_skip_marker()) are reported apart from the kernel's
+ * records: bytes are no count of records. With only those, the records
+ * dropped line says no counter, not "none reported".
+ */
+TEST(summary_reports_bytes_skipped_markers)
+{
+	static struct trace t;
+	char out[4096];
+
+	if (!fxt_dump) {
+		tap_skip("summary_reports_bytes_skipped_markers", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	ASSERT(archive_write_preamble(&t.w) == 0);
+	switch_at(&t, 100);
+	ASSERT(archive_write_skip_marker(&t.w, 5, 5, 1, 4194304, 200, 300) == 0);
+	ASSERT(archive_write_skip_marker(&t.w, 5, 5, 0, 24, 400, 500) == 0);
+	ASSERT(archive_write_skip_marker(&t.w, 5, 5, 1, 4194304, 600, 700) == 0);
+	dump_stdout("--summary", &t, "bytes-skipped", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records dropped: no records_dropped counter or buffer-full event\n"
+			"  records lost (kernel records_lost markers): none\n"
+			"  bytes skipped (fxt-collect's bytes_skipped markers): 8388632 in 3 holes; cpu0 24 (1 hole) cpu1 8388608 (2 holes)\n");
+	EXPECT(!strstr(out, "none reported"));
+}
+
 static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -1054,6 +1177,8 @@ int main(int argc, char **argv)
 	RUN(summary_escapes_drop_counter_names);
 	RUN(summary_keeps_long_drop_counter_names_apart);
 	RUN(summary_counts_drops_of_every_cpu);
+	RUN(summary_reports_records_lost_markers);
+	RUN(summary_reports_bytes_skipped_markers);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
 		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");

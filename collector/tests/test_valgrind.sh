@@ -28,11 +28,12 @@ trap 'rm -f "$log"' EXIT
 failed=0 runs=0
 for f in "$CORPUS"/*.fxt; do
 	# Every mode on the valid traces (drops-100-cpus.fxt: --summary's
-	# drop counters past their first allocation); malformed ones stop
-	# early in any mode, so lenient printing and --check cover their paths.
+	# drop counters past their first allocation; records-lost.fxt: its
+	# per-CPU holes); malformed ones stop early in any mode, so lenient
+	# printing and --check cover their paths.
 	modes='"" --check'
 	case ${f##*/} in
-	valid.fxt|drops-100-cpus.fxt) modes='"" --check --summary' ;;
+	valid.fxt|drops-100-cpus.fxt|records-lost.fxt) modes='"" --check --summary' ;;
 	esac
 	eval "set -- $modes"
 	for mode in "$@"; do
