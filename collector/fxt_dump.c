@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -993,6 +994,10 @@ int main(int argc, char **argv)
 	struct stats st;
 	int status, err;
 
+	/* Past a file size limit (ulimit -f), a write fails with EFBIG and
+	 * check_output() says so, instead of a kill that leaves the output
+	 * cut without a word. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (parse_args(argc, argv, &opts))
 		return EXIT_USAGE;
 	err = load_input(opts.path, &in);
@@ -1008,6 +1013,12 @@ int main(int argc, char **argv)
 	/* Not a trace at all: no summary of "0 records" under the error. */
 	if (opts.summary && (status == 0 || st.records))
 		print_summary(&st, opts.path, in.len);
+	/* A summary with totals missing is not a success either. */
+	if (opts.summary && st.oom) {
+		fprintf(stderr, "fxt-dump: out of memory: the summary's totals are incomplete\n");
+		if (status == 0)
+			status = EXIT_FAILED;
+	}
 	if (opts.check && status == 0) {
 		printf("%s: OK: %" PRIu64 " records (", opts.path, st.records);
 		print_counts(stdout, &st);

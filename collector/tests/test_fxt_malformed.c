@@ -699,6 +699,45 @@ TEST(unwritable_output_is_an_error)
 }
 
 /*
+ * Past a file size limit (RLIMIT_FSIZE, ulimit -f) a write fails with
+ * EFBIG, said on stderr, exit 1: fxt-dump ignores SIGXFSZ, which would
+ * otherwise kill it (exit 128 + 25) and leave the output cut without a word.
+ * The limit is set here and inherited by the child; this process writes
+ * nothing while it is in force.
+ */
+TEST(file_size_limit_is_a_write_error)
+{
+	static struct trace t;
+	char valid[4200], outpath[4200], err[2048];
+	struct rlimit old, lim;
+	int status, fd;
+
+	if (!fxt_dump) {
+		tap_skip("file_size_limit_is_a_write_error", "no FXT_DUMP argument");
+		return;
+	}
+	build_valid(&t);
+	snprintf(valid, sizeof(valid), "%s/valid-for-fsize.fxt", corpus_dir);
+	snprintf(outpath, sizeof(outpath), "%s/fsize-out.txt", corpus_dir);
+	ASSERT(write_file(valid, t.words, here(&t)) == 0);
+	fd = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT(fd >= 0);
+	close(fd);
+	ASSERT(getrlimit(RLIMIT_FSIZE, &old) == 0);
+	lim = old;
+	lim.rlim_cur = 64;	/* bytes: far less than the printed records */
+	ASSERT(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	status = run_dump_to(NULL, valid, outpath, err, sizeof(err));
+	ASSERT(setrlimit(RLIMIT_FSIZE, &old) == 0);
+	EXPECT(WIFEXITED(status));
+	EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), 1);
+	EXPECT_CONTAINS(err, "fxt-dump: writing the output failed: ");
+	EXPECT_CONTAINS(err, strerror(EFBIG));
+	unlink(valid);
+	unlink(outpath);
+}
+
+/*
  * Input that cannot be read is not a whole trace: exit 1 in every mode,
  * stderr naming the path and why, nothing on stdout (it was 2, the status
  * of a bad command line). A missing file, a directory (open() succeeds,
@@ -1171,6 +1210,7 @@ int main(int argc, char **argv)
 	RUN(not_fxt_is_refused_in_every_mode);
 	RUN(valid_trace_with_every_kind_passes);
 	RUN(unwritable_output_is_an_error);
+	RUN(file_size_limit_is_a_write_error);
 	RUN(unreadable_input_exits_1);
 	RUN(getopt_errors_start_with_fxt_dump);
 	RUN(summary_time_span_in_the_trace_s_ticks);
