@@ -697,31 +697,17 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
-/*
- * Count a records_lost or bytes_skipped marker (struct cpu_holes). Not
- * one: another counter, a counter id that is no CPU (16 bits, as in a
- * scheduling record), no "cpu" argument, or a negative one.
- */
+/* Count a records_lost or bytes_skipped marker (struct cpu_holes). */
 static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
 {
-	const struct fxt_arg *a;
 	struct cpu_holes *h;
-	unsigned int cpu, n;
+	uint64_t amount;
+	uint32_t cpu;
+	unsigned int n;
 	bool skipped;
 
-	if (rec->event.type != FXT_EVENT_COUNTER)
-		return;
-	skipped = fxt_str_eq(&rec->event.name, "bytes_skipped");
-	if (!skipped && !fxt_str_eq(&rec->event.name, "records_lost"))
-		return;
-	a = fxt_record_find_arg(rec, "cpu");
-	if (!a || (a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
-	    (a->type == FXT_ARG_INT64 && a->v.i64 < 0) ||
-	    rec->event.data > FXT_SCHED_CPU_MASK)
-		return;
-	if (!a->v.u64)
-		return;		/* the end of a hole */
-	cpu = (unsigned int)rec->event.data;
+	if (!fxt_loss_marker(rec, &cpu, &amount, &skipped) || !amount)
+		return;		/* not one, or the end of a hole */
 	if (cpu >= st->nhole_cpus) {
 		n = cpu + 1;
 		h = realloc(st->holes, n * sizeof(*h));
@@ -735,14 +721,14 @@ static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
 	}
 	h = &st->holes[cpu];
 	if (skipped) {
-		h->skipped = add_sat(h->skipped, a->v.u64);
+		h->skipped = add_sat(h->skipped, amount);
 		h->skip_holes++;
-		st->hole_totals.skipped = add_sat(st->hole_totals.skipped, a->v.u64);
+		st->hole_totals.skipped = add_sat(st->hole_totals.skipped, amount);
 		st->hole_totals.skip_holes++;
 	} else {
-		h->lost = add_sat(h->lost, a->v.u64);
+		h->lost = add_sat(h->lost, amount);
 		h->lost_holes++;
-		st->hole_totals.lost = add_sat(st->hole_totals.lost, a->v.u64);
+		st->hole_totals.lost = add_sat(st->hole_totals.lost, amount);
 		st->hole_totals.lost_holes++;
 	}
 }

@@ -877,6 +877,29 @@ const struct fxt_arg *fxt_record_find_arg(const struct fxt_record *rec,
 	return NULL;
 }
 
+bool fxt_loss_marker(const struct fxt_record *rec, uint32_t *cpu,
+		     uint64_t *amount, bool *skipped)
+{
+	const struct fxt_arg *a;
+	bool bytes;
+
+	if (rec->type != FXT_RECORD_EVENT || !rec->decoded ||
+	    rec->event.type != FXT_EVENT_COUNTER)
+		return false;
+	bytes = fxt_str_eq(&rec->event.name, "bytes_skipped");
+	if (!bytes && !fxt_str_eq(&rec->event.name, "records_lost"))
+		return false;
+	a = fxt_record_find_arg(rec, "cpu");
+	if (!a || (a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
+	    (a->type == FXT_ARG_INT64 && a->v.i64 < 0) ||
+	    rec->event.data > FXT_SCHED_CPU_MASK)
+		return false;
+	*cpu = (uint32_t)rec->event.data;
+	*amount = a->v.u64;
+	*skipped = bytes;
+	return true;
+}
+
 #define NAME_OF(table, i) \
 	((i) < sizeof(table) / sizeof((table)[0]) && (table)[i] ? (table)[i] : "unknown")
 

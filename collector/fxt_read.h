@@ -213,6 +213,22 @@ const struct fxt_arg *fxt_record_find_arg(const struct fxt_record *rec,
 bool fxt_str_eq(const struct fxt_str *s, const char *text);
 
 /**
+ * fxt_loss_marker() - is @rec a marker of a hole in one CPU's records?
+ * A decoded counter event named "records_lost" (the kernel's loss markers,
+ * uapi/linux/fxtrace.h: records lost to a full ring; fxt-collect writes the
+ * same pair for records dropped after a ring's last record) or
+ * "bytes_skipped" (fxt-collect's: ring data it skipped as invalid, in
+ * bytes), with counter id = the CPU (16 bits, as in a scheduling record)
+ * and a non-negative integer argument "cpu": the amount at the hole's
+ * start, then 0 where the CPU's records resume. fxt-sched and fxt-dump
+ * read them through this one test.
+ * Return: true with *@cpu, *@amount and *@skipped (a bytes_skipped marker)
+ * set; false, nothing set, for any other record.
+ */
+bool fxt_loss_marker(const struct fxt_record *rec, uint32_t *cpu,
+		     uint64_t *amount, bool *skipped);
+
+/**
  * fxt_fput_escaped() - @len bytes of @text (a name or message from a
  * trace: any bytes, as a task's comm may be) to @out, safe for a terminal
  * and on one line: a backslash doubled, @quote (when not 0) after a

@@ -285,31 +285,23 @@ static bool to_name(const struct fxt_record *rec, struct sc_event *e)
 	return true;
 }
 
-/* A kernel loss marker ("records_lost" counter, uapi/linux/fxtrace.h) as an
- * SC_LOST event; fxt-collect's "bytes_skipped" marker of the same shape
- * too (SC_SKIPPED), since its hole is as much a hole. */
+/* A loss marker (fxt_loss_marker(): the kernel's records_lost, or
+ * fxt-collect's bytes_skipped, SC_SKIPPED, since its hole is as much a
+ * hole) as an SC_LOST event. */
 static bool to_lost(const struct fxt_record *rec, uint64_t ts,
 		    struct sc_event *e)
 {
-	const struct fxt_arg *a;
+	uint64_t amount;
+	uint32_t cpu;
 	bool skipped;
 
-	if (rec->type != FXT_RECORD_EVENT || !rec->decoded ||
-	    rec->event.type != FXT_EVENT_COUNTER)
-		return false;
-	skipped = fxt_str_eq(&rec->event.name, "bytes_skipped");
-	if (!skipped && !fxt_str_eq(&rec->event.name, "records_lost"))
-		return false;
-	a = fxt_record_find_arg(rec, "cpu");
-	if (!a || (a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
-	    (a->type == FXT_ARG_INT64 && a->v.i64 < 0) ||
-	    rec->event.data > FXT_SCHED_CPU_MASK)	/* a CPU: 16 bits */
+	if (!fxt_loss_marker(rec, &cpu, &amount, &skipped))
 		return false;
 	memset(e, 0, sizeof(*e));
 	e->kind = SC_LOST;
 	e->ts = ts;
-	e->cpu = (uint32_t)rec->event.data;
-	e->a = a->v.u64;
+	e->cpu = cpu;
+	e->a = amount;
 	if (skipped)
 		e->flags = SC_SKIPPED;
 	return true;
