@@ -377,6 +377,7 @@ int main(int argc, char **argv)
 	struct stat in_sb, out_sb;
 	struct conv cv;
 	const char *path, *outpath = NULL;
+	uint64_t widened_from;
 	int ret = 0, c;
 
 	/* Past a file size limit (ulimit -f), a write fails with EFBIG and
@@ -461,11 +462,8 @@ int main(int argc, char **argv)
 	}
 	/* The names pass found the window the file needs: the events' pass
 	 * (which cannot be read again: it writes as it goes) uses it. */
-	if (st.widened_from_ns) {
-		fprintf(stderr, "fxt2json: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
-			path, (double)st.max_disorder_ns / 1e9,
-			(double)st.widened_from_ns / 1e9,
-			(double)st.window_ns / 1e9);
+	widened_from = st.widened_from_ns;
+	if (widened_from) {
 		opts.reorder_window_ns = st.window_ns;
 		opts.widen = false;
 	}
@@ -500,9 +498,8 @@ int main(int argc, char **argv)
 			path, st.error.offset, st.error.message);
 		ret = 1;
 	}
-	if (!st.switches && !st.wakeups && !st.malformed)
-		fprintf(stderr, "fxt2json: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
-			path);
+	st.widened_from_ns = widened_from;	/* the events' pass's own is 0 */
+	sc_print_input_notes(stderr, "fxt2json", path, &st);
 	if (st.late)
 		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window left out (first at offset %zu); a --reorder-window above %.9f s, or none, takes them in\n",
 			path, st.late, st.first_late_offset,

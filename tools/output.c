@@ -848,14 +848,7 @@ void print_input_warnings(const struct analysis *an, const char *path,
 	if (an->io.malformed)
 		fprintf(err, "fxt-sched: %s: offset %zu: %s; the results cover only the records before it\n",
 			path, an->io.error.offset, an->io.error.message);
-	if (!an->io.switches && !an->io.wakeups && !an->io.malformed)
-		fprintf(err, "fxt-sched: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
-			path);
-	if (an->io.widened_from_ns)
-		fprintf(err, "fxt-sched: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
-			path, (double)an->io.max_disorder_ns / 1e9,
-			(double)an->io.widened_from_ns / 1e9,
-			(double)an->io.window_ns / 1e9);
+	sc_print_input_notes(err, "fxt-sched", path, &an->io);
 	if (an->io.late)
 		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were left out; a --reorder-window above %.9f s, or none, takes them in\n",
 			path, an->io.late, an->io.first_late_offset,

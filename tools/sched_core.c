@@ -628,6 +628,19 @@ static int run_input(struct input *in, const struct sc_opts *opts,
 	return 0;
 }
 
+void sc_print_input_notes(FILE *err, const char *prog, const char *path,
+			  const struct sc_stats *st)
+{
+	if (!st->switches && !st->wakeups && !st->malformed)
+		fprintf(err, "%s: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
+			prog, path);
+	if (st->widened_from_ns)
+		fprintf(err, "%s: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
+			prog, path, (double)st->max_disorder_ns / 1e9,
+			(double)st->widened_from_ns / 1e9,
+			(double)st->window_ns / 1e9);
+}
+
 int sc_run(const char *path, const struct sc_opts *opts,
 	   const struct sc_handler *h, struct sc_stats *st)
 {
@@ -640,10 +653,9 @@ int sc_run_twice(const char *path, const struct sc_opts *opts,
 		 const struct sc_handler *second, struct sc_stats *st2)
 {
 	struct input in;
-	int ret, err;
-
 	struct sc_opts wide;
 	uint64_t from = 0;
+	int ret, err;
 
 	memset(st1, 0, sizeof(*st1));
 	if (open_input(path, &in))

@@ -49,6 +49,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fxt_read.h"
 
@@ -189,6 +190,14 @@ const char *sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
  * e.g. "a unit is required: ns, us, ms or s (e.g. 2s)").
  */
 const char *sc_parse_window(const char *s, uint64_t *out);
+
+/*
+ * sc_print_input_notes() - what fxt-sched and fxt2json (@prog) both say on
+ * @err about the input @path as @st read it: that it held no scheduling
+ * record, and that it was read again with a wider window (sc_opts.widen).
+ */
+void sc_print_input_notes(FILE *err, const char *prog, const char *path,
+			  const struct sc_stats *st);
 
 /* Convert ticks at @tps per second to nanoseconds, UINT64_MAX if past it. */
 uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps);
