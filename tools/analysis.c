@@ -1040,8 +1040,6 @@ void analysis_sched(void *ctx, const struct sc_event *ev)
 		do_wakeup(an, ev);
 }
 
-/* Between the passes of a filtered top: which rows the filters select,
- * now that every name and pid is known. */
 /*
  * sc_handler.reset: the input is read again with a wider reorder window
  * (sc_opts.widen). Everything learnt is forgotten; the options stay, and
@@ -1068,6 +1066,8 @@ void analysis_reset(void *ctx)
 		an->spool_error = true;
 }
 
+/* Between the passes of a filtered top: which rows the filters select,
+ * now that every name and pid is known. */
 struct two_pass {
 	struct analysis first, *an;
 	bool *rows;
