@@ -102,37 +102,43 @@ static inline void see_tid(uint64_t *tid_seen, const struct ring_sink *sink,
 }
 
 /*
- * Where in @rec (a record of @words words) the first of its @nargs
- * arguments, from word @at on, of type @type and name @name is, with two
- * words or more (exactly @size if @size is not 0): the word index of its
- * header, its value in the word after. 0 if there is none, or an argument
- * before it does not fit the record.
+ * Where in @rec (a record of @words words) the next of its arguments, from
+ * word *@at on and at most *@nargs of them, of type @type and name @name
+ * is, with two words or more (exactly @size if @size is not 0): the word
+ * index of its header, its value in the word after. 0 if there is none, or
+ * an argument before it does not fit the record. *@at and *@nargs are left
+ * after the argument found, so that a second call finds the one after it.
  */
 static inline uint64_t find_arg(const uint8_t *rec, uint64_t words,
-				uint64_t at, unsigned int nargs,
+				uint64_t *at, unsigned int *nargs,
 				unsigned int type, unsigned int name,
 				uint64_t size)
 {
-	uint64_t ah, asize;
+	uint64_t ah, asize, found;
 
-	while (nargs-- && at < words) {
-		ah = word_at(rec + 8 * at);
+	while (*nargs && *at < words) {
+		ah = word_at(rec + 8 * *at);
 		asize = ah >> FXT_ARG_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
-		if (asize == 0 || asize > words - at)
+		if (asize == 0 || asize > words - *at)
 			return 0;
+		found = *at;
+		*at += asize;
+		--*nargs;
 		if ((ah & 0xf) == type && asize >= 2 && (!size || asize == size) &&
 		    (ah >> FXT_ARG_NAME_SHIFT & 0xffff) == name)
-			return at;
-		at += asize;
+			return found;
 	}
 	return 0;
 }
 
 /*
- * A wakeup's "waker" koid argument, if present, for any layout of the
- * arguments (scan_record() reads the kernel's own layout inline). Arguments
- * that do not fit the record end the search: the frame is still whole, so
- * the record is copied, and fxt-dump --check will name the problem.
+ * A wakeup's "waker" koid arguments, for any layout of the arguments
+ * (scan_record() reads the kernel's own layout inline). The kernel writes
+ * one; a record with more is reported in full, since a reader may take any
+ * of them as the waker and the collector names every thread a reader may
+ * show. Arguments that do not fit the record end the search: the frame is
+ * still whole, so the record is copied, and fxt-dump --check will name the
+ * problem.
  */
 static __attribute__((noinline)) void scan_waker(const uint8_t *rec,
 						 uint64_t h, uint64_t words,
@@ -140,11 +146,12 @@ static __attribute__((noinline)) void scan_waker(const uint8_t *rec,
 						 const struct ring_sink *sink)
 {
 	/* After the header, the timestamp and the woken tid. */
-	uint64_t at = find_arg(rec, words, 3, h >> FXT_SCHED_ARGC_SHIFT & 0xf,
-			       FXT_ARG_KOID, FXTRACE_STR_WAKER, 0);
+	uint64_t at = 3, found;
+	unsigned int nargs = h >> FXT_SCHED_ARGC_SHIFT & 0xf;
 
-	if (at)
-		see_tid(tid_seen, sink, word_at(rec + 8 * (at + 1)));
+	while ((found = find_arg(rec, words, &at, &nargs, FXT_ARG_KOID,
+				 FXTRACE_STR_WAKER, 0)))
+		see_tid(tid_seen, sink, word_at(rec + 8 * (found + 1)));
 }
 
 /*
@@ -269,11 +276,11 @@ static __attribute__((noinline)) uint64_t marker_lost(const uint8_t *rec,
 						      uint64_t words)
 {
 	/* After the header and timestamp, an inline thread's pid and tid. */
-	uint64_t at = find_arg(rec, words,
-			       (h >> FXT_EVENT_THREAD_SHIFT & 0xff) ? 2 : 4,
-			       h >> FXT_EVENT_ARGC_SHIFT & 0xf, FXT_ARG_INT64,
-			       FXTRACE_STR_CPU, 2);
-	uint64_t value = at ? word_at(rec + 8 * (at + 1)) : 0;
+	uint64_t at = (h >> FXT_EVENT_THREAD_SHIFT & 0xff) ? 2 : 4;
+	unsigned int nargs = h >> FXT_EVENT_ARGC_SHIFT & 0xf;
+	uint64_t found = find_arg(rec, words, &at, &nargs, FXT_ARG_INT64,
+				  FXTRACE_STR_CPU, 2);
+	uint64_t value = found ? word_at(rec + 8 * (found + 1)) : 0;
 
 	return (int64_t)value > 0 ? value : 0;
 }

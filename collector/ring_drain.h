@@ -74,7 +74,8 @@ struct ring_name {
  * @write: copy @len bytes; return 0 or a negative errno (the drain then
  *         stops without publishing consumer_pos)
  * @tid:   called for the thread ids found in the copied records (context
- *         switch outgoing/incoming, wakeup woken, wakeup "waker" argument),
+ *         switch outgoing/incoming, wakeup woken, every "waker" koid
+ *         argument of a wakeup),
  *         in record order, except tid 0 (the idle tasks) and a tid that is
  *         already in its slot of the ring's @tid_seen cache. So every other
  *         tid is passed on the first time the ring holds it, and again only

@@ -1019,7 +1019,7 @@ TEST(wakeups_in_another_layout_still_report_their_waker)
 	struct fake f;
 	struct fxt_arg weight = fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120);
 	struct fxt_arg waker = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 66);
-	struct fxt_arg args[2];
+	struct fxt_arg args[3];
 	struct fxt_wakeup wk = { .cpu = 0, .timestamp = 1, .woken_tid = 5 };
 	struct fxt_writer w;
 
@@ -1047,10 +1047,22 @@ TEST(wakeups_in_another_layout_still_report_their_waker)
 	kernel_wakeup(rec, 4, 11, 12);
 	rec[3] += 1ULL << FXT_ARG_SIZE_SHIFT;
 	produce(&f, rec, 40);
+	/*
+	 * Two waker arguments (the kernel writes one): both tids reported,
+	 * the second after a one-word argument (found by the fuzz target).
+	 */
+	args[0] = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 13);
+	args[1] = weight;
+	args[2] = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 14);
+	wk.timestamp = 5;
+	wk.woken_tid = 15;
+	fxt_writer_init(&w, rec, 16);
+	fxt_write_wakeup(&w, &wk, args, 3);
+	produce(&f, rec, fxt_writer_bytes(&w));
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
-	EXPECT(got_tids(&c, 0, TIDS(5, 66, 7, 9, 10, 11)));
-	EXPECT_EQ(f.ring.wakeups, 4);
-	EXPECT_EQ(f.ring.last_ts, 4);
+	EXPECT(got_tids(&c, 0, TIDS(5, 66, 7, 9, 10, 11, 15, 13, 14)));
+	EXPECT_EQ(f.ring.wakeups, 5);
+	EXPECT_EQ(f.ring.last_ts, 5);
 	fake_free(&f);
 	free(c.bytes);
 }
