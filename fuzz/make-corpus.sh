@@ -11,7 +11,9 @@
 #     truncated, reserved bits, undefined refs, ...) and its valid trace with
 #     every record kind;
 #   - tools/tests/gen_trace: small synthetic fxtrace-style traces (names
-#     first or last, drops, spurious wakeups);
+#     first or last, drops, spurious wakeups, and holes: the kernel's
+#     records_lost and fxt-collect's bytes_skipped markers within the
+#     first 4 KiB);
 #   - real traces from the VM selftests, when build/vm-out/*/out/*.fxt
 #     exist (scripts/vm-test.sh leaves them): their first 4 KiB as files,
 #     and their ring records (from the first scheduling record on) as ring
@@ -44,7 +46,9 @@ echo "make-corpus: synthetic traces (gen_trace)"
 	"$BUILD/tools/obj/tests/gen_trace"
 i=0
 for opts in "-c 2 -t 4 -n 40" "-c 3 -t 8 -n 60 --names-at-end" \
-	"-c 2 -t 6 -n 60 --drops" "-c 4 -t 10 -n 80 --spurious --seed 7"; do
+	"-c 2 -t 6 -n 60 --drops" "-c 4 -t 10 -n 80 --spurious --seed 7" \
+	"-c 2 -t 4 -n 400 --drain-ms 1 --losses --skips --seed 5" \
+	"-c 3 -t 6 -n 400 --drain-ms 1 --losses --skips --kernel-names --seed 15"; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086 # $opts is a list of options
 	"$BUILD/tools/obj/tests/gen_trace" -o "$raw/gen$i.fxt" $opts

@@ -18,12 +18,14 @@
  * CPU's ring just before its first wakeup, as fxtrace's kernel writes
  * them. With --losses a CPU's ring now and then loses every record for up
  * to a few ms, and the next record is preceded by the kernel's pair of
- * records_lost markers (uapi/linux/fxtrace.h).
+ * records_lost markers (uapi/linux/fxtrace.h). With --skips as well, half
+ * of those holes are marked instead as fxt-collect marks ring data it
+ * skipped: a bytes_skipped pair counting 40 bytes a record.
  *
  *   gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES]
  *             [--seed N] [--drain-ms N] [--names-at-end] [--drops]
  *             [--spurious]   (also wake threads that are running/runnable)
- *             [--kernel-names] [--losses] [--late-start]
+ *             [--kernel-names] [--losses [--skips]] [--late-start]
  * --late-start: the first 2 ms have wakeups but no context switches (as
  * in traces of other producers, or of fxtrace versions that attached
  * sched_switch last; fxtrace now attaches it first).
@@ -70,6 +72,7 @@ struct cpu {
 	struct fxt_writer ring;
 	uint64_t lose_from, lose_until;	/* records in [from, until) are lost */
 	uint64_t lost, lost_first;	/* lost so far in this hole, first ts */
+	bool skip;		/* this hole is marked as bytes_skipped */
 	int cur;		/* thread index, -1 idle */
 	uint64_t resched_at;	/* next scheduling decision */
 	int q[MAXT];
@@ -108,8 +111,9 @@ static void thread_name(char *buf, size_t len, int i)
 
 /*
  * May ring @r take a record at @ts? Inside a loss window it is dropped;
- * the first record after one gets the two records_lost markers first:
- * (lost, at the first lost record's time), (0, at this record's time).
+ * the first record after one gets the two records_lost (or bytes_skipped)
+ * markers first: (lost, at the first lost record's time), (0, at this
+ * record's time).
  */
 static bool admit(int r, uint64_t ts)
 {
@@ -117,6 +121,7 @@ static bool admit(int r, uint64_t ts)
 	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
 		fxt_str_c("fxtrace"), fxt_str_c("records_lost"), 0, (uint64_t)r };
 	struct fxt_arg a;
+	uint64_t value;
 
 	if (ts >= c->lose_from && ts < c->lose_until) {
 		if (!c->lost++)
@@ -124,8 +129,13 @@ static bool admit(int r, uint64_t ts)
 		return false;
 	}
 	if (c->lost) {
+		value = c->lost;
+		if (c->skip) {
+			ev.name = fxt_str_c("bytes_skipped");
+			value *= 40;
+		}
 		ev.timestamp = c->lost_first;
-		a = fxt_arg_int64(fxt_str_c("cpu"), (int64_t)c->lost);
+		a = fxt_arg_int64(fxt_str_c("cpu"), (int64_t)value);
 		fxt_write_event(&c->ring, &ev, &a, 1);
 		ev.timestamp = ts;
 		a = fxt_arg_int64(fxt_str_c("cpu"), 0);
@@ -213,7 +223,8 @@ static void emit_names(int r, uint64_t ts, int t, bool process)
 	fxt_write_kernel_object(&cpus[r].ring, &o, &a, 1);
 }
 
-static void drain(unsigned round, bool drops, bool losses, uint64_t now)
+static void drain(unsigned round, bool drops, bool losses, bool skips,
+		  uint64_t now)
 {
 	int k;
 
@@ -222,6 +233,7 @@ static void drain(unsigned round, bool drops, bool losses, uint64_t now)
 
 		c->lose_from = now + rnd_range(0, 50000000);
 		c->lose_until = c->lose_from + rnd_range(100000, 5000000);
+		c->skip = skips && rnd() % 2;
 	}
 	for (k = 0; k < ncpu; k++) {
 		int c = (int)((round + (unsigned)k) % (unsigned)ncpu);
@@ -256,6 +268,7 @@ int main(int argc, char **argv)
 		{ "spurious", no_argument, NULL, 'S' },
 		{ "kernel-names", no_argument, NULL, 'K' },
 		{ "losses", no_argument, NULL, 'L' },
+		{ "skips", no_argument, NULL, 'k' },
 		{ "late-start", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -263,7 +276,7 @@ int main(int argc, char **argv)
 	uint64_t max_bytes = 0, max_switches = 100000, nsw = 0;
 	uint64_t now = 1000000000000ULL, drain_ns = 100000000ULL, next_drain;
 	bool at_end = false, drops = false, spurious = false;
-	bool knames = false, losses = false;
+	bool knames = false, losses = false, skips = false;
 	unsigned round = 0;
 	struct fxt_writer w;
 	int o, i, c;
@@ -282,9 +295,10 @@ int main(int argc, char **argv)
 		case 'S': spurious = true; break;
 		case 'K': knames = true; break;
 		case 'L': losses = true; break;
+		case 'k': skips = true; break;
 		case 'l': switches_from = now + 2000000; break;
 		default:
-			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious] [--kernel-names] [--losses] [--late-start]\n");
+			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious] [--kernel-names] [--losses [--skips]] [--late-start]\n");
 			return 2;
 		}
 	}
@@ -350,7 +364,7 @@ int main(int argc, char **argv)
 			break;
 		now = t;
 		while (now >= next_drain) {
-			drain(round++, drops, losses, now);
+			drain(round++, drops, losses, skips, now);
 			next_drain += drain_ns;
 		}
 		if (kind == 2) {
@@ -443,7 +457,7 @@ int main(int argc, char **argv)
 	}
 	for (c = 0; c < ncpu; c++)	/* the last hole ends */
 		cpus[c].lose_until = 0;
-	drain(round, drops, false, now);
+	drain(round, drops, false, false, now);
 	if (at_end) {
 		names(&w);
 		flush_writer(&w);
