@@ -625,11 +625,16 @@ static void build_late_hole(struct tb *t)
 /*
  * Records out of order by more than the default reorder window (2 s), as
  * when fxt-collect's output stalls and one ring's chunk spans seconds:
- * cpu0's ring first, 1 s: idle -> 100; 3 s: 100 -> idle (blocked); 7 s:
- * idle -> 200; 8 s: 200 -> idle (blocked); then cpu1's wakeup of 200 by
- * 100 at 2 s, 6 s behind the newest record before it. In time order: one
- * wakeup interval, 200 from 2 s to 7 s (5 s). With a 2 s window the
- * wakeup comes after 3 s was handed on: late, left out, no interval.
+ * cpu0's ring first, 1 s: idle -> 100; 1.2 s: 100 wakes 300; 1.4 s: 100
+ * -> 300 (100 preempted); 1.6 s: 300 -> 100 (blocked); 3 s: 100 -> idle
+ * (blocked); 7 s: idle -> 200; 8 s: 200 -> idle (blocked); then cpu1's
+ * wakeup of 200 by 100 at 2 s, 6 s behind the newest record before it.
+ * In time order: a wakeup interval of 300 (1.2 s to 1.4 s), a preemption
+ * of 100 (1.4 s to 1.6 s), and 200's wakeup interval from 2 s to 7 s
+ * (5 s). With a 2 s window the wakeup comes after 3 s was handed on:
+ * late, left out, no interval for 200; the first two intervals are found
+ * (and spooled by latency --intervals) before the late record is seen,
+ * so a second read must not list them twice.
  */
 #define LATE_SCHED_DISORDER_NS	6000000000ULL
 
@@ -638,12 +643,16 @@ static void build_late_sched(struct tb *t)
 {
 	tb_begin(t, 1000000000);
 	tb_switch(t, 0, 1000000000, IDLE, 100, 0);
+	tb_wake(t, 0, 1200000000, 300, 100);
+	tb_switch(t, 0, 1400000000, 100, 300, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 1600000000, 300, 100, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 0, 3000000000, 100, IDLE, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 0, 7000000000, IDLE, 200, 0);
 	tb_switch(t, 0, 8000000000, 200, IDLE, FXT_THREAD_STATE_BLOCKED);
 	tb_wake(t, 1, 2000000000, 200, 100);
 	tb_thread(t, 100, 100, "waker");
 	tb_thread(t, 200, 200, "sleeper");
+	tb_thread(t, 300, 100, "early");
 }
 
 /*
