@@ -14,13 +14,9 @@
 #include <unistd.h>
 
 #include "collect_options.h"
+#include "fxt_release.h"
 
 #define MAX_DURATION_MS	(366ULL * 24 * 3600 * 1000)
-
-/* The release, from the top-level VERSION file (collector/Makefile). */
-#ifndef FXT_RELEASE
-#define FXT_RELEASE	"unknown"
-#endif
 
 void collect_usage(FILE *f)
 {

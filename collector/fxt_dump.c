@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fxt_read.h"
+#include "fxt_release.h"
 #include "tid_set.h"
 
 /*
@@ -125,6 +126,7 @@ static void usage(FILE *f)
 "                  the bytes fxt-collect skipped as invalid by its\n"
 "                  bytes_skipped markers, each with its number of holes\n"
 "  -h, --help      show this help and exit\n"
+"  -V, --version   show the release and exit\n"
 "\n"
 "Each printed line is: byte offset, record kind, decoded fields, then the\n"
 "arguments as name:type=value with string refs resolved. Without --check,\n"
@@ -175,6 +177,7 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 		{ "check", no_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -182,7 +185,7 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 	memset(opts, 0, sizeof(*opts));
 	/* getopt's messages start with argv[0]: "fxt-dump:", not a path */
 	argv[0] = (char *)"fxt-dump";
-	while ((c = getopt_long(argc, argv, "csh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "cshV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			opts->check = true;
@@ -192,6 +195,10 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(check_output(0));
+		case 'V':
+			/* No module ABI version (fxt-collect's): it reads files */
+			puts("fxt-dump " FXT_RELEASE);
 			exit(check_output(0));
 		default:
 			fprintf(stderr, "Try 'fxt-dump --help' for more information.\n");

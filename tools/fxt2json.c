@@ -21,6 +21,7 @@
 
 #include "analysis.h"
 #include "fxt_read.h"
+#include "fxt_release.h"
 
 #define CPU_PID		((uint64_t)2147483647)	/* the pseudo process holding CPU tracks */
 
@@ -303,6 +304,7 @@ static void usage(FILE *f)
 		"                            bound on memory; without it the window\n"
 		"                            starts at 2s and grows to what FILE needs\n"
 		"  -h, --help                this text\n"
+		"  -V, --version             the release\n"
 		"\n"
 		"Exit status: 0 success; 1 the input cannot be read or is not a whole\n"
 		"trace (not a regular file, empty, not FXT, or malformed: the records\n"
@@ -369,6 +371,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "reorder-window", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* Without --reorder-window the window grows to what the file needs */
@@ -386,7 +389,7 @@ int main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 	/* getopt's messages start with argv[0]: "fxt2json:", as fxt-sched's */
 	argv[0] = (char *)"fxt2json";
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outpath = optarg;
@@ -406,6 +409,10 @@ int main(int argc, char **argv)
 		}
 		case 'h':
 			usage(stdout);
+			return check_output(stdout);
+		case 'V':
+			/* No module ABI version (fxt-collect's): it reads files */
+			puts("fxt2json " FXT_RELEASE);
 			return check_output(stdout);
 		default:
 			usage(stderr);

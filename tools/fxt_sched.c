@@ -15,6 +15,7 @@
 
 #include "analysis.h"
 #include "fxt_read.h"
+#include "fxt_release.h"
 
 static const char *prog = "fxt-sched";
 
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 "Input:   --reorder-window T (a unit is required: ns, us, ms, s; default 2s),\n"
 "         -v, --verbose (throughput and memory to stderr)\n"
 "         -h, --help (this text)\n"
+"         -V, --version (the release)\n"
 "FILE may be - for stdin. Records out of order by more than the window are\n"
 "read again with a window that fits them (stderr says so); a window given\n"
 "with --reorder-window is kept, bounding memory. See fxt-sched(1).\n"
@@ -62,6 +64,17 @@ static int check_stdout(int ret)
 	fprintf(stderr, "%s: writing the output failed: %s\n", prog,
 		strerror(err));
 	return 1;
+}
+
+/*
+ * --version: the release alone, without the module ABI version that
+ * fxt-collect shows: fxt-sched reads files, never the module. Returns as
+ * check_stdout() does.
+ */
+static int print_version(void)
+{
+	puts("fxt-sched " FXT_RELEASE);
+	return check_stdout(0);
 }
 
 /* --from or --to @opt's value: 0, or -1 after saying what is wrong. */
@@ -177,6 +190,7 @@ int main(int argc, char **argv)
 		{ "intervals", no_argument, NULL, OPT_INTERVALS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct analysis an;
@@ -204,6 +218,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return check_stdout(0);
 	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		return print_version();
 	cmd = argv[1];
 	if (strcmp(cmd, "latency") && strcmp(cmd, "top") && strcmp(cmd, "summary")) {
 		fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
@@ -215,7 +231,7 @@ int main(int argc, char **argv)
 	argc--;
 	/* getopt's messages start with argv[0]: "fxt-sched:", not "top:" */
 	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, "PTn:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "PTn:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PID:
 			if (filter_list("--pid", "process", optarg,
@@ -300,6 +316,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			ret = check_stdout(0);
+			goto out;
+		case 'V':
+			ret = print_version();
 			goto out;
 		default:
 			goto usage_err;

@@ -33,7 +33,7 @@ unit_suites() {
 	suite "$prefix" "$b/obj/tests/test_collector_parts"
 	rm -rf "$b/obj/tests/corpus"
 	suite "$prefix" "$b/obj/tests/test_fxt_malformed" "$b/fxt-dump" \
-		"$b/obj/tests/corpus"
+		"$b/obj/tests/corpus" "$(cat "$SRCDIR/../VERSION")"
 	suite "$prefix" sh "$T/test_fxt_collect_nodev.sh" "$b/fxt-collect"
 	suite "$prefix" sh "$T/test_fxt_collect_fake.sh" "$b/fxt-collect" \
 		"$b/fxt-dump" "$b/obj/tests/fake_fxtrace.so"

@@ -2,7 +2,7 @@
 /*
  * test_fxt_malformed.c - malformed traces are refused cleanly.
  *
- *	test_fxt_malformed [FXT_DUMP [CORPUS_DIR]]
+ *	test_fxt_malformed [FXT_DUMP [CORPUS_DIR [RELEASE]]]
  *
  * Builds a corpus of broken traces (size 0, truncated, trailing bytes,
  * reserved bits, undefined refs, missing magic, oversized fields, ...) and
@@ -16,7 +16,8 @@
  * --summary's time span must follow the trace's tick rates, and it must
  * report every loss the trace records (drop counters, records_lost and
  * bytes_skipped markers).
- * CORPUS_DIR keeps the files (the valgrind test reuses them).
+ * CORPUS_DIR keeps the files (the valgrind test reuses them). RELEASE is
+ * the top-level VERSION file's, which fxt-dump --version must show.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@
 #define MAX_WORDS	4096
 
 static const char *fxt_dump;	/* path of the fxt-dump binary, or NULL */
+static const char *release;	/* what --version must name, or NULL */
 static char corpus_dir[4096];
 
 struct trace {
@@ -650,13 +652,15 @@ TEST(valid_trace_with_every_kind_passes)
 
 /*
  * Output that cannot be written (/dev/full: ENOSPC) is an error in every
- * mode, said on stderr: exit 1, as for a malformed file (it was 2, the
- * status of a bad command line, which the three trace readers keep for
- * that alone).
+ * mode, --help and --version too, said on stderr: exit 1, as for a
+ * malformed file (it was 2, the status of a bad command line, which the
+ * three trace readers keep for that alone).
  */
 TEST(unwritable_output_is_an_error)
 {
-	static const char *const opts[] = { NULL, "--check", "--summary", "--help" };
+	static const char *const opts[] = {
+		NULL, "--check", "--summary", "--help", "--version", "-V",
+	};
 	static struct trace t;
 	char valid[4200], bad[4200], err[2048];
 	uint8_t *buf;
@@ -696,6 +700,35 @@ TEST(unwritable_output_is_an_error)
 	EXPECT(!strstr(err, "writing the output failed"));
 	unlink(valid);
 	unlink(bad);
+}
+
+/*
+ * --version and -V print "fxt-dump RELEASE", the release of the VERSION
+ * file (as fxt-collect's, without its module ABI version), exit 0 and say
+ * nothing else; no FILE is needed, as for --help.
+ */
+TEST(version_names_the_release)
+{
+	static const char *const opts[] = { "--version", "-V" };
+	char outpath[4200], err[2048], out[256], want[256];
+	unsigned int i;
+	int status;
+
+	if (!fxt_dump || !release) {
+		tap_skip("version_names_the_release", "no FXT_DUMP or RELEASE argument");
+		return;
+	}
+	snprintf(want, sizeof(want), "fxt-dump %s\n", release);
+	snprintf(outpath, sizeof(outpath), "%s/version.out", corpus_dir);
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		EXPECT(write_file(outpath, "", 0) == 0);
+		status = run_dump_to(opts[i], NULL, outpath, err, sizeof(err));
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		EXPECT_STREQ(err, "");
+		read_text(outpath, out, sizeof(out));
+		EXPECT_STREQ(out, want);
+	}
+	unlink(outpath);
 }
 
 /*
@@ -1181,6 +1214,7 @@ int main(int argc, char **argv)
 	else
 		snprintf(corpus_dir, sizeof(corpus_dir), "/tmp/fxt-corpus.%d",
 			 (int)getpid());
+	release = argc > 3 ? argv[3] : NULL;
 	if (fxt_dump && mkdir(corpus_dir, 0755) && errno != EEXIST) {
 		printf("# cannot create %s: %s\n", corpus_dir, strerror(errno));
 		fxt_dump = NULL;
@@ -1210,6 +1244,7 @@ int main(int argc, char **argv)
 	RUN(not_fxt_is_refused_in_every_mode);
 	RUN(valid_trace_with_every_kind_passes);
 	RUN(unwritable_output_is_an_error);
+	RUN(version_names_the_release);
 	RUN(file_size_limit_is_a_write_error);
 	RUN(unreadable_input_exits_1);
 	RUN(getopt_errors_start_with_fxt_dump);

@@ -464,8 +464,20 @@ t "many processes: latency -P (text), the same groups" "'$S' latency -P '$M' >'$
 t "many processes: latency -T (text), each thread with its process's name" "'$S' latency -T '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text-T '$tmp/m.txt'"
 t "many processes: fxt2json, one process_name per named pid (its last name), every thread_name" "'$J' '$M' >'$tmp/m.json' && python3 '$tmp/many.py' fxt2json '$tmp/m.json'"
 
-# ---- help to a full disk: exit 1 (a write error) with a message, not 0 ----
-for P in "$S --help" "$S latency -h" "$S top --help" "$J --help" "$J -h"; do
+# ---- --version: "PROGRAM RELEASE", the release of the top-level VERSION
+# file (no module ABI version: only fxt-collect speaks to the module);
+# exit 0, before a command or after it, without FILE ----
+release=$(cat "$R/VERSION")
+for P in "$S --version" "$S -V" "$S latency --version" "$S top -V" \
+	 "$J --version" "$J -V"; do
+	p=${P##*/}
+	t "$p: prints '${p%% *} $release', exit 0, nothing on stderr" "$P >'$tmp/o.txt' 2>'$tmp/e.txt' && printf '%s\\n' '${p%% *} $release' | cmp -s - '$tmp/o.txt' && [ ! -s '$tmp/e.txt' ]"
+done
+
+# ---- --help and --version to a full disk: exit 1 (a write error) with a
+# message, not 0 ----
+for P in "$S --help" "$S latency -h" "$S top --help" "$J --help" "$J -h" \
+	 "$S --version" "$S -V" "$S summary --version" "$J --version" "$J -V"; do
 	p=${P##*/}
 	if [ -w /dev/full ]; then
 		t "$p >/dev/full: exit 1, says writing the output failed and why" "$P >/dev/full 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qx '${p%% *}: writing the output failed: No space left on device' '$tmp/e.txt'"
