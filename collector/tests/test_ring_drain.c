@@ -1007,6 +1007,19 @@ TEST(records_across_the_end_walk_as_in_one_piece)
 	free(w.c.bytes);
 }
 
+/* A wakeup (CPU 0) of @woken at @ts with @args, written by fxt_write.c. */
+static void produce_wakeup(struct fake *f, uint64_t ts, uint64_t woken,
+			   const struct fxt_arg *args, unsigned int nargs)
+{
+	uint64_t rec[16];
+	struct fxt_wakeup wk = { .cpu = 0, .timestamp = ts, .woken_tid = woken };
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, rec, sizeof(rec) / sizeof(rec[0]));
+	EXPECT_EQ(fxt_write_wakeup(&w, &wk, args, nargs), 0);
+	produce(f, rec, fxt_writer_bytes(&w));
+}
+
 /*
  * Records of the kernel's sizes and argument counts whose arguments are
  * laid out otherwise: the same answers as the general argument walk.
@@ -1018,31 +1031,27 @@ TEST(wakeups_in_another_layout_still_report_their_waker)
 	struct ring_sink s = sink_for(&c);
 	struct fake f;
 	struct fxt_arg weight = fxt_arg_int32(fxt_str_index(FXTRACE_STR_WEIGHT), 120);
-	struct fxt_arg waker = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 66);
-	struct fxt_arg args[3];
-	struct fxt_wakeup wk = { .cpu = 0, .timestamp = 1, .woken_tid = 5 };
-	struct fxt_writer w;
+	struct fxt_arg waker_first[2] = {
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 66), weight,
+	};
+	struct fxt_arg waker_second[2] = {
+		weight, fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 10),
+	};
+	struct fxt_arg two_wakers[3] = {
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 13), weight,
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 14),
+	};
 
 	fake_init(&f, 256, 0);
 	/* Waker first (words 3-4), then a one-word argument: 6 words. */
-	args[0] = waker;
-	args[1] = weight;
-	fxt_writer_init(&w, rec, 16);
-	fxt_write_wakeup(&w, &wk, args, 2);
-	produce(&f, rec, fxt_writer_bytes(&w));
+	produce_wakeup(&f, 1, 5, waker_first, 2);
 	/* The kernel's layout, but the koid argument has another name. */
 	kernel_wakeup(rec, 2, 7, 8);
 	rec[3] = (rec[3] & ~(0xffffULL << FXT_ARG_NAME_SHIFT)) |
 		 (uint64_t)FXTRACE_STR_PROCESS << FXT_ARG_NAME_SHIFT;
 	produce(&f, rec, 40);
 	/* ABI 3's layout: a weight, then the waker (words 4-5). */
-	args[0] = weight;
-	args[1] = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 10);
-	wk.timestamp = 3;
-	wk.woken_tid = 9;
-	fxt_writer_init(&w, rec, 16);
-	fxt_write_wakeup(&w, &wk, args, 2);
-	produce(&f, rec, fxt_writer_bytes(&w));
+	produce_wakeup(&f, 3, 9, waker_second, 2);
 	/* The kernel's size, but the argument claims three words. */
 	kernel_wakeup(rec, 4, 11, 12);
 	rec[3] += 1ULL << FXT_ARG_SIZE_SHIFT;
@@ -1051,14 +1060,7 @@ TEST(wakeups_in_another_layout_still_report_their_waker)
 	 * Two waker arguments (the kernel writes one): both tids reported,
 	 * the second after a one-word argument (found by the fuzz target).
 	 */
-	args[0] = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 13);
-	args[1] = weight;
-	args[2] = fxt_arg_koid(fxt_str_index(FXTRACE_STR_WAKER), 14);
-	wk.timestamp = 5;
-	wk.woken_tid = 15;
-	fxt_writer_init(&w, rec, 16);
-	fxt_write_wakeup(&w, &wk, args, 3);
-	produce(&f, rec, fxt_writer_bytes(&w));
+	produce_wakeup(&f, 5, 15, two_wakers, 3);
 	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
 	EXPECT(got_tids(&c, 0, TIDS(5, 66, 7, 9, 10, 11, 15, 13, 14)));
 	EXPECT_EQ(f.ring.wakeups, 5);
