@@ -14,8 +14,12 @@
 # 3 different sets of new inputs with them, and so did fuzz_ring_drain;
 # without them all six targets gave the same set 3 times out of 3): the
 # operands of traced compares fed to the mutator (-use_cmp=0) and the
-# entropic schedule (-entropic=0). So the same commit passes or fails the
-# same way on every machine: a failure here is one CI would see, and the
+# entropic schedule (-entropic=0). The seeds are named in a list sorted by
+# name (-seed_inputs), since libFuzzer keeps the order a folder lists them
+# in among inputs of one size: a copy of ring_tids' corpus listed in
+# reverse order gave other new inputs when passed as a folder, the same
+# ones as a sorted list. So the same commit passes or fails the same way on
+# every machine and clone: a failure here is one CI would see, and the
 # reverse. A run is cut at CHECK_MAX_SECONDS (fewer inputs, said in the
 # TAP line). With FUZZ_SECONDS set, each target instead runs that long
 # from a random seed with every feature, to explore.
@@ -46,19 +50,39 @@ show_log() {
 	tail -n 40 "$1" | sed 's/^/# /'
 }
 
-# The inputs RUNS gives target $1.
+# The inputs RUNS gives target $1; nothing if it gives none.
 runs_of() {
 	local r
 	for r in $RUNS; do
-		[[ ${r%%:*} == "$1" ]] && { echo "${r#*:}"; return; }
+		[[ ${r%%:*} == "$1" ]] && { echo "${r#*:}"; return 0; }
 	done
+	return 0
 }
+
+# libFuzzer takes -seed=0 for "pick a random seed".
+if [[ -z $FUZZ_SECONDS && ! $FUZZ_SEED =~ ^[1-9][0-9]*$ ]]; then
+	echo "Bail out! FUZZ_SEED=$FUZZ_SEED: a seed is a positive integer (0 would mean a random one: use FUZZ_SECONDS to explore)"
+	exit 2
+fi
 
 for t in $TARGETS; do
 	n=$((n + 1))
 	bin=$BUILD/fuzz_$t
+	seeds=$CORPUS/$t
+	nseeds=$(find "$seeds" -type f 2>/dev/null | wc -l)
+	if [[ $nseeds -eq 0 ]]; then
+		fail "$t: no seed corpus in $seeds (run: make -C fuzz corpus)"
+		continue
+	fi
+	inputs=("$seeds")
+	nregress=0
+	if [[ -d $REGRESS/$t ]]; then
+		inputs+=("$REGRESS/$t")
+		nregress=$(find "$REGRESS/$t" -type f | wc -l)
+	fi
+	mkdir -p "$tmp/$t" "$BUILD/artifacts/check-$t"
 	if [[ -n $FUZZ_SECONDS ]]; then
-		mode=(-max_total_time="$FUZZ_SECONDS")
+		mode=(-max_total_time="$FUZZ_SECONDS" "$tmp/$t" "${inputs[@]}")
 		what="${FUZZ_SECONDS}s from a random seed"
 	else
 		runs=$(runs_of "$t")
@@ -66,29 +90,26 @@ for t in $TARGETS; do
 			fail "$t: no number of inputs in RUNS (fuzz/Makefile: CHECK_RUNS_$t)"
 			continue
 		fi
+		# The seeds by name, not in the order the file system lists
+		# them: libFuzzer keeps that order among inputs of one size,
+		# and a fresh clone lists them in another.
+		find "${inputs[@]}" -type f | LC_ALL=C sort | paste -sd, - \
+			>"$tmp/$t.seeds"
+		if find "${inputs[@]}" -type f -name '*,*' | grep -q .; then
+			fail "$t: a seed's name has a comma (-seed_inputs separates names with commas)"
+			continue
+		fi
 		mode=(-seed="$FUZZ_SEED" -runs="$runs" -use_cmp=0 -entropic=0
-		      -max_total_time="$CHECK_MAX_SECONDS")
+		      -reload=0 -max_total_time="$CHECK_MAX_SECONDS"
+		      -seed_inputs=@"$tmp/$t.seeds" "$tmp/$t")
 		what="seed $FUZZ_SEED"
 	fi
-	seeds=$CORPUS/$t
-	nseeds=$(find "$seeds" -type f 2>/dev/null | wc -l)
-	if [[ $nseeds -eq 0 ]]; then
-		fail "$t: no seed corpus in $seeds (run: make -C fuzz corpus)"
-		continue
-	fi
-	dirs=("$tmp/$t" "$seeds")
-	nregress=0
-	if [[ -d $REGRESS/$t ]]; then
-		dirs+=("$REGRESS/$t")
-		nregress=$(find "$REGRESS/$t" -type f | wc -l)
-	fi
-	mkdir -p "$tmp/$t" "$BUILD/artifacts/check-$t"
 	log=$tmp/$t.log
 	status=0
 	start=$SECONDS
 	"$bin" "${mode[@]}" -close_fd_mask=3 -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -dict="$DICT" \
-		-artifact_prefix="$BUILD/artifacts/check-$t/" "${dirs[@]}" \
+		-artifact_prefix="$BUILD/artifacts/check-$t/" \
 		>"$log" 2>&1 || status=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)
