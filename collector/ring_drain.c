@@ -132,13 +132,14 @@ static inline uint64_t find_arg(const uint8_t *rec, uint64_t words,
 }
 
 /*
- * A wakeup's "waker" koid arguments, for any layout of the arguments
- * (scan_record() reads the kernel's own layout inline). The kernel writes
- * one; a record with more is reported in full, since a reader may take any
- * of them as the waker and the collector names every thread a reader may
- * show. Arguments that do not fit the record end the search: the frame is
- * still whole, so the record is copied, and fxt-dump --check will name the
- * problem.
+ * A wakeup's "waker" koid arguments (name by string index
+ * FXTRACE_STR_WAKER), for any layout of the arguments (scan_record()
+ * reads the kernel's own layout inline). The kernel writes one. A record
+ * with more has every one reported: fxt-sched and fxt-dump take the first
+ * argument named "waker", but another reader may take another, and a name
+ * too many costs a record in the file. Arguments that do not fit the
+ * record end the search: the frame is still whole, so the record is
+ * copied, and fxt-dump --check will name the problem.
  */
 static __attribute__((noinline)) void scan_waker(const uint8_t *rec,
 						 uint64_t h, uint64_t words,
