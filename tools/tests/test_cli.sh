@@ -161,6 +161,9 @@ t "a loss marker beyond a --reorder-window: applied late, counted and reported, 
 # --reorder-window the file is read again with a window that fits it.
 # The first two intervals are spooled before the late record is seen:
 # the second read must list them once (LS_EARLY: all a 2 s window finds).
+# That tests the spool's rewind; its truncation is not tested, since the
+# second read writes all the first wrote and more: no byte of the first
+# is left past its end.
 LS_EARLY='kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
 wakeup,300,0,0,1200000000,1400000000,200000000,100,early
 preempt,100,0,0,1400000000,1600000000,200000000,100,waker'
