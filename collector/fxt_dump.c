@@ -59,12 +59,17 @@ struct drop_counter {
  * kernel's loss markers, records lost because the ring was full (uapi
  * "Loss markers"; fxt-collect writes the same pair for records dropped
  * after a ring's last record). "bytes_skipped": fxt-collect's, ring data
- * it skipped as invalid, in bytes. Read as fxt-sched reads them
- * (tools/sched_core.c, to_lost()): each non-zero sample is one hole.
+ * it skipped as invalid, in bytes. Recognised by fxt_loss_marker(), as
+ * fxt-sched recognises them: each non-zero sample is one hole.
  */
+struct hole_count {
+	uint64_t amount;	/* records (records_lost) or bytes (bytes_skipped) */
+	uint64_t holes;
+};
+
 struct cpu_holes {
-	uint64_t lost, lost_holes;	/* records_lost: records, holes */
-	uint64_t skipped, skip_holes;	/* bytes_skipped: bytes, holes */
+	struct hole_count lost;		/* records_lost */
+	struct hole_count skipped;	/* bytes_skipped */
 };
 
 #define SEEN_SLOTS	1024
@@ -704,6 +709,13 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* One more hole of @amount in @c. */
+static void count_hole(struct hole_count *c, uint64_t amount)
+{
+	c->amount = add_sat(c->amount, amount);
+	c->holes++;
+}
+
 /* Count a records_lost or bytes_skipped marker (struct cpu_holes). */
 static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
 {
@@ -727,17 +739,9 @@ static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
 		st->nhole_cpus = n;
 	}
 	h = &st->holes[cpu];
-	if (skipped) {
-		h->skipped = add_sat(h->skipped, amount);
-		h->skip_holes++;
-		st->hole_totals.skipped = add_sat(st->hole_totals.skipped, amount);
-		st->hole_totals.skip_holes++;
-	} else {
-		h->lost = add_sat(h->lost, amount);
-		h->lost_holes++;
-		st->hole_totals.lost = add_sat(st->hole_totals.lost, amount);
-		st->hole_totals.lost_holes++;
-	}
+	count_hole(skipped ? &h->skipped : &h->lost, amount);
+	count_hole(skipped ? &st->hole_totals.skipped : &st->hole_totals.lost,
+		   amount);
 }
 
 /* @r: the reader @rec came from (its tick rate). */
@@ -850,25 +854,25 @@ static const char *holes_word(uint64_t n)
  */
 static void print_holes(const struct stats *st, bool skipped)
 {
-	const struct cpu_holes *t = &st->hole_totals;
-	uint64_t total = skipped ? t->skipped : t->lost;
-	uint64_t holes = skipped ? t->skip_holes : t->lost_holes;
+	const struct hole_count *t = skipped ? &st->hole_totals.skipped :
+					       &st->hole_totals.lost;
 	unsigned int cpu;
 
 	fputs(skipped ? "  bytes skipped (fxt-collect's bytes_skipped markers): " :
 			"  records lost (kernel records_lost markers): ", stdout);
-	if (!holes) {
+	if (!t->holes) {
 		puts("none");
 		return;
 	}
-	printf("%" PRIu64 " in %" PRIu64 " %s;", total, holes, holes_word(holes));
+	printf("%" PRIu64 " in %" PRIu64 " %s;", t->amount, t->holes,
+	       holes_word(t->holes));
 	for (cpu = 0; cpu < st->nhole_cpus; cpu++) {
-		const struct cpu_holes *h = &st->holes[cpu];
-		uint64_t n = skipped ? h->skip_holes : h->lost_holes;
+		const struct hole_count *c = skipped ? &st->holes[cpu].skipped :
+						       &st->holes[cpu].lost;
 
-		if (n)
+		if (c->holes)
 			printf(" cpu%u %" PRIu64 " (%" PRIu64 " %s)", cpu,
-			       skipped ? h->skipped : h->lost, n, holes_word(n));
+			       c->amount, c->holes, holes_word(c->holes));
 	}
 	putchar('\n');
 }
@@ -913,7 +917,7 @@ static void print_summary(const struct stats *st, const char *path, size_t len)
 			printf(" %" PRIu64, st->drops[i].value);
 		}
 		putchar('\n');
-	} else if (st->hole_totals.lost_holes || st->hole_totals.skip_holes) {
+	} else if (st->hole_totals.lost.holes || st->hole_totals.skipped.holes) {
 		/* Not "none": the markers below say what was lost. */
 		puts("  records dropped: no records_dropped counter or buffer-full event");
 	} else {
