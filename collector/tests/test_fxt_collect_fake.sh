@@ -7,11 +7,13 @@
 # stand-in for /dev/fxtrace that follows the uapi header): plain runs,
 # kernel name records out of order across rings, /proc naming of threads
 # without one, dropped records (and their loss markers, also after a
-# ring's last record, as fxt-dump --summary reports them), COMMAND exit statuses, -o - (to a pipe, and
-# appended to a file with >>), signals, a full disk, a file size limit
-# (and the records the summary counts after such write errors), ABI
-# mismatch, busy/denied device, corrupt ring data, impossible producer
-# positions (and their bytes_skipped markers, in fxt-dump --summary), ring positions across 2^64. Every trace written must pass fxt-dump --check.
+# ring's last record, as fxt-dump --summary reports them), COMMAND exit
+# statuses, -o - (to a pipe, and appended to a file with >>), signals, a
+# full disk, a file size limit (and the records the summary counts after
+# such write errors), ABI mismatch, busy/denied device, corrupt ring data,
+# impossible producer positions (and their bytes_skipped markers, in
+# fxt-dump --summary), ring positions across 2^64. Every trace written
+# must pass fxt-dump --check.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 # shellcheck disable=SC2034 # read by fake_device_lib.sh
