@@ -161,9 +161,9 @@ t "a loss marker beyond a --reorder-window: applied late, counted and reported, 
 # --reorder-window the file is read again with a window that fits it.
 # The first two intervals are spooled before the late record is seen:
 # the second read must list them once (LS_EARLY: all a 2 s window finds).
-# That tests the spool's rewind; its truncation is not tested, since the
-# second read writes all the first wrote and more: no byte of the first
-# is left past its end.
+# That tests the spool's rewind; its truncation is the late_lost test's,
+# since here the second read writes all the first wrote and more: no byte
+# of the first is left past its end.
 LS_EARLY='kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
 wakeup,300,0,0,1200000000,1400000000,200000000,100,early
 preempt,100,0,0,1400000000,1600000000,200000000,100,waker'
@@ -172,6 +172,14 @@ wakeup,200,0,1,2000000000,7000000000,5000000000,200,sleeper"
 t "records 6 s out of order, no --reorder-window: read again with a 6 s window, the 5 s interval found, the intervals spooled before it listed once, exit 0, a note says so (file and pipe)" "'$S' latency '$F/late_sched.fxt' --intervals >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_WANT\" ] && [ \"\$(cat '$tmp/e.txt')\" = \"fxt-sched: note: $F/late_sched.fxt: records up to 6.000000000 s out of order, more than the 2.000000000 s reorder window: read again with a window of 6.000000001 s (memory grows with it; --reorder-window keeps a fixed one)\" ] && cat '$F/late_sched.fxt' | '$S' latency - --intervals >'$tmp/o2.txt' 2>/dev/null && cmp -s '$tmp/o.txt' '$tmp/o2.txt'"
 t "records 6 s out of order: top --comm (two passes) and summary see the 5 s wait and the sleeper's run, exit 0" "'$S' top '$F/late_sched.fxt' --comm 'sl*' --csv 2>/dev/null | grep -q '^1,wakeup,200,200,sleeper,0,1,100,2000000000,7000000000,5000000000,' && '$S' summary '$F/late_sched.fxt' --json 2>/dev/null | grep -q '\"late_skipped\": 0, \"late_holes\": 0}'"
 t "records 6 s out of order, --reorder-window 2s kept: the wakeup left out, exit 3, the warning names the window that takes it in" "'$S' latency '$F/late_sched.fxt' --intervals --reorder-window 2s >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_EARLY\" ] && grep -q '^fxt-sched: warning: .*late_sched.fxt: 1 scheduling records arrived more than the reorder window after newer ones (first at offset [0-9]*, up to 1000000000 ns late) and were left out; a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && ! grep -q note '$tmp/e.txt' && '$S' latency '$F/late_sched.fxt' --intervals --reorder-window 6001ms >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_WANT\" ] && [ ! -s '$tmp/e.txt' ]"
+# A loss marker pair 6.5 s behind (late_lost.fxt): the first read applies
+# the hole late and spools two rows, the second applies it in time and
+# spools one, shorter than the first's two: without the spool's truncation
+# the second row of the first read would be listed after it.
+LL_WANT='kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
+wakeup,300,0,0,1200000000,1400000000,200000000,100,early'
+t "a hole 6.5 s out of order, no --reorder-window: read again, the wait across it not counted; the second read's one row listed, not the first read's second row after it (file and pipe); --reorder-window 2s kept: both rows, exit 3" "'$S' latency '$F/late_lost.fxt' --intervals >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LL_WANT\" ] && grep -q '^fxt-sched: note: .*late_lost.fxt: records up to 6.500000000 s out of order' '$tmp/e.txt' && cat '$F/late_lost.fxt' | '$S' latency - --intervals >'$tmp/o2.txt' 2>/dev/null && cmp -s '$tmp/o.txt' '$tmp/o2.txt' && '$S' latency '$F/late_lost.fxt' --json 2>/dev/null | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 1}' && { '$S' latency '$F/late_lost.fxt' --intervals --reorder-window 2s >'$tmp/o.txt' 2>/dev/null; [ \$? -eq 3 ]; } && [ \"\$(cat '$tmp/o.txt')\" = \"$LL_WANT
+preempt,100,0,0,1400000000,1600000000,200000000,100,waker\" ]"
 t "fxt2json, records 6 s out of order: the wakeup converted with no --reorder-window (a note, exit 0); left out with --reorder-window 2s (exit 3)" "'$J' '$F/late_sched.fxt' >'$tmp/w.json' 2>'$tmp/e.txt' && grep -q '\"name\": \"wakeup\", .*\"tid\": 200, \"ts\": 2000000.000' '$tmp/w.json' && grep -q '^fxt2json: note: .*late_sched.fxt: records up to 6.000000000 s out of order' '$tmp/e.txt' && '$J' '$F/late_sched.fxt' --reorder-window 2s >'$tmp/w2.json' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && ! grep -q '\"name\": \"wakeup\", .*\"tid\": 200,' '$tmp/w2.json' && grep -q '^fxt2json: warning: .*late_sched.fxt: 1 scheduling records beyond the reorder window left out (first at offset [0-9]*); a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && json_ok '$tmp/w2.json'"
 t "top after a records-lost hole: the interval's history is incomplete (text, JSON, CSV), not 'nothing recorded'" "'$S' top '$F/hole_top.fxt' >'$tmp/h.txt' && '$S' top '$F/hole_top.fxt' --json >'$tmp/h.json' && '$S' top '$F/hole_top.fxt' --csv >'$tmp/h.csv' && python3 -c '
 import csv,json,sys
