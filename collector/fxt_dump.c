@@ -61,10 +61,18 @@ struct drop_counter {
  * after a ring's last record). "bytes_skipped": fxt-collect's, ring data
  * it skipped as invalid, in bytes. Recognised by fxt_loss_marker(), as
  * fxt-sched recognises them: each non-zero sample is one hole.
+ *
+ * A hole whose 0 never comes (the trace ends between the two markers: the
+ * collector was killed, or the file cut) is open: its end is not known, so
+ * the CPU's records may be missing from its start to the end of the trace,
+ * and --summary says so. As in fxt-sched (struct cpu's in_hole), a CPU
+ * is in a hole or not: a 0 of either kind ends it, and a non-zero sample
+ * inside one counts a hole but opens no second one.
  */
 struct hole_count {
 	uint64_t amount;	/* records (records_lost) or bytes (bytes_skipped) */
 	uint64_t holes;
+	uint64_t open;		/* still open: per CPU 0 or 1 */
 };
 
 struct cpu_holes {
@@ -129,7 +137,8 @@ static void usage(FILE *f)
 "                  records_dropped counters and buffer-full events, per CPU\n"
 "                  the records lost by the kernel's records_lost markers and\n"
 "                  the bytes fxt-collect skipped as invalid by its\n"
-"                  bytes_skipped markers, each with its number of holes\n"
+"                  bytes_skipped markers, each with its number of holes and\n"
+"                  of those still open where the trace ends\n"
 "  -h, --help      show this help and exit\n"
 "  -V, --version   show the release and exit\n"
 "\n"
@@ -716,17 +725,33 @@ static void count_hole(struct hole_count *c, uint64_t amount)
 	c->holes++;
 }
 
+/* The CPU's hole, if one is open, is closed: its records resume. */
+static void close_hole(struct stats *st, struct cpu_holes *h)
+{
+	st->hole_totals.lost.open -= h->lost.open;
+	st->hole_totals.skipped.open -= h->skipped.open;
+	h->lost.open = 0;
+	h->skipped.open = 0;
+}
+
 /* Count a records_lost or bytes_skipped marker (struct cpu_holes). */
 static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
 {
+	struct hole_count *c, *all;
 	struct cpu_holes *h;
 	uint64_t amount;
 	uint32_t cpu;
 	unsigned int n;
 	bool skipped;
 
-	if (!fxt_loss_marker(rec, &cpu, &amount, &skipped) || !amount)
-		return;		/* not one, or the end of a hole */
+	if (!fxt_loss_marker(rec, &cpu, &amount, &skipped))
+		return;
+	if (!amount) {
+		/* the end of a hole (a CPU never in one has no entry) */
+		if (cpu < st->nhole_cpus)
+			close_hole(st, &st->holes[cpu]);
+		return;
+	}
 	if (cpu >= st->nhole_cpus) {
 		n = cpu + 1;
 		h = realloc(st->holes, n * sizeof(*h));
@@ -739,9 +764,14 @@ static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
 		st->nhole_cpus = n;
 	}
 	h = &st->holes[cpu];
-	count_hole(skipped ? &h->skipped : &h->lost, amount);
-	count_hole(skipped ? &st->hole_totals.skipped : &st->hole_totals.lost,
-		   amount);
+	c = skipped ? &h->skipped : &h->lost;
+	all = skipped ? &st->hole_totals.skipped : &st->hole_totals.lost;
+	if (!h->lost.open && !h->skipped.open) {
+		c->open = 1;
+		all->open++;
+	}
+	count_hole(c, amount);
+	count_hole(all, amount);
 }
 
 /* @r: the reader @rec came from (its tick rate). */
@@ -850,7 +880,10 @@ static const char *holes_word(uint64_t n)
 /*
  * "  records lost (kernel records_lost markers): 9 in 3 holes; cpu0 7
  * (2 holes) cpu1 2 (1 hole)", or ": none". @skipped: the bytes_skipped
- * line instead.
+ * line instead. Holes still open at the end of the trace are said after
+ * their count, in all and per CPU ("9 in 3 holes, 1 still open at the
+ * end; ... cpu1 2 (1 hole, 1 still open at the end)"), and only then:
+ * a trace whose holes all closed reads as it always did.
  */
 static void print_holes(const struct stats *st, bool skipped)
 {
@@ -864,15 +897,22 @@ static void print_holes(const struct stats *st, bool skipped)
 		puts("none");
 		return;
 	}
-	printf("%" PRIu64 " in %" PRIu64 " %s;", t->amount, t->holes,
+	printf("%" PRIu64 " in %" PRIu64 " %s", t->amount, t->holes,
 	       holes_word(t->holes));
+	if (t->open)
+		printf(", %" PRIu64 " still open at the end", t->open);
+	putchar(';');
 	for (cpu = 0; cpu < st->nhole_cpus; cpu++) {
 		const struct hole_count *c = skipped ? &st->holes[cpu].skipped :
 						       &st->holes[cpu].lost;
 
-		if (c->holes)
-			printf(" cpu%u %" PRIu64 " (%" PRIu64 " %s)", cpu,
-			       c->amount, c->holes, holes_word(c->holes));
+		if (!c->holes)
+			continue;
+		printf(" cpu%u %" PRIu64 " (%" PRIu64 " %s", cpu, c->amount,
+		       c->holes, holes_word(c->holes));
+		if (c->open)
+			printf(", %" PRIu64 " still open at the end", c->open);
+		putchar(')');
 	}
 	putchar('\n');
 }

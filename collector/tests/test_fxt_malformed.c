@@ -1150,6 +1150,52 @@ TEST(summary_reports_bytes_skipped_markers)
 	EXPECT(!strstr(out, "none reported"));
 }
 
+/*
+ * A hole whose second marker never came (the trace ends inside it: cut
+ * short, e.g. fxt-collect killed) is said to be open at the end, in all
+ * and on its CPU, and only then: --summary counted it like any other and
+ * said nothing of it. A CPU is in one hole or none, as in fxt-sched: a 0
+ * of either kind ends it (cpu3), a second non-zero sample inside one is
+ * one more hole but not a second open one (cpu4), and a 0 on a CPU never
+ * in a hole changes nothing (cpu5).
+ */
+TEST(summary_reports_holes_still_open)
+{
+	static struct trace t;
+	char out[4096];
+
+	if (!fxt_dump) {
+		tap_skip("summary_reports_holes_still_open", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	ASSERT(archive_write_preamble(&t.w) == 0);
+	switch_at(&t, 100);
+	loss_marker(&t, 200, 0, 7);
+	loss_marker(&t, 300, 0, 0);
+	counter(&t, "bytes_skipped", 3, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 16));
+	loss_marker(&t, 400, 3, 0);
+	loss_marker(&t, 450, 5, 0);
+	loss_marker(&t, 500, 4, 2);
+	loss_marker(&t, 600, 4, 1);
+	loss_marker(&t, 700, 2, 3);
+	counter(&t, "bytes_skipped", 1, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 24));
+	dump_stdout("--summary", &t, "holes-open", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records lost (kernel records_lost markers): 13 in 4 holes, 2 still open at the end; cpu0 7 (1 hole) cpu2 3 (1 hole, 1 still open at the end) cpu4 3 (2 holes, 1 still open at the end)\n"
+			"  bytes skipped (fxt-collect's bytes_skipped markers): 40 in 2 holes, 1 still open at the end; cpu1 24 (1 hole, 1 still open at the end) cpu3 16 (1 hole)\n");
+	EXPECT(!strstr(out, "cpu5"));
+
+	/* Every hole closed, the last one after its CPU's second sample:
+	 * the lines read as they did before open holes were said. */
+	loss_marker(&t, 800, 4, 0);
+	loss_marker(&t, 900, 2, 0);
+	counter(&t, "bytes_skipped", 1, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 0));
+	dump_stdout("--summary", &t, "holes-closed", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records lost (kernel records_lost markers): 13 in 4 holes; cpu0 7 (1 hole) cpu2 3 (1 hole) cpu4 3 (2 holes)\n"
+			"  bytes skipped (fxt-collect's bytes_skipped markers): 40 in 2 holes; cpu1 24 (1 hole) cpu3 16 (1 hole)\n");
+	EXPECT(!strstr(out, "still open"));
+}
+
 static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -1254,6 +1300,7 @@ int main(int argc, char **argv)
 	RUN(summary_counts_drops_of_every_cpu);
 	RUN(summary_reports_records_lost_markers);
 	RUN(summary_reports_bytes_skipped_markers);
+	RUN(summary_reports_holes_still_open);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
 		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");
