@@ -129,7 +129,10 @@ static long add_row(struct analysis *an, uint64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->last_cpu = -1;
+	/* the holes begun before the row are not its own: @unseen says
+	 * whether one is open now */
 	t->unseen = an->holes_open > 0;
+	t->holes_applied = an->hole_starts;
 	t->waker_row = NO_ROW;
 	qd_init(&t->lat[0]);
 	qd_init(&t->lat[1]);
@@ -722,6 +725,29 @@ int analysis_spool_intervals(struct analysis *an)
 	return an->intervals ? 0 : -1;
 }
 
+/*
+ * The holes begun since @t was last brought up to date, applied to it now:
+ * do_lost() only counts them, so that a hole costs O(1), not a walk over
+ * the threads. At each one a thread waiting was tainted, and one neither
+ * running nor asleep dead became unseen: flags only set, from @st and
+ * @dead alone, so applying them once now is applying them at each hole if
+ * @st and @dead have not changed since. They have not: they change only in
+ * switch_in(), switch_out(), start_clock() (from switch_out() and
+ * do_wakeup()) and where do_lost() makes the thread running on the hole's
+ * CPU unknown, and each of those applies the holes first, as does every
+ * other reader or writer of @st, @tainted, @unseen and @dead.
+ */
+static void apply_holes(const struct analysis *an, struct thread *t)
+{
+	if (t->holes_applied == an->hole_starts)
+		return;
+	t->holes_applied = an->hole_starts;
+	if (t->st == ST_WAIT_WAKE || t->st == ST_WAIT_PREEMPT)
+		t->tainted = true;
+	if (t->st != ST_RUNNING && !(t->st == ST_SLEEPING && t->dead))
+		t->unseen = true;
+}
+
 /* Start a latency clock: @st is ST_WAIT_WAKE or ST_WAIT_PREEMPT. A clock
  * started in an incomplete period cannot be trusted to see its end; one
  * started by a wakeup of a thread that may have been woken in a hole
@@ -741,6 +767,7 @@ static void switch_in(struct analysis *an, struct thread *t,
 {
 	int kind = -1;
 
+	apply_holes(an, t);
 	if (t->st == ST_WAIT_WAKE)
 		kind = LAT_WAKEUP;
 	else if (t->st == ST_WAIT_PREEMPT)
@@ -782,6 +809,7 @@ static void switch_in(struct analysis *an, struct thread *t,
 static void switch_out(struct analysis *an, struct thread *t,
 		       const struct sc_event *ev)
 {
+	apply_holes(an, t);
 	/* known from here, unless a hole is open: one that blocks now may
 	 * be woken there unseen */
 	t->unseen = an->holes_open > 0;
@@ -876,6 +904,7 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	if (i < 0)
 		return;
 	t = &an->threads[i];
+	apply_holes(an, t);
 	if (in_window(an, ev->ts))
 		t->wakeups++;
 	/* Linux traces wakeups of tasks still on a runqueue (ttwu_runnable:
@@ -925,6 +954,7 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 	if (i < 0)
 		return;
 	t = &an->threads[i];
+	apply_holes(an, t);
 	if (t->named &&
 	    ((has_pid && t->pid_known && t->pid != ev->b) ||
 	     (t->dead && !same_name(t->name, ev->name, ev->name_len)))) {
@@ -950,12 +980,13 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
  * running on other CPUs (which are complete: their next switch will be
  * seen) may be woken in the hole unseen, or run there and be preempted:
  * a wakeup of it seen later may not be the start of its wait (@unseen,
- * until it is next seen switching). One walk over the threads per hole.
+ * until it is next seen switching). Both are marked on each thread when it
+ * is next looked at, by apply_holes(): here the hole is only counted
+ * (@hole_starts), so it costs O(1), not a walk over the threads.
  */
 static void do_lost(struct analysis *an, const struct sc_event *ev)
 {
 	struct cpu *c = get_cpu(an, ev->cpu);
-	size_t i;
 
 	if (!c)
 		return;
@@ -988,7 +1019,11 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		close_segment(an, c, ev->ts);
 		/* It may block in the hole, unseen: its state is unknown, so
 		 * a wakeup seen after the hole starts a clock instead of
-		 * being taken for one of a running thread. */
+		 * being taken for one of a running thread. The earlier holes
+		 * are applied with the state it had in them; this one, with
+		 * the new one (counted below). */
+		if (cur)
+			apply_holes(an, cur);
 		if (cur && cur->st == ST_RUNNING &&
 		    cur->last_cpu == (int64_t)ev->cpu)
 			cur->st = ST_UNKNOWN;
@@ -996,14 +1031,17 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		c->lost_since = true;
 		c->since = ev->ts;
 	}
-	for (i = 0; i < an->nthreads; i++) {
-		struct thread *t = &an->threads[i];
+	an->hole_starts++;
+}
 
-		if (t->st == ST_WAIT_WAKE || t->st == ST_WAIT_PREEMPT)
-			t->tainted = true;
-		if (t->st != ST_RUNNING && !(t->st == ST_SLEEPING && t->dead))
-			t->unseen = true;
-	}
+/* Every row brought up to date, so that @tainted and @unseen read after
+ * analysis_run() are what a walk over the threads at each hole left. */
+static void apply_holes_to_all(struct analysis *an)
+{
+	size_t i;
+
+	for (i = 0; i < an->nthreads; i++)
+		apply_holes(an, &an->threads[i]);
 }
 
 /* @a + @b, or UINT64_MAX: a window past the clock's end is never reached. */
@@ -1113,7 +1151,9 @@ int analysis_run(struct analysis *an, const char *path,
 
 	if (!an->top_n || (!an->f.npids && !an->f.comm)) {
 		an->passes = 1;
-		return sc_run(path, opts, &h, &an->io);
+		ret = sc_run(path, opts, &h, &an->io);
+		apply_holes_to_all(an);
+		return ret;
 	}
 	memset(&tp, 0, sizeof(tp));
 	analysis_init(&tp.first);
@@ -1130,5 +1170,6 @@ int analysis_run(struct analysis *an, const char *path,
 	an->top_rows = NULL;
 	an->ntop_rows = 0;
 	free(tp.rows);
+	apply_holes_to_all(an);
 	return ret;
 }

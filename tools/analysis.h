@@ -85,6 +85,11 @@ struct thread {
 					 * have been woken, run and been
 					 * preempted there unseen, so a wakeup
 					 * seen now may not start its wait */
+	/* the holes begun since @analysis.hole_starts was @holes_applied
+	 * are applied to @tainted and @unseen when the row is next looked
+	 * at (analysis.c apply_holes()), and to every row before
+	 * analysis_run() returns */
+	uint64_t holes_applied;
 	int64_t last_cpu;		/* -1: never seen running */
 	uint64_t since;			/* start of the current wait */
 	uint32_t wait_cpu;
@@ -159,6 +164,9 @@ struct analysis {
 	bool started;
 	bool switch_seen;		/* the first context switch was seen */
 	unsigned int holes_open;	/* CPUs inside a records_lost hole */
+	uint64_t hole_starts;		/* loss markers that begin or go on
+					 * with a hole (records lost or bytes
+					 * skipped > 0) */
 	uint64_t first_switch;		/* its timestamp */
 	uint64_t t0, t_end;		/* first and last scheduling ts */
 	uint64_t win_from, win_to;	/* absolute window */

@@ -977,6 +977,59 @@ TEST(threads_asleep_in_a_hole_may_be_woken_unseen)
 	analysis_free(&an);
 }
 
+/*
+ * A hole is applied to each thread as it was when the hole began, also
+ * when the thread is next looked at only after it (analysis.c applies it
+ * then, not at the hole):
+ *   cpu0: 1000 idle -> 101; 1500 101 -> idle (dead); 4000 wakeup 101;
+ *         4300 idle -> 101
+ *   cpu1: 1000 idle -> 102; [hole 2000..3000]; 3000 102 -> idle (blocked)
+ *   cpu2: 1000 idle -> 104; 1200 104 -> idle (blocked); 1300 wakeup 105;
+ *         4000 wakeup 104; 4500 idle -> 104
+ *   cpu3: 1000 idle -> 106; 1100 106 -> idle (blocked); 5000 idle -> 105
+ * 105, waiting when the hole began and seen next at 5000: not counted
+ * (its clock may have ended in the hole). 104, asleep then: the wakeup at
+ * 4000 may not start its wait, not counted. 101, asleep dead then, could
+ * not be woken in the hole: its wakeup at 4000 starts its wait, 300
+ * counted (applied after the wakeup, to a thread then waiting, the hole
+ * would taint the clock). 106, asleep then and never seen again: unseen
+ * when the run ends, as a walk over the threads at the hole left it.
+ */
+TEST(a_hole_applies_to_each_thread_as_it_was_then)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 1500, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_wake(&t, 0, 4000, 101, 0);
+	tb_switch(&t, 0, 4300, IDLE, 101, 0);
+	tb_switch(&t, 1, 1000, IDLE, 102, 0);
+	tb_lost(&t, 1, 2000, 3000, 4);
+	tb_switch(&t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(&t, 2, 1000, IDLE, 104, 0);
+	tb_switch(&t, 2, 1200, 104, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 2, 1300, 105, 0);
+	tb_wake(&t, 2, 4000, 104, 0);
+	tb_switch(&t, 2, 4500, IDLE, 104, 0);
+	tb_switch(&t, 3, 1000, IDLE, 106, 0);
+	tb_switch(&t, 3, 1100, 106, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(&t, 3, 5000, IDLE, 105, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.holes, 1);
+	EXPECT_EQ(analysis_find(&an, 105)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(analysis_find(&an, 104)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].max, 300);
+	EXPECT_EQ(an.skipped_hole, 2);
+	EXPECT_EQ(an.skipped_start, 0);
+	EXPECT(analysis_find(&an, 106)->unseen);
+	EXPECT(!analysis_find(&an, 106)->tainted);
+	analysis_free(&an);
+}
+
 /* fixtures.h build_late_hole: a loss marker opening a hole that comes
  * after its reorder window is applied late, and counted. */
 TEST(late_loss_markers_are_counted)
@@ -1557,6 +1610,7 @@ int main(void)
 	RUN(top_history_incomplete_after_a_hole);
 	RUN(thread_running_when_a_hole_begins_is_unknown_after_it);
 	RUN(threads_asleep_in_a_hole_may_be_woken_unseen);
+	RUN(a_hole_applies_to_each_thread_as_it_was_then);
 	RUN(late_loss_markers_are_counted);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
