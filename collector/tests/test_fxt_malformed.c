@@ -887,6 +887,26 @@ static void switch_at(struct trace *t, uint64_t ts)
 }
 
 /*
+ * The start of a --summary test's trace: the preamble and one context
+ * switch at 100. False if the test is skipped (no fxt-dump to run) or the
+ * preamble could not be written (a failure, reported).
+ */
+static bool summary_trace_start(struct trace *t, const char *test)
+{
+	if (!fxt_dump) {
+		tap_skip(test, "no FXT_DUMP argument");
+		return false;
+	}
+	fxt_writer_init(&t->w, t->words, MAX_WORDS);
+	if (archive_write_preamble(&t->w)) {
+		TAP_FAIL_HERE("archive_write_preamble() failed");
+		return false;
+	}
+	switch_at(t, 100);
+	return true;
+}
+
+/*
  * --summary's time span is in the trace's ticks: the initialization
  * record's rate, per provider, not nanoseconds. With two rates, the
  * earliest and latest are found in seconds (1.5e9 ticks of a 1e9 rate
@@ -1070,13 +1090,8 @@ TEST(summary_reports_records_lost_markers)
 	static struct trace t;
 	char out[4096], path[4200];
 
-	if (!fxt_dump) {
-		tap_skip("summary_reports_records_lost_markers", "no FXT_DUMP argument");
+	if (!summary_trace_start(&t, "summary_reports_records_lost_markers"))
 		return;
-	}
-	fxt_writer_init(&t.w, t.words, MAX_WORDS);
-	ASSERT(archive_write_preamble(&t.w) == 0);
-	switch_at(&t, 100);
 	loss_marker(&t, 200, 0, 7);
 	loss_marker(&t, 300, 0, 0);
 	loss_marker(&t, 400, 2, 3);
@@ -1133,13 +1148,8 @@ TEST(summary_reports_bytes_skipped_markers)
 	static struct trace t;
 	char out[4096];
 
-	if (!fxt_dump) {
-		tap_skip("summary_reports_bytes_skipped_markers", "no FXT_DUMP argument");
+	if (!summary_trace_start(&t, "summary_reports_bytes_skipped_markers"))
 		return;
-	}
-	fxt_writer_init(&t.w, t.words, MAX_WORDS);
-	ASSERT(archive_write_preamble(&t.w) == 0);
-	switch_at(&t, 100);
 	ASSERT(archive_write_skip_marker(&t.w, 5, 5, 1, 4194304, 200, 300) == 0);
 	ASSERT(archive_write_skip_marker(&t.w, 5, 5, 0, 24, 400, 500) == 0);
 	ASSERT(archive_write_skip_marker(&t.w, 5, 5, 1, 4194304, 600, 700) == 0);
@@ -1164,13 +1174,8 @@ TEST(summary_reports_holes_still_open)
 	static struct trace t;
 	char out[4096];
 
-	if (!fxt_dump) {
-		tap_skip("summary_reports_holes_still_open", "no FXT_DUMP argument");
+	if (!summary_trace_start(&t, "summary_reports_holes_still_open"))
 		return;
-	}
-	fxt_writer_init(&t.w, t.words, MAX_WORDS);
-	ASSERT(archive_write_preamble(&t.w) == 0);
-	switch_at(&t, 100);
 	loss_marker(&t, 200, 0, 7);
 	loss_marker(&t, 300, 0, 0);
 	counter(&t, "bytes_skipped", 3, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 16));

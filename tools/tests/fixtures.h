@@ -638,10 +638,10 @@ static void build_late_hole(struct tb *t)
  */
 #define LATE_SCHED_DISORDER_NS	6000000000ULL
 
+/* late_sched's and late_lost's cpu0 ring, after the trace's start */
 FX_UNUSED
-static void build_late_sched(struct tb *t)
+static void late_cpu0_ring(struct tb *t)
 {
-	tb_begin(t, 1000000000);
 	tb_switch(t, 0, 1000000000, IDLE, 100, 0);
 	tb_wake(t, 0, 1200000000, 300, 100);
 	tb_switch(t, 0, 1400000000, 100, 300, FXT_THREAD_STATE_RUNNING);
@@ -649,10 +649,24 @@ static void build_late_sched(struct tb *t)
 	tb_switch(t, 0, 3000000000, 100, IDLE, FXT_THREAD_STATE_BLOCKED);
 	tb_switch(t, 0, 7000000000, IDLE, 200, 0);
 	tb_switch(t, 0, 8000000000, 200, IDLE, FXT_THREAD_STATE_BLOCKED);
-	tb_wake(t, 1, 2000000000, 200, 100);
+}
+
+/* ... and their threads' names, last (as fxt-collect writes them) */
+FX_UNUSED
+static void late_thread_names(struct tb *t)
+{
 	tb_thread(t, 100, 100, "waker");
 	tb_thread(t, 200, 200, "sleeper");
 	tb_thread(t, 300, 100, "early");
+}
+
+FX_UNUSED
+static void build_late_sched(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	late_cpu0_ring(t);
+	tb_wake(t, 1, 2000000000, 200, 100);
+	late_thread_names(t);
 }
 
 /*
@@ -671,17 +685,9 @@ FX_UNUSED
 static void build_late_lost(struct tb *t)
 {
 	tb_begin(t, 1000000000);
-	tb_switch(t, 0, 1000000000, IDLE, 100, 0);
-	tb_wake(t, 0, 1200000000, 300, 100);
-	tb_switch(t, 0, 1400000000, 100, 300, FXT_THREAD_STATE_RUNNING);
-	tb_switch(t, 0, 1600000000, 300, 100, FXT_THREAD_STATE_BLOCKED);
-	tb_switch(t, 0, 3000000000, 100, IDLE, FXT_THREAD_STATE_BLOCKED);
-	tb_switch(t, 0, 7000000000, IDLE, 200, 0);
-	tb_switch(t, 0, 8000000000, 200, IDLE, FXT_THREAD_STATE_BLOCKED);
+	late_cpu0_ring(t);
 	tb_lost(t, 1, 1500000000, 1550000000, 3);
-	tb_thread(t, 100, 100, "waker");
-	tb_thread(t, 200, 200, "sleeper");
-	tb_thread(t, 300, 100, "early");
+	late_thread_names(t);
 }
 
 /*
