@@ -149,6 +149,7 @@ struct session {
 	bool child_running;
 	int child_status;		/* waitpid() status once it exited */
 	int exec_errno;			/* COMMAND could not be started */
+	bool command_not_run;		/* a stop or -d came first */
 	bool child_abandoned;		/* stopped by a second signal */
 
 	/* -d: when tracing stops (CLOCK_MONOTONIC) */
@@ -1160,6 +1161,13 @@ static void exec_command(struct session *s, int report_fd)
 
 	signal(SIGPIPE, SIG_DFL);	/* ignored dispositions survive exec */
 	signal(SIGXFSZ, SIG_DFL);
+	/*
+	 * Ours until exec: a Ctrl-C that reached this child before it would
+	 * otherwise be taken by our handler and lost. Now it ends the child,
+	 * as it would end COMMAND.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	trace_output_drop_guard(&s->out);	/* only we may hold it */
 	sigprocmask(SIG_SETMASK, &s->saved_mask, NULL);
 	if (!strcmp(s->opts.output, "-"))
@@ -1172,25 +1180,68 @@ static void exec_command(struct session *s, int report_fd)
 }
 
 /*
+ * Why COMMAND must not be started now, or NULL. It would run untraced
+ * after a stop signal (which, before it exists, was meant for us alone:
+ * with it running, the first signal would be taken as COMMAND's and
+ * tracing would go on until it exits), or once -d has passed (while the
+ * preamble's write blocked, say).
+ */
+static const char *command_too_late(const struct session *s)
+{
+	struct timespec now;
+
+	if (stop_signals)
+		return last_stop_signal == SIGINT ? "SIGINT came" : "SIGTERM came";
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!s->tracing || (s->opts.duration_ms &&
+			    seconds_between(&s->deadline, &now) >= 0))
+		return "the -d time was up";
+	return NULL;
+}
+
+/*
  * Fork and exec COMMAND now that tracing is on. A close-on-exec pipe tells
  * us whether exec worked: EOF means it did, an errno means it did not.
  */
 static int start_command(struct session *s)
 {
 	int pipefd[2], err = 0;
+	const char *late;
 	ssize_t n;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return step_failed(s, "starting COMMAND (pipe)", errno, NULL);
+	/*
+	 * SIGINT and SIGTERM blocked from the check until COMMAND exists, so
+	 * that a stop either comes before it (COMMAND is not run) or after
+	 * (COMMAND is started, the stop is handled as COMMAND's: a Ctrl-C
+	 * reached it too, a kill()ed signal is passed on). The child has
+	 * them blocked until it has put back the default actions.
+	 */
+	block_stop_signals(true);
+	late = command_too_late(s);
+	if (late) {
+		block_stop_signals(false);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		s->command_not_run = true;
+		msg("%s was not run: %s before it could start; the trace ends there%s",
+		    s->opts.command[0], late, stop_signals ? "" :
+		    " (writing the trace's beginning took that long: give -d more time)");
+		return -1;
+	}
 	s->child = fork();
+	if (s->child == 0)
+		exec_command(s, pipefd[1]);
+	err = errno;
+	block_stop_signals(false);
 	if (s->child < 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
 		s->child = 0;
-		return step_failed(s, "starting COMMAND (fork)", errno, NULL);
+		return step_failed(s, "starting COMMAND (fork)", err, NULL);
 	}
-	if (s->child == 0)
-		exec_command(s, pipefd[1]);
+	err = 0;
 	close(pipefd[1]);
 	do {
 		n = read(pipefd[0], &err, sizeof(err));
@@ -1586,6 +1637,8 @@ static int exit_status(const struct session *s)
 		return 128 + last_stop_signal;
 	if (s->exec_errno)
 		return s->exec_errno == ENOENT ? EXIT_CMD_NOT_FOUND : EXIT_CMD_NOT_EXEC;
+	if (s->command_not_run)
+		return stop_signals ? 128 + last_stop_signal : EXIT_TRACE_FAILED;
 	if (s->child_abandoned)
 		return 128 + last_stop_signal;
 	if (s->child && !s->child_running) {

@@ -28,6 +28,8 @@
  *   FAKE_FXTRACE_START_DELAY_MS=N  START returns N ms after the producer
  *                               started writing records, as the module's
  *                               START returns once the last probe is attached
+ *   FAKE_FXTRACE_START_NOTE=PATH  START creates PATH first (before its
+ *                               delay): a test knows START is under way
  *   FAKE_FXTRACE_MAP_DELAY_MS=N the first mmap() of a data area takes N ms
  *                               (less if a signal interrupts it): time for
  *                               a signal after the output is opened and
@@ -579,8 +581,14 @@ EXPORT int ioctl(int fd, unsigned long req, ...)
 		return -1;
 	}
 	/* Unlocked: the producer goes on writing meanwhile. */
-	if (req == FXTRACE_IOC_START)
+	if (req == FXTRACE_IOC_START) {
+		const char *note = getenv("FAKE_FXTRACE_START_NOTE");
+		FILE *f = note && *note ? fopen(note, "w") : NULL;
+
+		if (f)
+			fclose(f);
 		usleep((useconds_t)env_long("FAKE_FXTRACE_START_DELAY_MS", 0) * 1000);
+	}
 	return ret;
 }
 

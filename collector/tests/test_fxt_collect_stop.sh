@@ -30,7 +30,8 @@ gone_within() {
 # run_bg ARGS...: fxt-collect with the fake device in the background;
 # its pid in $pid, stderr in $TMP/err, status (once it ends) in $TMP/rc.
 run_bg() {
-	rm -f "$TMP/rc"
+	# No pid file left by stalled_pipe: it would be read before ours.
+	rm -f "$TMP/rc" "$TMP/pid"
 	(
 		LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
 			2>"$TMP/err" &
@@ -40,12 +41,14 @@ run_bg() {
 	) &
 	sub=$!
 	n=0
-	while [ ! -s "$TMP/pid" ] && [ "$n" -lt 100 ]; do
+	while [ ! -s "$TMP/pid" ] && [ "$n" -lt 500 ]; do
 		sleep 0.02
 		n=$((n + 1))
 	done
-	pid=$(cat "$TMP/pid")
+	pid=$(cat "$TMP/pid" 2>/dev/null)
 	rm -f "$TMP/pid"
+	# Without a pid every later kill would miss, and the test mislead.
+	[ -n "$pid" ] || echo "# run_bg: no pid of fxt-collect after 10 s (a very loaded machine?)"
 }
 
 # A: -o FIFO that no reader ever opens. fxt-collect blocks in open(); SIGINT
@@ -211,4 +214,54 @@ elif [ "$bad" -eq 0 ]; then
 	ok "timeout $delay fxt-collect -- COMMAND (SIGTERM to it and to its group): COMMAND's status 7, 5 of 5 runs ($retries repeated: COMMAND not ready yet)"
 else
 	fail "timeout fxt-collect -- COMMAND: $bad of 5 runs did not wait for COMMAND" "$TMP/err"
+fi
+
+# A stop that comes before COMMAND exists was meant for fxt-collect alone:
+# COMMAND is not started (it would run untraced, and with it running the
+# first signal would count as COMMAND's, tracing on until it exits). START
+# takes 2 s here, and SIGINT comes once it is under way (the fake device
+# notes that): the trace ends at once, COMMAND never runs, exit 130.
+rm -f "$TMP/ran" "$TMP/c.fxt" "$TMP/starting"
+FAKE_FXTRACE_START_DELAY_MS=2000 FAKE_FXTRACE_START_NOTE=$TMP/starting \
+	run_bg -o "$TMP/c.fxt" -- sh -c ': >"$1"; sleep 5' sh "$TMP/ran"
+n=0
+while [ ! -e "$TMP/starting" ] && [ "$n" -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+kill -INT "$pid"
+if ! gone_within "$pid" 5; then
+	kill -KILL "$pid" 2>/dev/null
+	wait "$sub"
+	fail "SIGINT during START with a COMMAND: still running 5 s later (SIGKILLed)" "$TMP/err"
+else
+	wait "$sub"
+	rc=$(cat "$TMP/rc")
+	if [ "$rc" -eq 130 ] && [ ! -e "$TMP/ran" ] &&
+	   grep -q "sh was not run: SIGINT came before it could start; the trace ends there" "$TMP/err" &&
+	   "$DUMP" --check "$TMP/c.fxt" >"$TMP/check" 2>&1; then
+		ok "SIGINT while START attaches, before COMMAND: COMMAND not run, a whole trace, exit 130"
+	else
+		fail "SIGINT while START attaches, before COMMAND: exit $rc (wanted 130), COMMAND ran: $([ -e "$TMP/ran" ] && echo yes || echo no)" \
+			"$TMP/err" "$TMP/check"
+	fi
+fi
+
+# The -d time is up before COMMAND could start (each write to the file
+# pauses 300 ms here, so the trace's beginning takes longer than -d 0.1;
+# no ring records, or their writes would take minutes): COMMAND is not
+# run, untraced, and fxt-collect says why: exit 1.
+rm -f "$TMP/ran" "$TMP/d.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_WRITE_PAUSE_US=300000 \
+	FAKE_FXTRACE_RATE=0 \
+	timeout -k 5 20 "$COLLECT" -D "$DEV" -o "$TMP/d.fxt" -d 0.1 -- \
+	sh -c ': >"$1"' sh "$TMP/ran" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ ! -e "$TMP/ran" ] &&
+   grep -q "sh was not run: the -d time was up before it could start" "$TMP/err" &&
+   "$DUMP" --check "$TMP/d.fxt" >"$TMP/check" 2>&1; then
+	ok "-d up before COMMAND could start (slow output): COMMAND not run, a whole trace, exit 1"
+else
+	fail "-d up before COMMAND could start: exit $rc (wanted 1), COMMAND ran: $([ -e "$TMP/ran" ] && echo yes || echo no)" \
+		"$TMP/err" "$TMP/check"
 fi
