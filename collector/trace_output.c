@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -147,6 +148,21 @@ void trace_output_untouched(struct trace_output *out, char *buf, size_t size)
 	out->created = false;
 }
 
+/*
+ * An output whose open file description is non-blocking: set by whoever
+ * shares it with us (stdout inherited from a parent that wants its own
+ * end non-blocking), so not ours to change. Wait for room as a blocking
+ * write() would: until the reader takes data, or a signal (the kick
+ * timer's included) interrupts the wait. 0: try again; -1 with errno.
+ */
+static int wait_for_room(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+	/* POLLERR or POLLHUP: the next write() says what went wrong. */
+	return poll(&pfd, 1, -1) < 0 ? -1 : 0;
+}
+
 int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -160,6 +176,9 @@ int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 	}
 	while (len) {
 		n = write(out->fd, p, len);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+		    wait_for_room(out->fd) == 0)
+			continue;
 		if (n < 0 && errno == EINTR) {
 			/* A signal, or a timer kicking a write that is stuck. */
 			err = out->interrupted ? out->interrupted(out->interrupted_ctx) : 0;

@@ -139,7 +139,9 @@ void trace_output_from_fd(struct trace_output *out, int fd, const char *name);
  * Write all of @buf (the first write calls trace_output_begin() if no one
  * did). A short write followed by no error is reported as -ENOSPC (what a
  * full disk looks like to write()). A write() interrupted by a signal is
- * retried, unless @out->interrupted says to give up. Return 0 or -errno.
+ * retried, unless @out->interrupted says to give up. On a non-blocking
+ * output (EAGAIN) it waits for room, as a blocking write() does, and a
+ * signal interrupts that wait the same way. Return 0 or -errno.
  */
 int trace_output_write(struct trace_output *out, const void *buf, size_t len);
 

@@ -183,6 +183,26 @@ else
 		"$TMP/err" "$TMP/check"
 fi
 
+# The same, with stdout's open file description non-blocking (set by a
+# parent that shares it: ssh, node): a full pipe is EAGAIN, not an error
+# that cuts the trace. fxt-collect waits for room as on a blocking pipe.
+rm -f "$TMP/rc" "$TMP/p.fxt"
+timeout 20 sh -c '
+	{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 perl -MFcntl \
+		-e "fcntl(STDOUT, F_SETFL, O_WRONLY | O_NONBLOCK) or die; exec @ARGV or die" \
+		"$3" -D "$2" -o - -d 1 2>"$4/err"; echo $? >"$4/rc"; } |
+	{ sleep 3; cat >"$4/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$TMP"
+rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+if { [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
+   grep -q "traced 3 CPUs for 1\.[0-4][0-9]* s" "$TMP/err" &&
+   ! grep -q "failed" "$TMP/err" &&
+   "$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1; then
+	ok "-d 1 into a non-blocking pipe whose reader stalls: waits for room (no EAGAIN error), a whole trace"
+else
+	fail "-d 1 into a non-blocking pipe whose reader stalls: exit $rc, wanted 'traced 3 CPUs for 1.x s', no failure and a whole trace" \
+		"$TMP/err" "$TMP/check"
+fi
+
 # timeout(1) signals fxt-collect, then its whole process group: one request,
 # not two. The first is passed on to COMMAND, and fxt-collect waits for it
 # (COMMAND's status 7), rather than abandoning it with 143.
