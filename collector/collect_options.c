@@ -18,6 +18,9 @@
 
 #define MAX_DURATION_MS	(366ULL * 24 * 3600 * 1000)
 
+/* Room for all of collect_usage() (see --help below). */
+static char help_buffer[16384];
+
 void collect_usage(FILE *f)
 {
 	fprintf(f,
@@ -248,6 +251,13 @@ enum collect_parse_result collect_parse_args(int argc, char **argv,
 			opts->device = optarg;
 			break;
 		case 'h':
+			/*
+			 * The text is over 4 KiB: in stdio's usual buffer a
+			 * write() would fail inside fprintf() and its errno be
+			 * lost by the time main() flushes and asks. Held
+			 * whole, the one write() is main()'s flush.
+			 */
+			setvbuf(stdout, help_buffer, _IOFBF, sizeof(help_buffer));
 			collect_usage(stdout);
 			return COLLECT_PARSE_EXIT_OK;
 		case 'V':
