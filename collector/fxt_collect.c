@@ -1095,6 +1095,8 @@ static void warn_invalid_data(struct session *s, struct cpu_ring *r,
 	msg("warning: CPU %u's ring %s (a module bug? counted in the summary)",
 	    r->cpu, status == RING_DRAIN_BAD_PRODUCER ?
 	    "published an impossible producer position; skipped to it, and whatever the ring held unread with it" :
+	    status == RING_DRAIN_PRODUCER_BEHIND ?
+	    "published a producer position behind the data already read; not followed, nothing skipped" :
 	    "held bytes that are not whole FXT records; skipped the bad bytes");
 }
 
@@ -1438,6 +1440,11 @@ static uint64_t get_invalid(const struct cpu_ring *r)
 	return r->ring.bad_producer + r->ring.corrupt;
 }
 
+static uint64_t get_producer_behind(const struct cpu_ring *r)
+{
+	return r->ring.producer_behind;
+}
+
 static uint64_t sum_per_cpu(const struct session *s,
 			    uint64_t (*get)(const struct cpu_ring *))
 {
@@ -1555,6 +1562,9 @@ static void print_summary(struct session *s)
 		    s->tail_loss_markers == 1 ? "" : "s");
 	if (per_cpu_list(s, list, list_size, get_consumer_errors))
 		msg("consumer_errors (the module found our read position out of range): %s", list);
+	if (per_cpu_list(s, list, list_size, get_producer_behind))
+		msg("producer positions behind the data already read (module bug?), times per CPU: %s; not followed, nothing skipped or copied twice",
+		    list);
 	if (per_cpu_list(s, list, list_size, get_invalid)) {
 		invalid_data(s, invalid, sizeof(invalid));
 		msg("invalid ring data skipped (module bug?), times per CPU: %s; %s",

@@ -31,6 +31,7 @@ int ring_init(struct ring *ring, struct fxtrace_ctrl *ctrl, const void *data,
 	ring->size = size;
 	/* Only we write consumer_pos; start where the last consumer stopped. */
 	ring->tail = __atomic_load_n(&ctrl->consumer_pos, __ATOMIC_RELAXED);
+	ring->read_to = ring->tail;
 	ring->dropped_base = __atomic_load_n(&ctrl->records_dropped,
 					     __ATOMIC_RELAXED);
 	return 0;
@@ -649,7 +650,22 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 	if (avail == 0)
 		return 0;
 	if (impossible_window(ring, head, avail)) {
-		/* Nothing in there can be trusted; resynchronise. */
+		/*
+		 * Behind what we already copied: following it back would copy
+		 * those bytes again. The kernel stores its real position at
+		 * its next record or drop; until then there is nothing to do.
+		 */
+		if ((int64_t)(head - ring->read_to) < 0) {
+			res->status = RING_DRAIN_PRODUCER_BEHIND;
+			ring->producer_behind++;
+			return 0;
+		}
+		/*
+		 * Nothing in there can be trusted; resynchronise. A skip too
+		 * far ahead is undone when the kernel, dropping everything
+		 * against a consumer_pos ahead of its own, stores its real
+		 * position: behind @tail, not behind @read_to.
+		 */
 		res->status = RING_DRAIN_BAD_PRODUCER;
 		ring->bad_producer++;
 		skip(ring, ring->last_ts, ring->size, RING_DRAIN_BAD_PRODUCER);
@@ -675,6 +691,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 	ring->bytes += res->bytes;
 	add_counts(ring, &scan);
 	ring->last_ts = scan.last_ts;
+	ring->read_to = head;
 	publish_consumer(ring, head);
 	return 0;
 }

@@ -138,6 +138,7 @@ enum ring_drain_status {
 	RING_DRAIN_OK = 0,
 	RING_DRAIN_BAD_PRODUCER,	/* impossible producer_pos, skipped */
 	RING_DRAIN_CORRUPT,		/* malformed records, rest skipped */
+	RING_DRAIN_PRODUCER_BEHIND,	/* producer_pos behind what was read */
 };
 
 /**
@@ -146,6 +147,10 @@ enum ring_drain_status {
  * @data:     the shared data area (read-only)
  * @size:     bytes in the data area, a power of two >= 8
  * @tail:     our private copy of consumer_pos (what we have consumed)
+ * @read_to:  where the last drain of a possible window ended: no record
+ *            below it is copied again. @tail is above it only after a
+ *            skip to an impossible producer position, and comes back to
+ *            the kernel's real one, which is never below @read_to.
  * @last_ts:  timestamp of the last copied record that has one (scheduling
  *            and event records), kept across drains; the @after_ts of the
  *            next name record
@@ -169,6 +174,9 @@ enum ring_drain_status {
  *                  skipped what the ring held unread, an amount nothing
  *                  can tell (the bad position is what would have said),
  *                  at most @size, and not in @bytes_skipped
+ * @producer_behind: drains that found producer_pos behind @read_to
+ *                  (RING_DRAIN_PRODUCER_BEHIND): not followed, nothing
+ *                  skipped
  * @corrupt:        drains that found malformed records
  * @bytes_skipped:  bytes skipped because they were not whole records
  *                  (RING_DRAIN_CORRUPT), counted exactly
@@ -178,6 +186,7 @@ struct ring {
 	const uint8_t *data;
 	uint64_t size;
 	uint64_t tail;
+	uint64_t read_to;
 	uint64_t last_ts;
 	uint64_t tid_seen[RING_TID_SLOTS];
 	struct ring_hole hole;
@@ -192,6 +201,7 @@ struct ring {
 	uint64_t lost_marked;
 	uint64_t other_records;
 	uint64_t bad_producer;
+	uint64_t producer_behind;
 	uint64_t corrupt;
 	uint64_t bytes_skipped;
 };

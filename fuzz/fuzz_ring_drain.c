@@ -105,6 +105,20 @@ static void check_drain(struct world *w, uint64_t head, int fail_call)
 			    "empty ring moved the consumer");
 		return;
 	}
+	if ((avail > w->size || avail % 8 || head % 8) &&
+	    (int64_t)(head - before.read_to) < 0) {
+		/* Behind what was copied: not followed, nothing skipped. */
+		FUZZ_ASSERT(!err && res.status == RING_DRAIN_PRODUCER_BEHIND &&
+			    !res.bytes && !w->sink.calls,
+			    "producer %llu behind %llu not refused",
+			    (unsigned long long)head,
+			    (unsigned long long)before.read_to);
+		FUZZ_ASSERT(w->ring.tail == tail && w->ctrl->consumer_pos == consumer &&
+			    w->ring.producer_behind == before.producer_behind + 1 &&
+			    w->ring.bad_producer == before.bad_producer,
+			    "followed a producer behind what was read");
+		return;
+	}
 	if (avail > w->size || avail % 8 || head % 8) {
 		FUZZ_ASSERT(!err && res.status == RING_DRAIN_BAD_PRODUCER &&
 			    !res.bytes && !w->sink.calls,

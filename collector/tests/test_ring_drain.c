@@ -408,7 +408,7 @@ TEST(full_ring)
 	free(c.bytes);
 }
 
-/* producer_pos ahead by more than the size, behind, or unaligned. */
+/* producer_pos ahead by more than the size, or unaligned. */
 TEST(bogus_producer_positions_are_not_trusted)
 {
 	const uint64_t start = UINT64_MAX - 63;
@@ -421,9 +421,7 @@ TEST(bogus_producer_positions_are_not_trusted)
 	for (i = 0; i < NSIZES; i++) {
 		const uint64_t heads[] = {
 			start + sizes[i] + 8,	/* ahead by more than the area */
-			start + (1ULL << 63),	/* far ahead */
-			start - 8,		/* behind the consumer */
-			start - 4096,
+			start + (1ULL << 63) - 8,	/* far ahead */
 			start + 4,		/* not a whole word */
 			start + 1,
 		};
@@ -448,6 +446,106 @@ TEST(bogus_producer_positions_are_not_trusted)
 			EXPECT_EQ(res.status, RING_DRAIN_OK);
 			fake_free(&f);
 		}
+	}
+}
+
+/*
+ * producer_pos behind what was already copied (overwritten: the kernel
+ * never goes back): following it would copy those bytes again. It is not
+ * followed and nothing is skipped; once the kernel stores its real
+ * position, the next drain copies exactly the new record.
+ */
+TEST(a_producer_position_behind_what_was_read_is_not_followed)
+{
+	const uint64_t start = UINT64_MAX - 63;
+	uint64_t rec[16], tail;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	unsigned int i, k;
+	size_t n, before;
+
+	for (i = 0; i < NSIZES; i++) {
+		for (k = 0; k < 3; k++) {
+			const uint64_t back[] = { 8, 16, sizes[i] };
+
+			c.len = c.writes = 0;
+			fake_init(&f, sizes[i], start);
+			n = kernel_wakeup(rec, 100, 7, 0);
+			produce(&f, rec, n);
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			EXPECT_EQ(res.bytes, n);
+			tail = f.ctrl->consumer_pos;
+			before = c.len;
+
+			f.ctrl->producer_pos = tail - back[k];
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_PRODUCER_BEHIND);
+			EXPECT_EQ(res.bytes, 0);
+			EXPECT_EQ(c.len, before);
+			EXPECT_EQ(f.ctrl->consumer_pos, tail);
+			EXPECT_EQ(f.ring.producer_behind, 1);
+			EXPECT_EQ(f.ring.bad_producer, 0);
+			EXPECT(!f.ring.hole_open);
+
+			/* The kernel's next store: its real position. */
+			f.ctrl->producer_pos = tail;
+			n = kernel_wakeup(rec, 200, 8, 0);
+			produce(&f, rec, n);
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_OK);
+			EXPECT_EQ(res.bytes, n);
+			EXPECT_EQ(c.len, before + n);
+			EXPECT_EQ(f.ring.wakeups, 2);
+			fake_free(&f);
+		}
+	}
+}
+
+/*
+ * A skip to a position too far ahead leaves consumer_pos ahead of the
+ * kernel's, which then drops every record and stores its real position
+ * again: behind the consumer, but not behind what was read. That one is
+ * followed back, and the ring works again.
+ */
+TEST(a_skip_too_far_ahead_is_undone_by_the_real_position)
+{
+	uint64_t rec[16], real;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	unsigned int i;
+	size_t n, before;
+
+	for (i = 0; i < NSIZES; i++) {
+		c.len = c.writes = 0;
+		fake_init(&f, sizes[i], 4096);
+		n = kernel_wakeup(rec, 100, 7, 0);
+		produce(&f, rec, n);
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		real = f.ctrl->producer_pos;
+
+		f.ctrl->producer_pos = real + sizes[i] + 8;
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+		EXPECT_EQ(f.ctrl->consumer_pos, real + sizes[i] + 8);
+
+		/* The kernel's drop stores its real position again. */
+		f.ctrl->producer_pos = real;
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+		EXPECT_EQ(f.ctrl->consumer_pos, real);
+		EXPECT_EQ(f.ring.producer_behind, 0);
+
+		before = c.len;
+		n = kernel_wakeup(rec, 300, 8, 0);
+		produce(&f, rec, n);
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		EXPECT_EQ(res.status, RING_DRAIN_OK);
+		EXPECT_EQ(c.len, before + n);
+		fake_free(&f);
 	}
 }
 
@@ -1622,6 +1720,8 @@ int main(void)
 	RUN(positions_across_the_64bit_wrap);
 	RUN(full_ring);
 	RUN(bogus_producer_positions_are_not_trusted);
+	RUN(a_producer_position_behind_what_was_read_is_not_followed);
+	RUN(a_skip_too_far_ahead_is_undone_by_the_real_position);
 	RUN(malformed_records_end_the_copy);
 	RUN(skipped_data_is_one_hole_reported_before_the_next_record);
 	RUN(lying_argument_sizes_stop_the_waker_search);
