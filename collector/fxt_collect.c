@@ -331,6 +331,32 @@ static void kick_timer(bool on)
 
 /* ---- device setup ----------------------------------------------------- */
 
+/*
+ * A closed standard descriptor would be the number the next open() takes:
+ * the device's or the output's, which would then get our messages, or,
+ * with -o -, the trace. Each closed one is held open on /dev/null; but a
+ * trace for a closed stdout has nowhere to go: -1, said on stderr.
+ */
+static int hold_standard_fds(struct session *s)
+{
+	bool no_stdout = fcntl(STDOUT_FILENO, F_GETFD) < 0;
+	int fd;
+
+	do {
+		fd = open("/dev/null", O_RDWR);
+	} while (fd >= 0 && fd <= STDERR_FILENO);
+	if (fd < 0)
+		return step_failed(s, "opening /dev/null for a closed standard descriptor",
+				   errno, NULL);
+	close(fd);
+	if (no_stdout && !strcmp(s->opts.output, "-")) {
+		msg("-o -: standard output is closed, so the trace has nowhere to go: open it (e.g. | fxt-dump --summary -) or give -o FILE");
+		s->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
 static int open_device(struct session *s)
 {
 	const char *hint = NULL;
@@ -1721,7 +1747,8 @@ int main(int argc, char **argv)
 	 * The output (and its guard, a fork) before the rings: a guard that
 	 * inherited their mappings would keep the device open after we die.
 	 */
-	if (open_device(&s) || get_info(&s) || configure(&s) ||
+	if (hold_standard_fds(&s) || open_device(&s) || get_info(&s) ||
+	    configure(&s) ||
 	    stopped_early(&s) || open_output(&s) || map_rings(&s) ||
 	    build_preamble(&s) || start_tracing(&s) || write_preamble(&s))
 		goto out;

@@ -720,3 +720,26 @@ if [ "$bad" -eq 0 ] && [ "$noguard" -eq 0 ] && [ "$lingering" -eq 0 ]; then
 else
 	fail "$RUNS SIGKILLs: $bad files refused by fxt-dump --check, $noguard runs without a guard, $lingering guards left running"
 fi
+
+# Closed standard descriptors. With -o - and stdout closed, the device (or
+# anything else opened) would take fd 1 and be sent the trace: fxt-collect
+# refuses before opening anything, exit 1, and says why. With -o FILE and
+# stdin and stdout closed, they are held on /dev/null: a whole trace.
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o - -d 0.2 \
+	>&- 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q -- "-o -: standard output is closed" "$TMP/err" &&
+   ! grep -q "traced" "$TMP/err"; then
+	ok "-o - with stdout closed: refused before tracing, exit 1, says why"
+else
+	fail "-o - with stdout closed: exit $rc, wanted 1 and 'standard output is closed'" "$TMP/err"
+fi
+rm -f "$TMP/closed.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/closed.fxt" \
+	-d 0.2 <&- >&- 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 0 ] && "$DUMP" --check "$TMP/closed.fxt" >"$TMP/check" 2>&1; then
+	ok "-o FILE with stdin and stdout closed: a whole trace, exit 0"
+else
+	fail "-o FILE with stdin and stdout closed: exit $rc" "$TMP/err" "$TMP/check"
+fi
