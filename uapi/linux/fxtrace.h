@@ -24,8 +24,9 @@
  * the first mmap or START if CONFIGURE was never called. CONFIGURE fails with
  * EBUSY while tracing or while any part of the buffers is mapped. A CONFIGURE
  * that fails with ENOMEM leaves no buffers, but its buf_size and watermark
- * stay (GET_INFO shows them, state EMPTY): the first mmap or START tries that
- * size again, so configure a smaller one first.
+ * stay (GET_INFO shows the buf_size, state EMPTY; it has no field for the
+ * watermark): the first mmap or START tries that size again, so configure
+ * a smaller one first.
  *
  * The session, and tracing if it was started, lasts until its last file
  * descriptor and its last mapping are gone. Both are inherited by fork(): a
@@ -95,10 +96,15 @@
  * dropping records (a watermark close to buf_size may never be reached by a
  * full ring). The wakeup is not sent for a CPU that is going offline or
  * coming online, so poll with a timeout (as fxt-collect does) rather than
- * only waiting for POLLIN. poll() looks at the rings under the session's
- * locks: one called while another thread's START, STOP or CONFIGURE runs
- * waits for it to finish (attaching or detaching the probes, allocating
- * the rings), uninterruptibly and past its own timeout.
+ * only waiting for POLLIN. The wakeup is sent once per drain: when a
+ * record brings its ring to the watermark as measured against the
+ * consumer_pos the reader stored before it last called poll(). So poll
+ * after each drain; edge-triggered epoll (EPOLLET), which does not look
+ * again, can sleep with a watermark pending. poll() looks at the rings
+ * under the session's locks: one called while another thread's START,
+ * STOP or CONFIGURE runs waits for it to finish (attaching or detaching
+ * the probes, allocating the rings), uninterruptibly and past its own
+ * timeout.
  *
  * == Clock ==
  *
@@ -145,9 +151,12 @@
  *   header: type 8, size, 1 or 0 args, target CPU, kind 2
  *   timestamp; woken tid
  *   koid   FXTRACE_STR_WAKER  = tid of the waking task; omitted when the
- *                               wakeup came from interrupt context or idle
- *                               (on PREEMPT_RT most interrupt handlers run
- *                               in threads: the handler's thread is named),
+ *                               wakeup came from interrupt or softirq
+ *                               context (timer expiry, network receive) or
+ *                               idle (on PREEMPT_RT most hard interrupt
+ *                               handlers run in threads: the handler's
+ *                               thread is named; softirqs run in threads
+ *                               there too, and still name no waker),
  *                               and when the kernel lost track of it: a
  *                               wakeup completed on another CPU than the
  *                               waker's, after a second wakeup whose task
@@ -283,13 +292,16 @@ struct fxtrace_config {
  * @buf_size: bytes in the data area, a power of two
  * @__reserved0: zero
  * @producer_pos: end of the last committed record; (A)
- * @records_written: records committed to the ring
+ * @records_written: records committed to the ring (stored just before
+ *	producer_pos: while tracing it may count a record that producer_pos
+ *	does not cover yet)
  * @records_dropped: records lost because the ring was full
  * @tracepoint_hits: records the probes tried to write: written + dropped,
  *	plus, while tracing, the one record being written at that moment
  * @last_drop_ns: timestamp of the most recent drop, 0 = none
  * @consumer_errors: times consumer_pos was found out of range
- * @markers_written: loss markers committed to the ring
+ * @markers_written: loss markers committed to the ring (stored when
+ *	they are reserved, before producer_pos covers them)
  * @__reserved1: zero
  * @consumer_pos: end of what userspace has copied; (D)
  * @__reserved2: zero
