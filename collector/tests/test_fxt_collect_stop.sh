@@ -163,20 +163,34 @@ else
 		"$TMP/err" "$TMP/check"
 fi
 
+# stalled_d1 SECONDS [WRAPPER...]: fxt-collect -d 1 -o - (run by WRAPPER,
+# if given, which execs it) into a pipe whose reader sleeps SECONDS. Then
+# $rc is its status; 0 if it stopped tracing at 1 s and left a whole trace,
+# with nothing given up and no failure, else 1.
+stalled_d1() {
+	nap=$1
+	shift
+	rm -f "$TMP/rc" "$TMP/p.fxt"
+	timeout 20 sh -c '
+		nap=$1 fake=$2 dev=$3 collect=$4 tmp=$5
+		shift 5
+		{ LD_PRELOAD=$fake FAKE_FXTRACE_PATH=$dev FAKE_FXTRACE_RATE=50 \
+			"$@" "$collect" -D "$dev" -o - -d 1 2>"$tmp/err"
+		  echo $? >"$tmp/rc"; } |
+		{ sleep "$nap"; cat >"$tmp/p.fxt"; }' \
+		sh "$nap" "$FAKE" "$DEV" "$COLLECT" "$TMP" "$@"
+	rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+	{ [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
+		grep -q "traced 3 CPUs for 1\.[0-4][0-9]* s" "$TMP/err" &&
+		! grep -q -e "gave up" -e "failed" "$TMP/err" &&
+		"$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1
+}
+
 # -d 1 with the same stalled reader and no signal: tracing stops at 1 s
 # (not when the reader wakes), and fxt-collect waits for the reader to take
 # the rest: a whole trace, exit 3 only for the records the full rings
 # dropped meanwhile (or 0).
-rm -f "$TMP/rc" "$TMP/p.fxt"
-timeout 20 sh -c '
-	{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 \
-		"$3" -D "$2" -o - -d 1 2>"$4/err"; echo $? >"$4/rc"; } |
-	{ sleep 4; cat >"$4/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$TMP"
-rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
-if { [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
-   grep -q "traced 3 CPUs for 1\.[0-4][0-9]* s" "$TMP/err" &&
-   ! grep -q "gave up" "$TMP/err" &&
-   "$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1; then
+if stalled_d1 4; then
 	ok "-d 1 while a write to a stalled pipe blocks: tracing stops at 1 s, the rest waits for the reader, a whole trace"
 else
 	fail "-d 1 while a write to a stalled pipe blocks: exit $rc, wanted 'traced 3 CPUs for 1.x s' and a whole trace" \
@@ -186,17 +200,8 @@ fi
 # The same, with stdout's open file description non-blocking (set by a
 # parent that shares it: ssh, node): a full pipe is EAGAIN, not an error
 # that cuts the trace. fxt-collect waits for room as on a blocking pipe.
-rm -f "$TMP/rc" "$TMP/p.fxt"
-timeout 20 sh -c '
-	{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 perl -MFcntl \
-		-e "fcntl(STDOUT, F_SETFL, O_WRONLY | O_NONBLOCK) or die; exec @ARGV or die" \
-		"$3" -D "$2" -o - -d 1 2>"$4/err"; echo $? >"$4/rc"; } |
-	{ sleep 3; cat >"$4/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$TMP"
-rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
-if { [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
-   grep -q "traced 3 CPUs for 1\.[0-4][0-9]* s" "$TMP/err" &&
-   ! grep -q "failed" "$TMP/err" &&
-   "$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1; then
+if stalled_d1 3 perl -MFcntl \
+	-e 'fcntl(STDOUT, F_SETFL, O_WRONLY | O_NONBLOCK) or die; exec @ARGV or die'; then
 	ok "-d 1 into a non-blocking pipe whose reader stalls: waits for room (no EAGAIN error), a whole trace"
 else
 	fail "-d 1 into a non-blocking pipe whose reader stalls: exit $rc, wanted 'traced 3 CPUs for 1.x s', no failure and a whole trace" \
