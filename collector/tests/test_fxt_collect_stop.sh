@@ -51,25 +51,31 @@ run_bg() {
 	[ -n "$pid" ] || echo "# run_bg: no pid of fxt-collect after 10 s (a very loaded machine?)"
 }
 
+# stop_bg SIGNAL SECONDS: send SIGNAL to run_bg's fxt-collect. 0 once it
+# has exited within SECONDS (its status in $rc), else 1 (it was SIGKILLed).
+stop_bg() {
+	kill -"$1" "$pid"
+	if ! gone_within "$pid" "$2"; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$sub"
+		return 1
+	fi
+	wait "$sub"
+	rc=$(cat "$TMP/rc")
+}
+
 # A: -o FIFO that no reader ever opens. fxt-collect blocks in open(); SIGINT
 # must end that wait: exit 130 (128+SIGINT), nothing traced, the FIFO left.
 mkfifo "$TMP/fifo"
 run_bg -o "$TMP/fifo" -d 1
 sleep 0.5
-kill -INT "$pid"
-if gone_within "$pid" 3; then
-	wait "$sub"
-	rc=$(cat "$TMP/rc")
-	if [ "$rc" -eq 130 ] && [ -p "$TMP/fifo" ] &&
-	   grep -q "stopped by SIGINT before tracing started: nothing was traced" "$TMP/err"; then
-		ok "SIGINT while opening a FIFO nobody reads: exits at once, 130, nothing traced, the FIFO left"
-	else
-		fail "SIGINT while opening a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
-	fi
-else
-	kill -KILL "$pid" 2>/dev/null
-	wait "$sub"
+if ! stop_bg INT 3; then
 	fail "SIGINT while opening a FIFO nobody reads: still running 3 s later (SIGKILLed)" "$TMP/err"
+elif [ "$rc" -eq 130 ] && [ -p "$TMP/fifo" ] &&
+     grep -q "stopped by SIGINT before tracing started: nothing was traced" "$TMP/err"; then
+	ok "SIGINT while opening a FIFO nobody reads: exits at once, 130, nothing traced, the FIFO left"
+else
+	fail "SIGINT while opening a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
 fi
 
 # A stop after the output was opened but before START (mapping the rings
@@ -81,15 +87,10 @@ for kind in existing new; do
 	[ "$kind" = existing ] && cp "$TMP/old" "$TMP/keep.fxt"
 	FAKE_FXTRACE_MAP_DELAY_MS=1500 run_bg -o "$TMP/keep.fxt" -d 0.3
 	sleep 0.5
-	kill -TERM "$pid"
-	if ! gone_within "$pid" 5; then
-		kill -KILL "$pid" 2>/dev/null
-		wait "$sub"
+	if ! stop_bg TERM 5; then
 		fail "SIGTERM before START, $kind FILE: still running 5 s later (SIGKILLed)" "$TMP/err"
 		continue
 	fi
-	wait "$sub"
-	rc=$(cat "$TMP/rc")
 	if [ "$kind" = existing ]; then
 		cmp -s "$TMP/old" "$TMP/keep.fxt" && left=yes || left=no
 	else
@@ -241,6 +242,15 @@ else
 	fail "timeout fxt-collect -- COMMAND: $bad of 5 runs did not wait for COMMAND" "$TMP/err"
 fi
 
+# not_run RC WHY TRACE: fxt-collect exited with RC, COMMAND (sh, which
+# would have created $TMP/ran) did not run, stderr says WHY, TRACE is whole.
+not_run() {
+	[ "$rc" -eq "$1" ] && [ ! -e "$TMP/ran" ] &&
+		grep -q "sh was not run: $2" "$TMP/err" &&
+		"$DUMP" --check "$3" >"$TMP/check" 2>&1
+}
+ran() { [ -e "$TMP/ran" ] && echo yes || echo no; }
+
 # A stop that comes before COMMAND exists was meant for fxt-collect alone:
 # COMMAND is not started (it would run untraced, and with it running the
 # first signal would count as COMMAND's, tracing on until it exits). START
@@ -254,22 +264,13 @@ while [ ! -e "$TMP/starting" ] && [ "$n" -lt 200 ]; do
 	sleep 0.05
 	n=$((n + 1))
 done
-kill -INT "$pid"
-if ! gone_within "$pid" 5; then
-	kill -KILL "$pid" 2>/dev/null
-	wait "$sub"
+if ! stop_bg INT 5; then
 	fail "SIGINT during START with a COMMAND: still running 5 s later (SIGKILLed)" "$TMP/err"
+elif not_run 130 "SIGINT came before it could start; the trace ends there" "$TMP/c.fxt"; then
+	ok "SIGINT while START attaches, before COMMAND: COMMAND not run, a whole trace, exit 130"
 else
-	wait "$sub"
-	rc=$(cat "$TMP/rc")
-	if [ "$rc" -eq 130 ] && [ ! -e "$TMP/ran" ] &&
-	   grep -q "sh was not run: SIGINT came before it could start; the trace ends there" "$TMP/err" &&
-	   "$DUMP" --check "$TMP/c.fxt" >"$TMP/check" 2>&1; then
-		ok "SIGINT while START attaches, before COMMAND: COMMAND not run, a whole trace, exit 130"
-	else
-		fail "SIGINT while START attaches, before COMMAND: exit $rc (wanted 130), COMMAND ran: $([ -e "$TMP/ran" ] && echo yes || echo no)" \
-			"$TMP/err" "$TMP/check"
-	fi
+	fail "SIGINT while START attaches, before COMMAND: exit $rc (wanted 130), COMMAND ran: $(ran)" \
+		"$TMP/err" "$TMP/check"
 fi
 
 # The -d time is up before COMMAND could start (each write to the file
@@ -282,11 +283,9 @@ LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_WRITE_PAUSE_US=300000 \
 	timeout -k 5 20 "$COLLECT" -D "$DEV" -o "$TMP/d.fxt" -d 0.1 -- \
 	sh -c ': >"$1"' sh "$TMP/ran" 2>"$TMP/err"
 rc=$?
-if [ "$rc" -eq 1 ] && [ ! -e "$TMP/ran" ] &&
-   grep -q "sh was not run: the -d time was up before it could start" "$TMP/err" &&
-   "$DUMP" --check "$TMP/d.fxt" >"$TMP/check" 2>&1; then
+if not_run 1 "the -d time was up before it could start" "$TMP/d.fxt"; then
 	ok "-d up before COMMAND could start (slow output): COMMAND not run, a whole trace, exit 1"
 else
-	fail "-d up before COMMAND could start: exit $rc (wanted 1), COMMAND ran: $([ -e "$TMP/ran" ] && echo yes || echo no)" \
+	fail "-d up before COMMAND could start: exit $rc (wanted 1), COMMAND ran: $(ran)" \
 		"$TMP/err" "$TMP/check"
 fi
