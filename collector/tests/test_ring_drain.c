@@ -501,6 +501,7 @@ TEST(a_producer_position_behind_what_was_read_is_not_followed)
 			fake_free(&f);
 		}
 	}
+	free(c.bytes);
 }
 
 /*
@@ -547,6 +548,7 @@ TEST(a_skip_too_far_ahead_is_undone_by_the_real_position)
 		EXPECT_EQ(c.len, before + n);
 		fake_free(&f);
 	}
+	free(c.bytes);
 }
 
 /*
