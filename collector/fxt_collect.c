@@ -357,6 +357,23 @@ static int hold_standard_fds(struct session *s)
 	return 0;
 }
 
+/*
+ * The module records thread ids as the initial PID namespace numbers them.
+ * In any other, /proc here and our own pid number them differently, so
+ * names would be looked up under the wrong ids: said once, up front.
+ * 0xEFFFFFFC is PROC_PID_INIT_INO, the initial namespace's inode number,
+ * fixed by the kernel.
+ */
+static void warn_pid_namespace(const struct session *s)
+{
+	struct stat st;
+
+	if (s->opts.quiet || stat("/proc/self/ns/pid", &st) < 0 ||
+	    st.st_ino == 0xEFFFFFFCU)
+		return;
+	msg("warning: fxt-collect runs in a PID namespace of its own (a container?), but the trace holds the host's thread ids, which /proc here does not show: threads will be unnamed or misnamed. Run it in the host's PID namespace (e.g. docker run --pid=host)");
+}
+
 static int open_device(struct session *s)
 {
 	const char *hint = NULL;
@@ -1747,6 +1764,7 @@ int main(int argc, char **argv)
 	 * The output (and its guard, a fork) before the rings: a guard that
 	 * inherited their mappings would keep the device open after we die.
 	 */
+	warn_pid_namespace(&s);
 	if (hold_standard_fds(&s) || open_device(&s) || get_info(&s) ||
 	    configure(&s) ||
 	    stopped_early(&s) || open_output(&s) || map_rings(&s) ||

@@ -743,3 +743,37 @@ if [ "$rc" -eq 0 ] && "$DUMP" --check "$TMP/closed.fxt" >"$TMP/check" 2>&1; then
 else
 	fail "-o FILE with stdin and stdout closed: exit $rc" "$TMP/err" "$TMP/check"
 fi
+
+# In a PID namespace of its own (a container), the module's thread ids are
+# not the ones /proc shows: fxt-collect warns up front, but not with -q,
+# and not in the initial namespace. Skipped where no namespace can be made
+# (unshare missing, or user namespaces not allowed).
+in_new_pid_ns() {
+	unshare -Urpf --mount-proc env LD_PRELOAD="$FAKE" FAKE_FXTRACE_PATH="$DEV" \
+		"$COLLECT" -D "$DEV" "$@" 2>"$TMP/err"
+}
+NS_WARNING="warning: fxt-collect runs in a PID namespace of its own"
+if ! unshare -Urpf --mount-proc true 2>/dev/null; then
+	echo "ok - in a PID namespace of its own: warned # SKIP unshare -Urpf cannot make one here"
+elif [ "$(stat -L -c %i /proc/self/ns/pid)" != 4026531836 ]; then
+	echo "ok - in a PID namespace of its own: warned # SKIP these tests already run in one"
+else
+	collect -o "$TMP/host.fxt" -d 0.2
+	grep -q "$NS_WARNING" "$TMP/err" && host=warned || host=quiet
+	in_new_pid_ns -o "$TMP/ns.fxt" -d 0.2
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ "$host" = quiet ] && grep -q "$NS_WARNING" "$TMP/err" &&
+	   "$DUMP" --check "$TMP/ns.fxt" >"$TMP/check" 2>&1; then
+		ok "in a PID namespace of its own: warned that threads will be misnamed (not in the initial one), a whole trace"
+	else
+		fail "in a PID namespace of its own: exit $rc, warned: $(grep -c "$NS_WARNING" "$TMP/err"), in the initial one: $host" \
+			"$TMP/err" "$TMP/check"
+	fi
+	in_new_pid_ns -q -o "$TMP/ns.fxt" -d 0.2
+	rc=$?
+	if [ "$rc" -eq 0 ] && ! grep -q "$NS_WARNING" "$TMP/err"; then
+		ok "in a PID namespace of its own with -q: no warning"
+	else
+		fail "in a PID namespace of its own with -q: exit $rc" "$TMP/err"
+	fi
+fi
