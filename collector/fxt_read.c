@@ -1005,14 +1005,77 @@ int fxt_flush_error(FILE *f, int fallback)
 	return errno ? errno : fallback;
 }
 
+size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t need, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		need = 1;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		need = 2;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		need = 3;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	} else {
+		*bad = 1;
+		return 0;
+	}
+	for (i = 1; i <= need; i++) {
+		if (i >= n || s[i] < lo || s[i] > hi) {
+			*bad = i;
+			return 0;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need + 1;
+}
+
+/* @k bytes of @s as \xNN each; how many bytes that wrote. */
+static size_t fput_hex_bytes(FILE *out, const unsigned char *s, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		fprintf(out, "\\x%02x", s[i]);
+	return 4 * k;
+}
+
 size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote)
 {
-	size_t i, n = 0;
+	const unsigned char *u = (const unsigned char *)text;
+	size_t i, k, bad, n = 0;
 	unsigned char ch;
 
 	for (i = 0; i < len; i++) {
-		ch = (unsigned char)text[i];
-		if (ch == '\\' || (quote && ch == quote)) {
+		ch = u[i];
+		if (ch >= 0x80) {
+			/*
+			 * A C1 control (U+0080-U+009F: CSI is U+009B) acts
+			 * like ESC on some terminals, and so may a lone byte
+			 * of them where UTF-8 is not spoken: both as \xNN.
+			 */
+			k = fxt_utf8_len(u + i, len - i, &bad);
+			if (k == 2 && ch == 0xc2 && u[i + 1] < 0xa0) {
+				n += fput_hex_bytes(out, u + i, 2);
+			} else if (k) {
+				fwrite(u + i, 1, k, out);
+				n += k;
+			} else {
+				n += fput_hex_bytes(out, u + i, bad);
+			}
+			i += (k ? k : bad) - 1;
+		} else if (ch == '\\' || (quote && ch == quote)) {
 			fputc('\\', out);
 			fputc(ch, out);
 			n += 2;
@@ -1020,10 +1083,9 @@ size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote)
 			fputs("\\n", out);
 			n += 2;
 		} else if (ch < 0x20 || ch == 0x7f) {
-			fprintf(out, "\\x%02x", ch);
-			n += 4;
+			n += fput_hex_bytes(out, u + i, 1);
 		} else {
-			fputc(ch, out);	/* printable ASCII and UTF-8 bytes */
+			fputc(ch, out);	/* printable ASCII */
 			n++;
 		}
 	}

@@ -229,11 +229,25 @@ bool fxt_loss_marker(const struct fxt_record *rec, uint32_t *cpu,
 		     uint64_t *amount, bool *skipped);
 
 /**
+ * fxt_utf8_len() - the well-formed UTF-8 sequence at @s
+ * @s: at least one byte
+ * @n: bytes at @s
+ * @bad: when the sequence is ill-formed, set to the length of its maximal
+ *	ill-formed subpart (at least 1): what Unicode's "substitution of
+ *	maximal subparts" replaces with one U+FFFD
+ * No overlong forms, surrogates or code points past U+10FFFF.
+ * Return: its length in bytes (1 for ASCII), or 0 if ill-formed.
+ */
+size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad);
+
+/**
  * fxt_fput_escaped() - @len bytes of @text (a name or message from a
  * trace: any bytes, as a task's comm may be) to @out, safe for a terminal
  * and on one line: a backslash doubled, @quote (when not 0) after a
  * backslash, a newline as \n, every other byte below 0x20 and 0x7f as
- * \xNN (e.g. ESC as \x1b); the rest (printable ASCII, UTF-8) as is.
+ * \xNN (e.g. ESC as \x1b), and so are the two bytes of a C1 control
+ * (U+0080-U+009F, e.g. CSI as \xc2\x9b) and each byte of ill-formed
+ * UTF-8; the rest (printable ASCII, well-formed UTF-8) as is.
  * Shared by fxt-dump and fxt-sched's text output.
  * Return: the number of bytes written (for padding to a column).
  */

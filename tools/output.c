@@ -16,48 +16,6 @@ static const char *const kind_json[LAT_KINDS] = {
 };
 static const char *const kind_short[LAT_KINDS] = { "wakeup", "preempt" };
 
-/*
- * Length of the well-formed UTF-8 sequence at @s (@n > 0 bytes), or 0 and
- * in *@bad the length of its maximal ill-formed subpart (at least 1), to
- * be replaced by one U+FFFD (Unicode's "substitution of maximal
- * subparts"). No overlong forms, surrogates or code points past U+10FFFF.
- */
-static size_t utf8_len(const unsigned char *s, size_t n, size_t *bad)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		need = 1;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		need = 2;
-		if (s[0] == 0xe0)
-			lo = 0xa0;
-		else if (s[0] == 0xed)
-			hi = 0x9f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		need = 3;
-		if (s[0] == 0xf0)
-			lo = 0x90;
-		else if (s[0] == 0xf4)
-			hi = 0x8f;
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (i = 1; i <= need; i++) {
-		if (i >= n || s[i] < lo || s[i] > hi) {
-			*bad = i;
-			return 0;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
-}
-
 /**
  * json_write_string() - @len bytes of @s as a quoted JSON string (@s may be
  * NULL when @len is 0); shared by fxt-sched's --json and fxt2json. JSON
@@ -74,7 +32,7 @@ void json_write_string(FILE *out, const char *s, size_t len)
 		unsigned char ch = u[i];
 
 		if (ch >= 0x80) {
-			k = utf8_len(u + i, len - i, &bad);
+			k = fxt_utf8_len(u + i, len - i, &bad);
 			if (k)
 				fwrite(u + i, 1, k, out);
 			else

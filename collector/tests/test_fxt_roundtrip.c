@@ -749,6 +749,31 @@ TEST(escaped_text_for_a_terminal)
 		     "a\\x1b[31mb\\nc\\\\d\\\"\\x7f\\x09\xc3\xa9");
 }
 
+/*
+ * C1 controls (U+0080-U+009F: CSI, U+009B, starts a sequence as ESC [
+ * does on terminals that act on them) and bytes of ill-formed UTF-8 (a
+ * raw 0x9b is CSI to an 8-bit terminal) are escaped too; well-formed
+ * UTF-8 from U+00A0 up is not. A comm cut at 15 bytes inside a
+ * character leaves an ill-formed tail.
+ */
+TEST(c1_controls_and_broken_utf8_are_escaped)
+{
+	static const char name[] = "a\xc2\x9b" "2Jb\x9b" "31m\xc2\xa0\xc3\xa9\xe2\x82";
+	static const char want[] = "a\\xc2\\x9b2Jb\\x9b31m\xc2\xa0\xc3\xa9\\xe2\\x82";
+	char buf[128];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	size_t n;
+
+	ASSERT(f);
+	n = fxt_fput_escaped(f, name, sizeof(name) - 1, 0);
+	fputc('\0', f);
+	fclose(f);
+	buf[sizeof(buf) - 1] = '\0';
+	EXPECT_STREQ(buf, want);
+	EXPECT_EQ(n, strlen(want));
+	EXPECT(!strchr(buf, '\x9b'));
+}
+
 int main(void)
 {
 	RUN(magic_is_the_documented_word);
@@ -774,5 +799,6 @@ int main(void)
 	RUN(unknown_record_types_are_skipped_by_size);
 	RUN(names_for_printing);
 	RUN(escaped_text_for_a_terminal);
+	RUN(c1_controls_and_broken_utf8_are_escaped);
 	return tap_exit();
 }
