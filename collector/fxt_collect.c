@@ -598,6 +598,13 @@ static void note_stop(struct session *s)
 	s->progress_offset = s->out.offset;
 }
 
+/* -d was given and its time is up at @now (CLOCK_MONOTONIC). */
+static bool deadline_passed(const struct session *s,
+			    const struct timespec *now)
+{
+	return s->opts.duration_ms && seconds_between(&s->deadline, now) >= 0;
+}
+
 /*
  * A write() to the output was interrupted: by a signal, or by the kick
  * timer while it was stuck. A stop signal, or the -d deadline, stops
@@ -615,8 +622,7 @@ static int output_interrupted(void *ctx)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (stop_signals >= stop_threshold(s))
 		note_stop(s);
-	if (s->tracing && (s->stopping || (s->opts.duration_ms &&
-					   seconds_between(&s->deadline, &now) >= 0)))
+	if (s->tracing && (s->stopping || deadline_passed(s, &now)))
 		stop_tracing(s);
 	if (!s->stopping)
 		return 0;
@@ -1238,8 +1244,7 @@ static const char *command_too_late(const struct session *s)
 	if (stop_signals)
 		return last_stop_signal == SIGINT ? "SIGINT came" : "SIGTERM came";
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!s->tracing || (s->opts.duration_ms &&
-			    seconds_between(&s->deadline, &now) >= 0))
+	if (!s->tracing || deadline_passed(s, &now))
 		return "the -d time was up";
 	return NULL;
 }
@@ -1320,7 +1325,7 @@ static void reap_child(struct session *s)
 /* ---- the loop --------------------------------------------------------- */
 
 /* Should the loop end? Also passes signals on to COMMAND. */
-static bool should_stop(struct session *s, const struct timespec *deadline)
+static bool should_stop(struct session *s)
 {
 	struct timespec now;
 
@@ -1341,9 +1346,9 @@ static bool should_stop(struct session *s, const struct timespec *deadline)
 	if (!s->tracing)
 		return true;	/* a write stopped it at the -d deadline */
 	if (!s->opts.duration_ms)
-		return false;
+		return false;	/* no clock read per wakeup without -d */
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return seconds_between(&now, deadline) <= 0;
+	return deadline_passed(s, &now);
 }
 
 static struct timespec poll_timeout(const struct session *s,
@@ -1380,7 +1385,7 @@ static void trace_loop(struct session *s)
 		 * again for the drain, whose writes may block.
 		 */
 		block_stop_signals(true);
-		stop = should_stop(s, &s->deadline);
+		stop = should_stop(s);
 		if (!stop) {
 			timeout = poll_timeout(s, &s->deadline);
 			n = ppoll(&pfd, 1, &timeout, &mask);
