@@ -727,13 +727,28 @@ TEST(names_for_printing)
 	EXPECT_STREQ(fxt_metadata_type_name(1), "provider_info");
 }
 
+/* The two escape tests' output: a stream into @buf, then a string. */
+#define ESCAPE_BUF 128
+
+static FILE *escape_stream(char *buf)
+{
+	return fmemopen(buf, ESCAPE_BUF, "w");
+}
+
+static void escape_stream_end(FILE *f, char *buf)
+{
+	fputc('\0', f);
+	fclose(f);
+	buf[ESCAPE_BUF - 1] = '\0';
+}
+
 /* fxt-dump's and fxt-sched's text output: no byte reaches the terminal
  * raw that could start an escape sequence or a new line. */
 TEST(escaped_text_for_a_terminal)
 {
 	static const char name[] = "a\x1b[31mb\nc\\d\"\x7f\t\xc3\xa9";
-	char buf[128];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	char buf[ESCAPE_BUF];
+	FILE *f = escape_stream(buf);
 	size_t n;
 
 	ASSERT(f);
@@ -741,9 +756,7 @@ TEST(escaped_text_for_a_terminal)
 	fputc('|', f);
 	EXPECT_EQ(n + 1 + fxt_fput_escaped(f, name, sizeof(name) - 1, '"'),
 		  ftell(f));
-	fputc('\0', f);
-	fclose(f);
-	buf[sizeof(buf) - 1] = '\0';
+	escape_stream_end(f, buf);
 	EXPECT_EQ(n, strlen("a\\x1b[31mb\\nc\\\\d\"\\x7f\\x09\xc3\xa9"));
 	EXPECT_STREQ(buf, "a\\x1b[31mb\\nc\\\\d\"\\x7f\\x09\xc3\xa9|"
 		     "a\\x1b[31mb\\nc\\\\d\\\"\\x7f\\x09\xc3\xa9");
@@ -760,15 +773,13 @@ TEST(c1_controls_and_broken_utf8_are_escaped)
 {
 	static const char name[] = "a\xc2\x9b" "2Jb\x9b" "31m\xc2\xa0\xc3\xa9\xe2\x82";
 	static const char want[] = "a\\xc2\\x9b2Jb\\x9b31m\xc2\xa0\xc3\xa9\\xe2\\x82";
-	char buf[128];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	char buf[ESCAPE_BUF];
+	FILE *f = escape_stream(buf);
 	size_t n;
 
 	ASSERT(f);
 	n = fxt_fput_escaped(f, name, sizeof(name) - 1, 0);
-	fputc('\0', f);
-	fclose(f);
-	buf[sizeof(buf) - 1] = '\0';
+	escape_stream_end(f, buf);
 	EXPECT_STREQ(buf, want);
 	EXPECT_EQ(n, strlen(want));
 	EXPECT(!strchr(buf, '\x9b'));
