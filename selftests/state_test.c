@@ -12,14 +12,14 @@
  * that believes it shows the task asleep, then running again with no
  * wakeup in between: its wait for the CPU looks like sleep.
  *
- * Here, on CPU 0, a timer ticks every TICK_US: each tick sends SIGUSR1 to
- * a sleeper and wakes a real-time task (the one that runs next), in the
- * same timer interrupt. The sleeper waits on 128 futexes at once before
- * each tick, so that ticks land while it is on its way into schedule()
- * (see sleeper()). The rings are drained from another CPU. Every time the
- * sleeper leaves the CPU in a sleeping state (blocked, suspended), the
- * next thing the trace says of it must be a wakeup, never a switch that
- * runs it.
+ * Here, on CPU 0, a timer ticks every millisecond or so (grid_for()):
+ * each tick sends SIGUSR1 to a sleeper and wakes a real-time task (the one
+ * that runs next), in the same timer interrupt. The sleeper waits on 128
+ * futexes at once before each tick, so that ticks land while it is on its
+ * way into schedule() (see sleeper()). The rings are drained from another
+ * CPU. Every time the sleeper leaves the CPU in a sleeping state (blocked,
+ * suspended), the next thing the trace says of it must be a wakeup, never
+ * a switch that runs it.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -36,9 +36,10 @@
 #define RUN_MS		1500	/* at least, and until MIN_ASLEEP... */
 #define MAX_RUN_MS	30000	/* ...but no longer (66 in 10 s measured once on 6.1) */
 #define MIN_ASLEEP	100	/* sleeping switch-outs the check needs */
-#define TICK_US		1000	/* the signal's period */
+#define TICK_US		1000	/* the signal's period, at least (see grid_for()) */
 #define LEAD_STEPS	20
-#define LEAD_STEP_US	10
+#define LEAD_STEP_US	10	/* at least */
+#define CALIBRATION_WAITS 15
 #define DRAIN_MS	5
 
 enum ev_kind { EV_WAKEUP, EV_IN, EV_OUT };	/* the order at equal times */
@@ -47,6 +48,15 @@ struct ev {
 	__u64 ts;
 	enum ev_kind kind;
 	__u64 state;		/* EV_OUT: the FXT outgoing state */
+};
+
+/*
+ * The ticks the sleeper, its timer and the runner share: t0 + k * tick_ns
+ * until end, and the wait before the k-th begins (k % LEAD_STEPS) *
+ * lead_step_ns ahead of it.
+ */
+struct grid {
+	__u64 t0, end, tick_ns, lead_step_ns;
 };
 
 struct watch {
@@ -124,42 +134,103 @@ static struct timespec ns_to_ts(__u64 ns)
 				  .tv_nsec = (long)(ns % 1000000000) };
 }
 
-/*
- * The sleeper: SIGUSR1 from a timer at every tick of the grid
- * @t0 + k * TICK_US until @end or *@stop, and a wait on FUTEX_WAITV_MAX futexes
- * (futex_waitv(), Linux >= 5.16) begun before each tick and ending after
- * it. Queueing that many takes a while, with no signal check before
- * schedule(); how long depends on the machine, so the wait begins 0 to
- * LEAD_STEPS - 1 steps of LEAD_STEP_US before the tick, in turn.
- */
-static void sleeper(__u64 t0, __u64 end, const int *stop)
+/* The sleeper's FUTEX_WAITV_MAX futexes (futex_waitv(), Linux >= 5.16). */
+static __u32 words[FUTEX_WAITV_MAX];
+static struct futex_waitv waiters[FUTEX_WAITV_MAX];
+
+static void waiters_init(void)
 {
-	static __u32 words[FUTEX_WAITV_MAX];
-	static struct futex_waitv waiters[FUTEX_WAITV_MAX];
-	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL,
-				.sigev_signo = SIGUSR1 };
-	struct itimerspec its = { .it_value = ns_to_ts(t0),
-				  .it_interval = ns_to_ts(TICK_US * 1000) };
-	struct timespec until;
-	__u64 tick, k, start;
-	timer_t timer;
 	int i;
 
-	pin(0);
 	for (i = 0; i < FUTEX_WAITV_MAX; i++) {
 		waiters[i].uaddr = (__u64)(uintptr_t)&words[i];
 		waiters[i].flags = FUTEX_32 | FUTEX_PRIVATE_FLAG;
 	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * How long futex_waitv() takes here to queue the sleeper's futexes: the
+ * median of CALIBRATION_WAITS calls that queue all but the last, whose
+ * word is not the value expected (EAGAIN: no sleep, no timer).
+ */
+static __u64 queueing_ns(void)
+{
+	__u64 took[CALIBRATION_WAITS], t;
+	int i;
+
+	words[FUTEX_WAITV_MAX - 1] = 1;
+	for (i = 0; i < CALIBRATION_WAITS; i++) {
+		t = mono_ns();
+		ASSERT_EQ(-1, syscall(SYS_futex_waitv, waiters,
+				      FUTEX_WAITV_MAX, 0, NULL,
+				      CLOCK_MONOTONIC));
+		took[i] = mono_ns() - t;
+		ASSERT_EQ(EAGAIN, errno);
+	}
+	words[FUTEX_WAITV_MAX - 1] = 0;
+	qsort(took, CALIBRATION_WAITS, sizeof(*took), cmp_u64);
+	return took[CALIBRATION_WAITS / 2];
+}
+
+/*
+ * The grid for a machine that queues the futexes in @queue_ns: leads
+ * from 0 to twice that, so that some waits are queued before their tick
+ * (they sleep) and others are not (the tick lands in the queueing), in
+ * steps of at least LEAD_STEP_US; and a tick at least twice the longest
+ * lead, since each wait ends half a tick after its tick. On a slow machine
+ * (an emulated CPU, PREEMPT_RT's futex locks) fixed leads of up to 190 us
+ * once fell short of the queueing in every wait: 71 sleeps in 43 s.
+ */
+static struct grid grid_for(__u64 queue_ns)
+{
+	__u64 step = 2 * queue_ns / (LEAD_STEPS - 1) + 1;
+	struct grid g;
+
+	g.lead_step_ns = step > LEAD_STEP_US * 1000 ? step : LEAD_STEP_US * 1000;
+	g.tick_ns = 2 * LEAD_STEPS * g.lead_step_ns;
+	if (g.tick_ns < TICK_US * 1000)
+		g.tick_ns = TICK_US * 1000;
+	g.t0 = mono_ns() + 50 * 1000 * 1000;
+	g.end = g.t0 + MAX_RUN_MS * 1000ULL * 1000;
+	return g;
+}
+
+/*
+ * The sleeper: SIGUSR1 from a timer at every tick of @g until its end or
+ * *@stop, and a wait on FUTEX_WAITV_MAX futexes begun before each tick
+ * and ending half a tick after it. Queueing that many takes a while, with
+ * no signal check before schedule(); how long depends on the machine, so
+ * the wait begins 0 to LEAD_STEPS - 1 steps of g->lead_step_ns before the
+ * tick, in turn.
+ */
+static void sleeper(const struct grid *g, const int *stop)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL,
+				.sigev_signo = SIGUSR1 };
+	struct itimerspec its = { .it_value = ns_to_ts(g->t0),
+				  .it_interval = ns_to_ts(g->tick_ns) };
+	struct timespec until;
+	__u64 tick, k, start;
+	timer_t timer;
+
+	pin(0);
 	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) ||
 	    timer_settime(timer, TIMER_ABSTIME, &its, NULL))
 		_exit(1);
-	for (k = 0, tick = t0;
-	     tick < end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
-	     k++, tick += TICK_US * 1000) {
-		start = tick - (k % LEAD_STEPS) * LEAD_STEP_US * 1000;
+	for (k = 0, tick = g->t0;
+	     tick < g->end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
+	     k++, tick += g->tick_ns) {
+		start = tick - (k % LEAD_STEPS) * g->lead_step_ns;
 		while (mono_ns() < start)
 			;
-		until = ns_to_ts(tick + TICK_US * 1000 / 2);
+		until = ns_to_ts(tick + g->tick_ns / 2);
 		if (syscall(SYS_futex_waitv, waiters, FUTEX_WAITV_MAX, 0,
 			    &until, CLOCK_MONOTONIC) != -1 ||
 		    (errno != ETIMEDOUT && errno != EINTR))
@@ -170,10 +241,11 @@ static void sleeper(__u64 t0, __u64 end, const int *stop)
 
 /*
  * The one that runs next: a real-time task on the sleeper's CPU that wakes
- * at every tick of the same grid until @end or *@stop, so that each tick makes the
- * sleeper's signal pending and this task runnable in one timer interrupt.
+ * at every tick of the same grid until its end or *@stop, so that each
+ * tick makes the sleeper's signal pending and this task runnable in one
+ * timer interrupt.
  */
-static pid_t start_runner(__u64 t0, __u64 end, const int *stop)
+static pid_t start_runner(const struct grid *g, const int *stop)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 	pid_t pid = fork();
@@ -184,9 +256,9 @@ static pid_t start_runner(__u64 t0, __u64 end, const int *stop)
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(0);
-		for (next = t0;
-		     next < end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
-		     next += TICK_US * 1000) {
+		for (next = g->t0;
+		     next < g->end && !__atomic_load_n(stop, __ATOMIC_RELAXED);
+		     next += g->tick_ns) {
 			at = ns_to_ts(next);
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		}
@@ -199,11 +271,12 @@ static pid_t start_runner(__u64 t0, __u64 end, const int *stop)
 TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 {
 	static struct watch w;
-	__u64 running = 0, wrong = 0, last_state = 0, t0, end, ran_ms;
+	__u64 running = 0, wrong = 0, last_state = 0, queue_ns, ran_ms;
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
 	int fd = dev_open(), asleep = 0, status, other = 0, *stop;
 	struct fxtrace_info info;
 	pid_t runner, pid, r;
+	struct grid g;
 	struct rings rs;
 	size_t i;
 
@@ -222,14 +295,15 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 	*stop = 0;
 	/* Inherited by the sleeper, ready before the first signal. */
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	waiters_init();
+	queue_ns = queueing_ns();
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	t0 = mono_ns() + 50 * 1000 * 1000;
-	end = t0 + MAX_RUN_MS * 1000ULL * 1000;
-	runner = start_runner(t0, end, stop);
+	g = grid_for(queue_ns);
+	runner = start_runner(&g, stop);
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0)
-		sleeper(t0, end, stop);
+		sleeper(&g, stop);
 	w.tid = (__u64)pid;
 	/*
 	 * RUN_MS, or longer on a machine too slow or too loaded for
@@ -239,10 +313,10 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 		usleep(DRAIN_MS * 1000);
 		rings_drain(&rs);
 		if (w.asleep >= MIN_ASLEEP &&
-		    mono_ns() >= t0 + RUN_MS * 1000ULL * 1000)
+		    mono_ns() >= g.t0 + RUN_MS * 1000ULL * 1000)
 			__atomic_store_n(stop, 1, __ATOMIC_RELAXED);
 	}
-	ran_ms = (mono_ns() - t0) / 1000000;
+	ran_ms = (mono_ns() - g.t0) / 1000000;
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	rings_drain(&rs);
 	ASSERT_EQ(pid, r);
@@ -272,6 +346,10 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 			break;
 		}
 	}
+	printf("#   queueing %d futexes took %llu us: ticks every %llu us, waits begun 0 to %llu us ahead\n",
+	       FUTEX_WAITV_MAX, (unsigned long long)queue_ns / 1000,
+	       (unsigned long long)g.tick_ns / 1000,
+	       (unsigned long long)(LEAD_STEPS - 1) * g.lead_step_ns / 1000);
 	printf("#   sleeper tid %llu: %zu records in %llu ms; switched out %llu times asleep, %llu running; %llu switched in again with no wakeup\n",
 	       (unsigned long long)w.tid, w.n,
 	       (unsigned long long)ran_ms, (unsigned long long)w.asleep,
