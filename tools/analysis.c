@@ -106,8 +106,9 @@ struct thread *analysis_row(struct analysis *an, uint32_t row)
 }
 
 /* A new row for @tid that the index points at from now on (the first
- * incarnation, or a new one); -1 when out of memory. */
-static long add_row(struct analysis *an, uint64_t tid)
+ * incarnation, or a new one), @unseen if a hole began since the tid was
+ * last seen switching (see struct thread); -1 when out of memory. */
+static long add_row(struct analysis *an, uint64_t tid, bool unseen)
 {
 	struct thread *t;
 	size_t h;
@@ -129,9 +130,7 @@ static long add_row(struct analysis *an, uint64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->last_cpu = -1;
-	/* the holes begun before the row are not its own: @unseen says
-	 * whether one is open now */
-	t->unseen = an->holes_open > 0;
+	t->unseen = unseen;
 	t->holes_applied = an->hole_starts;
 	t->waker_row = NO_ROW;
 	qd_init(&t->lat[0]);
@@ -144,12 +143,15 @@ oom:
 	return -1;
 }
 
-/* Index of @tid's newest row, created if new; -1 when out of memory. */
+/* Index of @tid's newest row, created if new; -1 when out of memory. A
+ * thread first seen after a hole began may have been in it, its records
+ * lost with the rest (woken, run and preempted unseen), as much as one
+ * seen asleep before it: unseen. */
 static long thread_idx(struct analysis *an, uint64_t tid)
 {
 	struct thread *t = analysis_find(an, tid);
 
-	return t ? t - an->threads : add_row(an, tid);
+	return t ? t - an->threads : add_row(an, tid, an->hole_starts > 0);
 }
 
 void analysis_seed_name(struct analysis *an, uint64_t tid, uint64_t pid,
@@ -728,14 +730,14 @@ int analysis_spool_intervals(struct analysis *an)
 /*
  * The holes begun since @t was last brought up to date, applied to it now:
  * do_lost() only counts them, so that a hole costs O(1), not a walk over
- * the threads. At each one a thread waiting was tainted, and one neither
- * running nor asleep dead became unseen: flags only set, from @st and
- * @dead alone, so applying them once now is applying them at each hole if
- * @st and @dead have not changed since. They have not: they change only in
- * switch_in(), switch_out(), start_clock() (from switch_out() and
- * do_wakeup()) and where do_lost() makes the thread running on the hole's
- * CPU unknown, and each of those applies the holes first, as does every
- * other reader or writer of @st, @tainted, @unseen and @dead.
+ * the threads. At each one a thread waiting was tainted, and one not
+ * running became unseen: flags only set, from @st alone, so applying them
+ * once now is applying them at each hole if @st has not changed since. It
+ * has not: it changes only in switch_in(), switch_out(), start_clock()
+ * (from switch_out() and do_wakeup()) and where do_lost() makes the thread
+ * running on the hole's CPU unknown, and each of those applies the holes
+ * first, as does every other reader or writer of @st, @tainted and
+ * @unseen.
  */
 static void apply_holes(const struct analysis *an, struct thread *t)
 {
@@ -744,7 +746,8 @@ static void apply_holes(const struct analysis *an, struct thread *t)
 	t->holes_applied = an->hole_starts;
 	if (t->st == ST_WAIT_WAKE || t->st == ST_WAIT_PREEMPT)
 		t->tainted = true;
-	if (t->st != ST_RUNNING && !(t->st == ST_SLEEPING && t->dead))
+	/* a dead one too: its tid may be taken by a thread begun there */
+	if (t->st != ST_RUNNING)
 		t->unseen = true;
 }
 
@@ -958,7 +961,9 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 	if (t->named &&
 	    ((has_pid && t->pid_known && t->pid != ev->b) ||
 	     (t->dead && !same_name(t->name, ev->name, ev->name_len)))) {
-		i = add_row(an, ev->a);
+		/* the new thread may have begun in a hole since the old
+		 * one was last seen switching */
+		i = add_row(an, ev->a, t->unseen || an->holes_open > 0);
 		if (i < 0)
 			return;
 		t = &an->threads[i];

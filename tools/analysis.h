@@ -19,9 +19,11 @@
  * interval is not counted (but counted as such in @skipped_*). The thread
  * running on a CPU when its hole begins may block in it unseen: its state
  * is unknown from then on. A thread not running on a complete CPU while a
- * hole is open may be woken in it unseen (and run, and be preempted): until
- * it is next seen switching, a wakeup of it may not start its wait, and the
- * interval is not counted either (@thread.unseen).
+ * hole is open may be woken in it unseen (and run, and be preempted), and
+ * so may one first seen after a hole (it may have been there) or a new
+ * thread that took a dead one's tid there: until it is next seen
+ * switching, a wakeup of it may not start its wait, and the interval is
+ * not counted either (@thread.unseen).
  */
 #ifndef ANALYSIS_H
 #define ANALYSIS_H
@@ -81,7 +83,8 @@ struct thread {
 					 * an incomplete period */
 	bool unseen;			/* a hole has been open since it was
 					 * last seen switching while it was not
-					 * running on a complete CPU: it may
+					 * running on a complete CPU (or it was
+					 * first seen after a hole): it may
 					 * have been woken, run and been
 					 * preempted there unseen, so a wakeup
 					 * seen now may not start its wait */

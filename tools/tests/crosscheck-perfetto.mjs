@@ -26,9 +26,10 @@
 // running when a hole began; the first wakeup after that, in a complete
 // part of the trace, starts a new clock, unless a hole has been open since
 // the thread was last seen switching out (or, if it was running on a CPU
-// when a hole began there and was not seen switching out after it, ever
-// since): then it may have been woken, run and been preempted in the hole
-// unseen, and a clock started by a wakeup of it is not counted either.
+// when a hole began there and was not seen switching out after it, or was
+// first seen after a hole began, ever since): then it may have been woken,
+// run and been preempted in the hole unseen, and a clock started by a
+// wakeup of it is not counted either.
 // Perfetto counts from the first row. fxtSchedView() below applies these
 // rules to Perfetto's own rows (first non-W thread_state row; the counter
 // tracks records_lost:cpu:N and bytes_skipped:cpu:N):
@@ -143,9 +144,10 @@ const incompleteAt = (ts) => (firstSwitch !== null && ts < firstSwitch) ||
 const holeStartIn = (a, b) => holes.some(h => h.start > a && h.start < b);
 // Could the thread have been woken (and run, and been preempted) in a hole
 // unseen before a wakeup of it at @w? Yes if a hole was open at some time
-// after @known, the last time it was seen switching out (or first seen),
-// and before @w; always if @known is null (it was running on a CPU when a
-// hole began there, and was not seen switching out after it).
+// after @known, the last time it was seen switching out (or first seen,
+// or -1: first seen after a hole, which it may have been in), and before
+// @w; always if @known is null (it was running on a CPU when a hole began
+// there, and was not seen switching out after it).
 const unseenAt = (known, w) => known === null ||
   holes.some(h => h.start < w && h.end > known);
 // fxt-sched's view of one Perfetto waiting run (start, later wakeups, end,
@@ -199,8 +201,9 @@ const tsRuntime = new Map();   // tid -> {ns, slices} from thread_state
 let cur = null;   // the open waiting interval of the thread being scanned
 let prevTid = null, prev = null, runStart = null;
 // when the thread being scanned was last seen switching out (or, before
-// that, first seen, or seen again after it died); null: it was running on
-// a CPU when a hole began there and has not been seen switching out since
+// that, first seen, or seen again after it died; -1 when first seen after
+// a hole began); null: it was running on a CPU when a hole began there and
+// has not been seen switching out since
 let known = null;
 const addRun = (tid, start, end) => {
   const e = tsRuntime.get(tid) || { ns: 0n, slices: 0n };
@@ -209,7 +212,9 @@ const addRun = (tid, start, end) => {
 for (const r of rows) {
   const tid = Number(r.tid), ts = BigInt(r.ts), dur = BigInt(r.dur);
   if (tid !== prevTid) {
-    cur = null; prev = null; runStart = null; prevTid = tid; known = ts;
+    // first seen after a hole: it may have been in it, unseen
+    cur = null; prev = null; runStart = null; prevTid = tid;
+    known = holes.some(h => h.start < ts) ? -1n : ts;
   }
   const contiguous = prev && prev.end === ts;
   const holeInRun = () => holes.some(h => h.cpu === prev.cpu &&
@@ -230,7 +235,6 @@ for (const r of rows) {
   // state is unknown from there on.
   if (r.state !== 'W' && r.state !== 'Running') known = ts;
   else if (prev && prev.running) known = holeInRun() ? null : prev.end;
-  else if (prev && prev.dead) known = ts;   // a new incarnation, new in fxt-sched too
   if (runStart !== null) {
     if (contiguous) addRun(tid, runStart, ts);
     runStart = null;

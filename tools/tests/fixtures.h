@@ -240,9 +240,10 @@ static void build_reuse(struct tb *t)
  * wakeup at 4000 may not start its wait (or, if C waited throughout, it is
  * a wakeup of a runnable thread), so the clock it starts is not counted
  * either. D's began inside the hole: not counted. E is first seen after
- * the hole.
- * Counted: E wakeup 2500 (3500..6000), A preempt 1200 (5000..6200).
- * Not counted: 2 (C's, D's).
+ * the hole, and may have been in it the same way as C: its wakeup at
+ * 3500 starts a clock that is not counted either.
+ * Counted: A preempt 1200 (5000..6200).
+ * Not counted: 3 (C's, D's, E's 2500 from 3500 to 6000).
  * cpu1: busy 1000 (B, 1000..2000; then unknown until 3000).
  * cpu0: busy 5200 (A 4000, C 500, D 500, E 200), idle 0.
  */

@@ -836,11 +836,12 @@ TEST(rename_keeps_one_row)
 static void expect_hole_fixture(struct analysis *an)
 {
 	EXPECT_EQ(an->io.late, 0);
-	EXPECT_EQ(an->skipped_hole, 2);
+	EXPECT_EQ(an->skipped_hole, 3);
 	EXPECT_EQ(an->skipped_start, 0);
 	EXPECT_EQ(analysis_find(an, 103)->lat[LAT_WAKEUP].count, 0);
 	EXPECT_EQ(analysis_find(an, 104)->lat[LAT_WAKEUP].count, 0);
-	EXPECT_EQ(analysis_find(an, 105)->lat[LAT_WAKEUP].max, 2500);
+	EXPECT_EQ(analysis_find(an, 105)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(analysis_find(an, 105)->wakeups, 1);
 	EXPECT_EQ(analysis_find(an, 101)->lat[LAT_PREEMPT].max, 1200);
 	EXPECT_EQ(an->cpus[1].busy, 1000);
 	EXPECT_EQ(an->cpus[1].idle, 0);
@@ -867,10 +868,10 @@ TEST(records_lost_holes)
 	js = render(&an, 2, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
 	EXPECT_CONTAINS(txt, "records lost (kernel markers): 4 in 1 holes cpu1=4\n");
-	EXPECT_CONTAINS(txt, "0 intervals begun before the trace's first context switch, 2 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
+	EXPECT_CONTAINS(txt, "0 intervals begun before the trace's first context switch, 3 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"records_lost\": 4, \"lost_holes\": 1, \"lost_per_cpu\": {\"cpu1\": 4}, \"bytes_skipped\": 0, \"skip_holes\": 0, \"skipped_per_cpu\": {}}");
 	EXPECT(!strstr(txt, "invalid ring data skipped"));
-	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 2}");
+	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}");
 	free(txt);
 	free(js);
 	analysis_free(&an);
@@ -901,9 +902,9 @@ TEST(bytes_skipped_holes_are_holes_too)
 	ASSERT(txt && js);
 	EXPECT_CONTAINS(txt, "invalid ring data skipped (fxt-collect's bytes_skipped markers): 6544 bytes in 1 holes cpu1=6544\n");
 	EXPECT(!strstr(txt, "records lost (kernel markers)"));
-	EXPECT_CONTAINS(txt, "not counted (all threads): 0 intervals begun before the trace's first context switch, 2 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
+	EXPECT_CONTAINS(txt, "not counted (all threads): 0 intervals begun before the trace's first context switch, 3 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"records_lost\": 0, \"lost_holes\": 0, \"lost_per_cpu\": {}, \"bytes_skipped\": 6544, \"skip_holes\": 1, \"skipped_per_cpu\": {\"cpu1\": 6544}}");
-	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 2}");
+	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}");
 	free(txt);
 	free(js);
 	analysis_free(&an);
@@ -989,11 +990,12 @@ TEST(threads_asleep_in_a_hole_may_be_woken_unseen)
  *   cpu3: 1000 idle -> 106; 1100 106 -> idle (blocked); 5000 idle -> 105
  * 105, waiting when the hole began and seen next at 5000: not counted
  * (its clock may have ended in the hole). 104, asleep then: the wakeup at
- * 4000 may not start its wait, not counted. 101, asleep dead then, could
- * not be woken in the hole: its wakeup at 4000 starts its wait, 300
- * counted (applied after the wakeup, to a thread then waiting, the hole
- * would taint the clock). 106, asleep then and never seen again: unseen
- * when the run ends, as a walk over the threads at the hole left it.
+ * 4000 may not start its wait, not counted. 101, dead then: its tid woken
+ * at 4000 is a new thread's, which may have begun in the hole and been
+ * preempted there, not counted either (applied after the wakeup, to a
+ * thread then waiting, the hole would taint the clock: the same). 106,
+ * asleep then and never seen again: unseen when the run ends, as a walk
+ * over the threads at the hole left it.
  */
 TEST(a_hole_applies_to_each_thread_as_it_was_then)
 {
@@ -1021,13 +1023,57 @@ TEST(a_hole_applies_to_each_thread_as_it_was_then)
 	EXPECT_EQ(an.holes, 1);
 	EXPECT_EQ(analysis_find(&an, 105)->lat[LAT_WAKEUP].count, 0);
 	EXPECT_EQ(analysis_find(&an, 104)->lat[LAT_WAKEUP].count, 0);
-	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].count, 1);
-	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].max, 300);
-	EXPECT_EQ(an.skipped_hole, 2);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(analysis_find(&an, 101)->wakeups, 1);
+	EXPECT_EQ(an.skipped_hole, 3);
 	EXPECT_EQ(an.skipped_start, 0);
 	EXPECT(analysis_find(&an, 106)->unseen);
 	EXPECT(!analysis_find(&an, 106)->tainted);
 	analysis_free(&an);
+}
+
+/*
+ * A thread first seen after a hole may have been there, its records lost
+ * with the rest: woken, run and preempted unseen, like one seen asleep
+ * before the hole. Its name record before the hole or none changes nothing:
+ *   cpu0: 1000 idle -> 101; 4000 wakeup 103 (by 101); 4100 101 -> 103
+ *   cpu1: 1000 idle -> 102; [hole 2000..3000]; 3000 102 -> idle (blocked)
+ * 103 may have been preempted at 2500, in the hole, and waited 1600 ns, or
+ * been created at 3900: the 100 ns from the wakeup are not counted (they
+ * were, when 103 had no row before its wakeup).
+ */
+static void build_first_seen_after_a_hole(struct tb *t, bool named)
+{
+	tb_begin(t, 1000000000);
+	if (named)
+		tb_thread(t, 103, 103, "late");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 1, 1000, IDLE, 102, 0);
+	tb_lost(t, 1, 2000, 3000, 4);
+	tb_switch(t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 4000, 103, 101);
+	tb_switch(t, 0, 4100, 101, 103, FXT_THREAD_STATE_BLOCKED);
+}
+
+TEST(a_thread_first_seen_after_a_hole_may_have_been_in_it)
+{
+	struct analysis an;
+	struct thread *t;
+	struct tb tr;
+	int named;
+
+	for (named = 0; named < 2; named++) {
+		build_first_seen_after_a_hole(&tr, named);
+		analysis_init(&an);
+		ASSERT(run(&an, &tr, 0) == 0);
+		t = analysis_find(&an, 103);
+		ASSERT(t);
+		EXPECT_EQ(t->wakeups, 1);
+		EXPECT_EQ(t->lat[LAT_WAKEUP].count, 0);
+		EXPECT_EQ(an.skipped_hole, 1);
+		EXPECT_EQ(an.skipped_start, 0);
+		analysis_free(&an);
+	}
 }
 
 /* fixtures.h build_late_hole: a loss marker opening a hole that comes
@@ -1611,6 +1657,7 @@ int main(void)
 	RUN(thread_running_when_a_hole_begins_is_unknown_after_it);
 	RUN(threads_asleep_in_a_hole_may_be_woken_unseen);
 	RUN(a_hole_applies_to_each_thread_as_it_was_then);
+	RUN(a_thread_first_seen_after_a_hole_may_have_been_in_it);
 	RUN(late_loss_markers_are_counted);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
