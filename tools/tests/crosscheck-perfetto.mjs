@@ -37,7 +37,9 @@
 // where it moves the start, fxt-sched must agree within 1 ns.
 // Runtime is compared for threads that never ran on a CPU across one of
 // its holes (there Perfetto stretches the slice over the hole; fxt-sched
-// stops at its start); the others are counted and listed.
+// stops at its start), counting as the run a Running row and the W rows
+// that continue it (the wakeup-of-running quirk below); the others are
+// counted and listed.
 // fxt-sched lists each incarnation of a reused tid separately; Perfetto
 // gives all of a tid's scheduling to one thread: runtimes are summed per tid.
 // Prints TAP; exit 0 only if everything agrees.
@@ -174,7 +176,9 @@ function fxtSchedView(run, end) {
   if (!why && holeStartIn(last, end)) why = 'waiting when a records-lost hole began';
   return { start, kind, why };
 }
-const acrossHole = new Set();   // tids that ran on a CPU across its hole
+// tids that ran on a CPU across its hole (Running rows here; their quirk
+// continuations are added where they are found, below)
+const acrossHole = new Set();
 for (const r of running) {
   const ts = BigInt(r.ts), end = BigInt(r.dur) >= 0n ? ts + BigInt(r.dur) : 1n << 62n;
   if (holes.some(h => h.cpu === Number(r.cpu) && ts < h.end && end > h.start))
@@ -225,6 +229,13 @@ for (const r of rows) {
     } else {
       quirkRows++;
       prev = { ...prev, end: dur >= 0n ? ts + dur : -1n };
+      // the run goes on through this W row: a hole that begins on its
+      // CPU meanwhile is one it ran across (a wakeup just before the
+      // hole: fxt-sched stops at the hole's start, Perfetto runs on to
+      // the next switch)
+      const wEnd = prev.end >= 0n ? prev.end : 1n << 62n;
+      if (holes.some(h => h.cpu === prev.cpu && h.start < wEnd && h.end > ts))
+        acrossHole.add(tid);
       continue;
     }
   }
