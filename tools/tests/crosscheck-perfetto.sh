@@ -9,7 +9,8 @@
 # traces generated into a temporary directory (interleaved per-CPU drains,
 # idle, preemptions, cross-CPU wakeups, wakeups of running threads, names
 # at the end, wakeups before the first context switch, reused tids with
-# kernel object records in the rings), the second with records_lost holes.
+# kernel object records in the rings), then with records_lost holes, and
+# with fxt-collect's bytes_skipped holes too, from several seeds each.
 # Uses $BUILD/fxt-sched (default: tools/) and fetches trace_processor with
 # scripts/perfetto/fetch-trace-processor.sh (cached after the first time).
 # Prints TAP; exit 0 only if both agree.
@@ -32,12 +33,17 @@ if [ -n "$FILE" ]; then
 fi
 tmp=$(mktemp -d /tmp/fxt-crosscheck.XXXXXX) || exit 1
 rc=0
-for extra in "" "--losses"; do
+# The hole rules (fxt-sched(1), INCOMPLETE TRACES) meet their corner cases
+# only now and then: seed 7 alone agreed while seeds 2, 4, 5 did not.
+for run in "7" "1 --losses" "2 --losses" "5 --losses" "7 --losses" \
+	"2 --losses --skips" "4 --losses --skips" "7 --losses --skips"; do
+	seed=${run%% *}
+	extra=${run#"$seed"}
 	# shellcheck disable=SC2086
 	"$BUILD/obj/tests/gen_trace" -o "$tmp/synthetic.fxt" -c 4 -t 24 \
-		-n 30000 --seed 7 --names-at-end --drops --spurious \
+		-n 30000 --seed "$seed" --names-at-end --drops --spurious \
 		--late-start --kernel-names $extra || exit 1
-	echo "# synthetic trace: gen_trace ... --late-start --kernel-names $extra"
+	echo "# synthetic trace: gen_trace ... --seed $seed --late-start --kernel-names$extra"
 	node "$HERE/crosscheck-perfetto.mjs" "$BUILD/fxt-sched" "$tmp/synthetic.fxt" || rc=1
 done
 exit $rc
