@@ -84,18 +84,24 @@ struct fxtrace_session {
 /* Bit 0 set while a session exists: one tracing session at a time. */
 static unsigned long fxtrace_busy;
 
-static void fxtrace_free_rings(struct fxtrace_session *s)
+/* Free rings whose wakeups can no longer run (or never could). */
+static void fxtrace_destroy_rings(struct fxtrace_session *s)
 {
 	unsigned int cpu;
 
-	lockdep_assert_held(&s->buf_lock);
-	if (!s->rings)
-		return;
-	fxtrace_rings_sync_wakeups(s->rings);
 	for_each_possible_cpu(cpu)
 		fxtrace_ring_destroy(per_cpu_ptr(s->rings, cpu));
 	fxtrace_free_percpu(s->rings);
 	s->rings = NULL;
+}
+
+static void fxtrace_free_rings(struct fxtrace_session *s)
+{
+	lockdep_assert_held(&s->buf_lock);
+	if (!s->rings)
+		return;
+	fxtrace_rings_sync_wakeups(s->rings);
+	fxtrace_destroy_rings(s);
 }
 
 /*
@@ -135,12 +141,18 @@ static int fxtrace_alloc_rings(struct fxtrace_session *s)
 					s->buf_size, s->watermark, &s->wq,
 					s->owner_tgid, s->owner_tid);
 		if (ret)
-			goto out_free_rings;
+			goto out_destroy_rings;
 	}
 	return 0;
 
-out_free_rings:
-	fxtrace_free_rings(s);
+out_destroy_rings:
+	/*
+	 * Never given to the probes, so no wakeup was ever queued: nothing
+	 * to sync, and no grace period to wait for, which on PREEMPT_RT
+	 * fxtrace_free_rings() would, here under mmap_lock when the first
+	 * mmap() allocates.
+	 */
+	fxtrace_destroy_rings(s);
 	return ret;
 }
 

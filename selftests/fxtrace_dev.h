@@ -143,6 +143,16 @@ static inline int cpu_possible(unsigned long cpu)
 	return found;
 }
 
+/* Possible CPUs, below @info's nr_cpu_ids: each gets a ring. */
+static inline unsigned int possible_cpus(const struct fxtrace_info *info)
+{
+	unsigned int cpu, n = 0;
+
+	for (cpu = 0; cpu < info->nr_cpu_ids; cpu++)
+		n += cpu_possible(cpu) == 1;
+	return n;
+}
+
 /*
  * The module's count of its allocations not yet freed (debugfs), or -1 if
  * this module does not provide it (or debugfs is not mounted). It must be 0

@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <sys/stat.h>
 
+#include "fault_inject.h"
 #include "ring_check.h"
 
 #define START_STOP_CYCLES	1000
@@ -186,16 +187,6 @@ static int sync_rcu_calls(void)
 	return n;
 }
 
-static int possible_cpus(const struct fxtrace_info *info)
-{
-	unsigned long cpu;
-	int n = 0;
-
-	for (cpu = 0; cpu < info->nr_cpu_ids; cpu++)
-		n += cpu_possible(cpu);
-	return n;
-}
-
 /*
  * Each ring has an irq_work that wakes poll() readers, and freeing the
  * rings must wait until none of them runs. irq_work_sync() on each would,
@@ -250,6 +241,34 @@ TEST(freeing_the_rings_waits_for_one_grace_period_not_one_per_cpu)
 	printf("#   close() after tracing, %d rings: %.3f s, %d synchronize_rcu() calls\n",
 	       cpus, dt, calls);
 
+	sync_rcu_probe_remove();
+	expect_no_live_allocations();
+}
+
+/*
+ * The first mmap() of a session never configured allocates the rings, and
+ * under mmap_lock frees them again when an allocation fails. Those rings
+ * were never given to the probes, so no wakeup of theirs ever ran: no
+ * grace period is waited for there (PREEMPT_RT waited for one, holding
+ * mmap_lock, before). The last allocation fails: every CPU's ring but the
+ * last one's was made.
+ */
+TEST(a_failed_first_mmap_frees_its_rings_without_a_grace_period)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+	int calls;
+
+	sync_rcu_probe_add();
+	sync_rcu_calls();
+	ASSERT_ENOMEM_AT((int)possible_cpus(&info) + 1,
+			 mmap(NULL, info.ctrl_size, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, fd, (off_t)ctrl_offset(&info, 0)));
+	calls = sync_rcu_calls();
+	printf("#   %d synchronize_rcu() calls\n", calls);
+	EXPECT_EQ(0, calls);
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+	close(fd);
 	sync_rcu_probe_remove();
 	expect_no_live_allocations();
 }

@@ -225,16 +225,30 @@ TEST(write_only_open_maps_nothing_is_eacces)
 	close(wo);
 }
 
-/* The first mapping of a session never configured allocates its buffers. */
+/*
+ * The first mapping of a session never configured allocates its buffers:
+ * the per-CPU rings, then each CPU's area. Each failure in turn is ENOMEM,
+ * frees what the call had got (under mmap_lock, with no wait for a grace
+ * period: kmod/fxtrace_main.c, fxtrace_alloc_rings()) and leaves the
+ * session as it was.
+ */
 TEST(mmap_allocation_failure_is_enomem)
 {
 	int fd = dev_open();
 	struct fxtrace_info info = dev_info(fd);
+	unsigned int nth, allocs = 1 + possible_cpus(&info);
+	long long before = live_allocations();
 
 	ASSERT_EQ(FXTRACE_STATE_EMPTY, info.state);
-	ASSERT_ENOMEM_AT(1, mmap(NULL, info.ctrl_size, PROT_READ | PROT_WRITE,
-				 MAP_SHARED, fd, (off_t)ctrl_offset(&info, 0)));
-	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+	for (nth = 1; nth <= allocs; nth++) {
+		printf("#   allocation %u of %u fails\n", nth, allocs);
+		ASSERT_ENOMEM_AT(nth, mmap(NULL, info.ctrl_size,
+					   PROT_READ | PROT_WRITE, MAP_SHARED,
+					   fd, (off_t)ctrl_offset(&info, 0)));
+		EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+		if (before >= 0)
+			EXPECT_EQ(before, live_allocations());
+	}
 	/* Nothing is mapped, so CONFIGURE is not EBUSY; then mmap works. */
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
 	(void)map_ctrl(fd, &info, 0);
