@@ -6,7 +6,8 @@
 # fake_fxtrace.so share. A script run as SCRIPT FXT_COLLECT FXT_DUMP FAKE_SO
 # sets FAKE_LIB_PREFIX and sources this file, which takes those arguments:
 # it sets COLLECT, DUMP, FAKE, DEV and TMP (a directory removed at exit,
-# /tmp/$FAKE_LIB_PREFIX.XXXXXX) and defines ok, fail and collect.
+# /tmp/$FAKE_LIB_PREFIX.XXXXXX) and defines collect; ok and fail come
+# from tap_lib.sh.
 
 COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
 DUMP=${2:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
@@ -17,15 +18,8 @@ trap 'rm -rf "$TMP"' EXIT
 # A sanitized fxt-collect loads libasan after the preload; tell it that is ok.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-ok() { echo "ok - $*"; }
-# fail NAME [FILE...]: a failed test, with the start of each FILE.
-fail() {
-	echo "not ok - $1"
-	shift
-	for f in "$@"; do
-		[ -s "$f" ] && sed 's/^/#     /' "$f" | head -15
-	done
-}
+# shellcheck source=collector/tests/tap_lib.sh
+. "$(dirname "$0")/tap_lib.sh"
 
 # collect ARGS...: run fxt-collect with the fake device and ARGS; status in
 # $rc, stderr in $TMP/err, stdout in $TMP/out.

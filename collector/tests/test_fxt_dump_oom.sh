@@ -26,15 +26,8 @@ fi
 TMP=$(mktemp -d /tmp/fxt-oom.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-ok() { echo "ok - $*"; }
-# fail NAME [FILE...]: a failed test, with the start of each FILE.
-fail() {
-	echo "not ok - $1"
-	shift
-	for f in "$@"; do
-		[ -s "$f" ] && sed 's/^/#     /' "$f" | head -15
-	done
-}
+# shellcheck source=collector/tests/tap_lib.sh
+. "$(dirname "$0")/tap_lib.sh"
 
 # A fixed seed: the same records, so the same CPUs, every run.
 if ! "$GEN_TRACE" -o "$TMP/t.fxt" -c 64 -t 100 -n 3000 --seed 1 \
