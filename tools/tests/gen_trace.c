@@ -20,12 +20,16 @@
  * to a few ms, and the next record is preceded by the kernel's pair of
  * records_lost markers (uapi/linux/fxtrace.h). With --skips as well, half
  * of those holes are marked instead as fxt-collect marks ring data it
- * skipped: a bytes_skipped pair counting 40 bytes a record.
+ * skipped: a bytes_skipped pair counting 40 bytes a record. With --births
+ * the last quarter of the threads are created 0.2 to 1.5 s into the trace
+ * (their kernel object records, then their first wakeup, as for a reused
+ * tid), and are not among the names written before the records: with
+ * --losses, threads first seen after a hole.
  *
  *   gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES]
  *             [--seed N] [--drain-ms N] [--names-at-end] [--drops]
  *             [--spurious]   (also wake threads that are running/runnable)
- *             [--kernel-names] [--losses [--skips]] [--late-start]
+ *             [--kernel-names] [--losses [--skips]] [--late-start] [--births]
  * --late-start: the first 2 ms have wakeups but no context switches (as
  * in traces of other producers, or of fxtrace versions that attached
  * sched_switch last; fxtrace now attaches it first).
@@ -65,6 +69,7 @@ struct th {
 	uint64_t wake_at;
 	int prio;
 	bool exiting;		/* switches out dead next time */
+	bool unborn;		/* --births: created at its first wakeup */
 	unsigned int gen;	/* incarnation of the tid */
 };
 
@@ -163,6 +168,8 @@ static void names(struct fxt_writer *w)
 		struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS),
 						th[i].pid);
 
+		if (th[i].unborn)
+			continue;
 		thread_name(buf, sizeof(buf), i);
 		o.name = fxt_str_c(buf);
 		fxt_write_kernel_object(w, &o, &a, 1);
@@ -270,13 +277,14 @@ int main(int argc, char **argv)
 		{ "losses", no_argument, NULL, 'L' },
 		{ "skips", no_argument, NULL, 'k' },
 		{ "late-start", no_argument, NULL, 'l' },
+		{ "births", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL;
 	uint64_t max_bytes = 0, max_switches = 100000, nsw = 0;
 	uint64_t now = 1000000000000ULL, drain_ns = 100000000ULL, next_drain;
 	bool at_end = false, drops = false, spurious = false;
-	bool knames = false, losses = false, skips = false;
+	bool knames = false, losses = false, skips = false, births = false;
 	unsigned round = 0;
 	struct fxt_writer w;
 	int o, i, c;
@@ -297,8 +305,9 @@ int main(int argc, char **argv)
 		case 'L': losses = true; break;
 		case 'k': skips = true; break;
 		case 'l': switches_from = now + 2000000; break;
+		case 'b': births = true; break;
 		default:
-			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious] [--kernel-names] [--losses [--skips]] [--late-start]\n");
+			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious] [--kernel-names] [--losses [--skips]] [--late-start] [--births]\n");
 			return 2;
 		}
 	}
@@ -316,7 +325,11 @@ int main(int argc, char **argv)
 		th[i].pid = i < nt / 2 ? 1000 : 2000;
 		th[i].st = SLEEPING;
 		th[i].cpu = i % ncpu;
-		th[i].wake_at = now + rnd_range(1000, 2000000);
+		th[i].unborn = births && i >= nt - (nt + 3) / 4;
+		/* one rnd() either way: the sequence stays as it was */
+		th[i].wake_at = now + (th[i].unborn ?
+				       rnd_range(200000000, 1500000000) :
+				       rnd_range(1000, 2000000));
 		th[i].prio = 120 + (int)(rnd() % 5);
 	}
 	for (c = 0; c < ncpu; c++) {
@@ -375,6 +388,12 @@ int main(int argc, char **argv)
 
 			bool irq = waker < 0 || rnd() % 4 == 0;
 
+			if (p->unborn) {
+				/* created now, on the waker's CPU: names,
+				 * then wakeup_new */
+				p->unborn = false;
+				emit_names(irq ? target : wc, now, who, false);
+			}
 			if (p->exiting) {
 				/* the tid is reused by a new thread, forked on
 				 * the waker's CPU: names, then wakeup_new */
