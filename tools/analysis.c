@@ -780,12 +780,13 @@ static void switch_in(struct analysis *an, struct thread *t,
 			an->skipped_start++;
 		else if (t->tainted)
 			an->skipped_hole++;
-	} else if (t->unseen && !t->dead && in_window(an, ev->ts) &&
+	} else if (t->unseen && in_window(an, ev->ts) &&
 		   (t->st == ST_SLEEPING ||
 		    (t->st == ST_UNKNOWN && t->last_cpu >= 0))) {
-		/* seen blocking (or running where a hole began), switched
-		 * in with no wakeup seen: it was woken, or switched out, in
-		 * a hole, and waited from there */
+		/* seen blocking, dying (its tid taken by a new thread) or
+		 * running where a hole began, switched in with no wakeup
+		 * seen: it was woken, or switched out, in a hole, and waited
+		 * from there */
 		an->skipped_hole++;
 	}
 	if (kind >= 0 && !t->tainted && in_window(an, ev->ts)) {

@@ -1076,6 +1076,32 @@ TEST(a_thread_first_seen_after_a_hole_may_have_been_in_it)
 	}
 }
 
+/*
+ * A dead thread's tid switched in after a hole with no wakeup seen: a new
+ * thread took the tid, and its wakeup_new was lost in the hole, so a wait
+ * went unmeasured there, as for a thread seen asleep before the hole:
+ *   cpu0: 1000 idle -> 101; 1500 101 -> idle (dead); 4300 idle -> 101
+ *   cpu1: 1000 idle -> 102; [hole 2000..3000]; 3000 102 -> idle (blocked)
+ */
+TEST(a_dead_tid_switched_in_after_a_hole_is_not_counted)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 1500, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_switch(&t, 1, 1000, IDLE, 102, 0);
+	tb_lost(&t, 1, 2000, 3000, 4);
+	tb_switch(&t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(&t, 0, 4300, IDLE, 101, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.skipped_hole, 1);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].count, 0);
+	analysis_free(&an);
+}
+
 /* fixtures.h build_late_hole: a loss marker opening a hole that comes
  * after its reorder window is applied late, and counted. */
 TEST(late_loss_markers_are_counted)
@@ -1658,6 +1684,7 @@ int main(void)
 	RUN(threads_asleep_in_a_hole_may_be_woken_unseen);
 	RUN(a_hole_applies_to_each_thread_as_it_was_then);
 	RUN(a_thread_first_seen_after_a_hole_may_have_been_in_it);
+	RUN(a_dead_tid_switched_in_after_a_hole_is_not_counted);
 	RUN(late_loss_markers_are_counted);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
