@@ -156,11 +156,15 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
- * How long futex_waitv() takes here to queue the sleeper's futexes: the
- * median of CALIBRATION_WAITS calls that queue all but the last, whose
- * word is not the value expected (EAGAIN: no sleep, no timer).
+ * How long the sleeper's futex_waitv() takes here to get as far as its
+ * last futex: the median of CALIBRATION_WAITS calls whose last word is not
+ * the value expected (EAGAIN: no sleep, no timer). Such a call reads the
+ * 128 keys, sets the sleeping state, queues 127 futexes, finds the last
+ * word changed and unqueues them again; so the window that matters, from
+ * the sleeping state to schedule(), is about the middle third of it (and
+ * its length, an upper bound of the time a wait takes to sleep).
  */
-static __u64 queueing_ns(void)
+static __u64 failed_wait_ns(void)
 {
 	__u64 took[CALIBRATION_WAITS], t;
 	int i;
@@ -180,17 +184,19 @@ static __u64 queueing_ns(void)
 }
 
 /*
- * The grid for a machine that queues the futexes in @queue_ns: leads
- * from 0 to twice that, so that some waits are queued before their tick
- * (they sleep) and others are not (the tick lands in the queueing), in
- * steps of at least LEAD_STEP_US; and a tick at least twice the longest
- * lead, since each wait ends half a tick after its tick. On a slow machine
- * (an emulated CPU, PREEMPT_RT's futex locks) fixed leads of up to 190 us
- * once fell short of the queueing in every wait: 71 sleeps in 43 s.
+ * The grid for a machine whose failed_wait_ns() is @wait_ns: leads from 0
+ * to twice that, so that the longer ones have their futexes queued before
+ * the tick (they sleep) and some in its middle land the tick between the
+ * sleeping state and schedule() (about a sixth of them, and more with the
+ * timer's jitter), in steps of at least LEAD_STEP_US; and a tick at least
+ * twice the longest lead, since each wait ends half a tick after its tick.
+ * On a slow machine (an emulated CPU, PREEMPT_RT's futex locks) fixed
+ * leads of up to 190 us fell short of the sleeping state in nearly every
+ * wait once: 71 sleeps in 43 s.
  */
-static struct grid grid_for(__u64 queue_ns)
+static struct grid grid_for(__u64 wait_ns)
 {
-	__u64 step = 2 * queue_ns / (LEAD_STEPS - 1) + 1;
+	__u64 step = 2 * wait_ns / (LEAD_STEPS - 1) + 1;
 	struct grid g;
 
 	g.lead_step_ns = step > LEAD_STEP_US * 1000 ? step : LEAD_STEP_US * 1000;
@@ -271,7 +277,7 @@ static pid_t start_runner(const struct grid *g, const int *stop)
 TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 {
 	static struct watch w;
-	__u64 running = 0, wrong = 0, last_state = 0, queue_ns, ran_ms;
+	__u64 running = 0, wrong = 0, last_state = 0, wait_ns, ran_ms;
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
 	int fd = dev_open(), asleep = 0, status, other = 0, *stop;
 	struct fxtrace_info info;
@@ -296,9 +302,9 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 	/* Inherited by the sleeper, ready before the first signal. */
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	waiters_init();
-	queue_ns = queueing_ns();
+	wait_ns = failed_wait_ns();
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	g = grid_for(queue_ns);
+	g = grid_for(wait_ns);
 	runner = start_runner(&g, stop);
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
@@ -346,8 +352,8 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 			break;
 		}
 	}
-	printf("#   queueing %d futexes took %llu us: ticks every %llu us, waits begun 0 to %llu us ahead\n",
-	       FUTEX_WAITV_MAX, (unsigned long long)queue_ns / 1000,
+	printf("#   a wait on %d futexes failing at the last took %llu us: ticks every %llu us, waits begun 0 to %llu us ahead\n",
+	       FUTEX_WAITV_MAX, (unsigned long long)wait_ns / 1000,
 	       (unsigned long long)g.tick_ns / 1000,
 	       (unsigned long long)(LEAD_STEPS - 1) * g.lead_step_ns / 1000);
 	printf("#   sleeper tid %llu: %zu records in %llu ms; switched out %llu times asleep, %llu running; %llu switched in again with no wakeup\n",
