@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,31 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/*
+ * The run's @seconds, or less if SIGUSR1 comes (blocked in every thread:
+ * the workers inherit the mask), so that a test needing the load for a
+ * time it cannot know beforehand can end it with exit status 0 and the
+ * count.
+ */
+static void run_for(long seconds, const sigset_t *usr1)
+{
+	struct timespec end, now, left;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += seconds;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = end.tv_sec - now.tv_sec;
+		left.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000;
+		}
+		if (left.tv_sec < 0 || sigtimedwait(usr1, NULL, &left) == SIGUSR1)
+			return;
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -130,8 +156,9 @@ static void usage(FILE *f)
 "\n"
 "Start N threads per online CPU (default 50), named stress-0, stress-1, ...,\n"
 "thread i pinned to CPU i %% CPUs, and pass T tokens (default 2 per CPU)\n"
-"between them for S seconds (default 20): to the next thread (ring, the\n"
-"default) or to a random one. Each handoff is a semaphore post, so a wakeup\n"
+"between them for S seconds (default 20; SIGUSR1 ends the run sooner): to\n"
+"the next thread (ring, the default) or to a random one. Each handoff is a\n"
+"semaphore post, so a wakeup\n"
 "and a blocking switch; every 8th also yields and every 16th sleeps 50 us.\n"
 "--pause-us sleeps U microseconds before every handoff, which caps the rate\n"
 "at about T * 1000000 / U handoffs per second (a smaller trace).\n"
@@ -156,6 +183,7 @@ int main(int argc, char **argv)
 	long per_cpu = 50, seconds = 20, tokens = -1;
 	unsigned long total = 0;
 	struct timespec t0, t1;
+	sigset_t usr1;
 	int i, opt, err;
 
 	while ((opt = getopt_long(argc, argv, "n:s:t:p:u:h", opts, NULL)) != -1) {
@@ -201,6 +229,11 @@ int main(int argc, char **argv)
 		tokens = nworkers;
 
 	prctl(PR_SET_NAME, "fxt-stress");
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	err = pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	if (err)
+		die("pthread_sigmask", err);
 	workers = calloc(nworkers, sizeof(*workers));
 	if (!workers)
 		die("calloc", ENOMEM);
@@ -221,7 +254,7 @@ int main(int argc, char **argv)
 	/* Spread the tokens so every CPU has work from the start. */
 	for (i = 0; i < tokens; i++)
 		sem_post(&workers[(long)i * nworkers / tokens].sem);
-	sleep_us(seconds * 1000000);
+	run_for(seconds, &usr1);
 
 	/* One extra post each: a blocked thread wakes, sees stop, exits. */
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);

@@ -163,10 +163,11 @@ thread_names() {
 # hole must be marked in the file by the kernel's loss markers; the host
 # checks them in Perfetto (scripts/perfetto/check-loss.mjs) against the
 # total fxt-collect reports, which is saved in loss.json.
-# The storm and the SIGSTOP wait until tracing is on (tracing_into).
+# The storm and the SIGSTOP wait until tracing is on (tracing_into); both
+# end when their work is done (SIGUSR1, SIGINT), not after a time.
 loss_markers() {
 	rm -f "$OUT/loss.fxt"
-	fxt-collect -b 64K -d 5 -o "$OUT/loss.fxt" 2> "$OUT/loss.err" &
+	fxt-collect -b 64K -o "$OUT/loss.fxt" 2> "$OUT/loss.err" &
 	collector=$!
 	wait_until 50 tracing_into "$OUT/loss.fxt" || {
 		echo "fxt-collect did not start tracing within 5 s ($OUT/loss.fxt is still empty or missing)"
@@ -174,20 +175,25 @@ loss_markers() {
 		cat "$OUT/loss.err"
 		return 1
 	}
-	fxt-stress --seconds 4 --pause-us 500 > /dev/null &
+	fxt-stress --seconds 60 --pause-us 500 > /dev/null &
 	storm=$!
 	sleep 0.5
 	kill -STOP "$collector"
 	# Stopped for a number of context switches, not for a time: the
-	# storm's rate under TCG varies threefold with the host's load, and a
-	# 0.7 s stop once overflowed neither ring. 64 KiB holds about 1600
-	# records of 40 bytes; 6000 switches and their wakeups are about three
-	# times both rings. At most 2 s: the storm goes on after it, so
-	# records follow each hole and the kernel marks it.
-	echo "collector stopped for $(wait_switches 6000 20) context switches"
+	# storm's rate under TCG varies threefold with the host's load (and
+	# more when the host steals time: 1167 switches in a 2 s cap once),
+	# and a 0.7 s stop once overflowed neither ring. 64 KiB holds about
+	# 1600 records of 40 bytes; 6000 switches and their wakeups are about
+	# three times both rings. At most 10 s.
+	echo "collector stopped for $(wait_switches 6000 100) context switches"
 	kill -CONT "$collector"
+	# The storm goes on after it, so records follow each hole and the
+	# kernel marks it, and the collector drains them.
+	echo "then $(wait_switches 1000 30) context switches before the end"
+	kill -USR1 "$storm"
 	wait "$storm"
 	storm_rc=$?
+	kill -INT "$collector"
 	wait "$collector"
 	rc=$?
 	cat "$OUT/loss.err"
