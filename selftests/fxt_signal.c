@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "time_left.h"
+
 static const struct {
 	const char *name;
 	int sig;
@@ -74,7 +76,7 @@ static double parse_seconds(const char *opt, const char *s)
  */
 static bool child_exited_within(pid_t pid, double s, int *status)
 {
-	struct timespec now, end, left;
+	struct timespec end, left;
 	sigset_t chld;
 
 	sigemptyset(&chld);
@@ -89,14 +91,7 @@ static bool child_exited_within(pid_t pid, double s, int *status)
 	for (;;) {
 		if (waitpid(pid, status, WNOHANG) == pid)
 			return true;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = end.tv_sec - now.tv_sec;
-		left.tv_nsec = end.tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_sec--;
-			left.tv_nsec += 1000000000L;
-		}
-		if (left.tv_sec < 0)
+		if (!time_left(&end, &left))
 			return false;
 		if (sigtimedwait(&chld, NULL, &left) < 0 && errno == EAGAIN)
 			return false;

@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "cpu_pin.h"
+#include "time_left.h"
 
 enum pattern { PATTERN_RING, PATTERN_RANDOM };
 
@@ -131,21 +132,13 @@ static void *work(void *arg)
  */
 static void run_for(long seconds, const sigset_t *usr1)
 {
-	struct timespec end, now, left;
+	struct timespec end, left;
 
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += seconds;
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = end.tv_sec - now.tv_sec;
-		left.tv_nsec = end.tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_sec--;
-			left.tv_nsec += 1000000000;
-		}
-		if (left.tv_sec < 0 || sigtimedwait(usr1, NULL, &left) == SIGUSR1)
+	while (time_left(&end, &left))
+		if (sigtimedwait(usr1, NULL, &left) == SIGUSR1)
 			return;
-	}
 }
 
 static void usage(FILE *f)
