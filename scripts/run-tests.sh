@@ -20,13 +20,12 @@
 #
 # Time budget: CI stops the job at 60 minutes, and then prints no summary.
 # Without a budget the worst case was over that. Each VM boot may take
-# vm-run.sh's --timeout 600 s plus its 10 s kill grace; vm-test.sh boots a
-# second time when the guest died before the tests started: 3 kernels x
-# 2 x 610 s = 61 min of VM alone (one hang per kernel: 3 x 610 s = 30.5
-# min), on top of the other steps, ~11 min of a normal run (a full run
-# takes ~20 min; its three guests ran 180, 181 and 193 s under TCG, as
-# vm-run.sh's "VM run took" lines said). And nothing bounded apt-get
-# (install-deps.sh, fetch-kernel.sh) or npm (the trace_processor fetch).
+# vm-test.sh's --timeout (600 s then, 1200 s now) plus vm-run.sh's 10 s
+# kill grace, and vm-test.sh boots a second time when the guest died
+# before the tests started: 3 kernels x 2 x 610 s was 61 min of VM alone
+# (one hang per kernel: 3 x 610 s = 30.5 min), on top of the other steps.
+# And nothing bounded apt-get (install-deps.sh, fetch-kernel.sh) or npm
+# (the trace_processor fetch).
 # Now the run has FXTRACE_TIME_BUDGET seconds (default 3300 = 55 min) from
 # its start (the deadline):
 #   - a step that cannot start before the deadline (less than 1 s left, or
@@ -37,7 +36,7 @@
 #     SIGTERM, SIGKILL KILL_GRACE_S = 10 s later, and the step is "not ok
 #     ... (exit 124: stopped at the end of the time budget ...)";
 #   - vm-test.sh gets the deadline as FXTRACE_DEADLINE and gives each boot
-#     the time left minus 30 s, at most 600 s, and boots nothing with less
+#     the time left minus 30 s, at most 1200 s, and boots nothing with less
 #     than 60 s for it: a hung guest is stopped by vm-run.sh (with its
 #     diagnostics) before the deadline.
 # So the run ends at most budget + KILL_GRACE_S + ~1 s (bounded()'s polling

@@ -244,8 +244,8 @@ run_vt() {
 
 run_vt none ''
 ok=0
-[[ $rc -eq 0 && $boots == 600 ]] && ok=1
-verdict "vm-test.sh without FXTRACE_DEADLINE: one boot, --timeout 600 (vm-run.sh's default, as before; boots: '$boots')" "$ok" "$TMP/vt.err"
+[[ $rc -eq 0 && $boots == 1200 ]] && ok=1
+verdict "vm-test.sh without FXTRACE_DEADLINE: one boot, --timeout 1200 (vm-test.sh's default; boots: '$boots')" "$ok" "$TMP/vt.err"
 
 run_vt none '' --timeout 100
 ok=0
@@ -254,13 +254,13 @@ verdict "vm-test.sh --timeout 100: the boot gets --timeout 100 (boots: '$boots')
 
 run_vt 3000 ''
 ok=0
-[[ $rc -eq 0 && $boots == 600 ]] && ok=1
-verdict "FXTRACE_DEADLINE in 3000 s: --timeout 600, the cap (boots: '$boots')" "$ok" "$TMP/vt.err"
+[[ $rc -eq 0 && $boots == 1200 ]] && ok=1
+verdict "FXTRACE_DEADLINE in 3000 s: --timeout 1200, the cap (boots: '$boots')" "$ok" "$TMP/vt.err"
 
 run_vt 200 ''
 ok=0
 [[ $rc -eq 0 && ($boots == 170 || $boots == 169) ]] &&
-	grep -qE '^vm-test.sh: time budget: --timeout 1(69|70) for this boot, not 600 \((199|200) s left before FXTRACE_DEADLINE\)$' "$TMP/vt.err" && ok=1
+	grep -qE '^vm-test.sh: time budget: --timeout 1(69|70) for this boot, not 1200 \((199|200) s left before FXTRACE_DEADLINE\)$' "$TMP/vt.err" && ok=1
 verdict "FXTRACE_DEADLINE in 200 s: --timeout 170 (30 s kept for after the boot), and it says so (boots: '$boots')" "$ok" "$TMP/vt.err"
 
 run_vt 400 '125'

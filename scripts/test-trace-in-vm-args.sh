@@ -98,7 +98,7 @@ for k in "${known[@]}"; do
 		! grep -q "unknown\|needs\|takes" "$TMP/err" && ok=1
 	verdict "$name" "$ok"
 done
-# A long trace gets a VM time limit that holds it: vm-test.sh's default of
+# A long trace gets a VM time limit that holds it: trace-in-vm.sh's
 # 600 s plus the duration (-d 900 used to be killed after 600 s). Here make
 # succeeds, so the run reaches the (stub) vm-test.sh.
 printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/make"

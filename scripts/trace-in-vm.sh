@@ -108,8 +108,8 @@ guest="insmod fxtrace.ko &&
 	{ sh -c 'while :; do :; done' & } &&
 	fxt-collect -o /out/sched.fxt -d $duration; rc=\$?;
 	kill %1 %2 2>/dev/null; exit \$rc"
-# The VM's time limit: vm-test.sh's default (600 s) for the boot and
-# everything around the trace, plus the trace itself.
+# The VM's time limit: 600 s for the boot and everything around the
+# trace (no selftests run), plus the trace itself.
 vm_timeout=$((600 + secs + 1))
 echo "$prog: tracing $duration s in a QEMU VM (Debian $flavour kernel) ..." >&2
 rc=0
