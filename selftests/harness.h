@@ -35,6 +35,12 @@
 #define HARNESS_TIMEOUT_S	300
 #endif
 
+/*
+ * A test that runs at least this long says how long (before its result
+ * line): where a VM run's time goes, when the host is slow.
+ */
+#define HARNESS_REPORT_S	5
+
 /* Seconds on CLOCK_MONOTONIC, for tests that time what they do. */
 static inline double now_s(void)
 {
@@ -224,6 +230,7 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 	sigset_t stop, old;
 	int status, p[2];
 	siginfo_t info;
+	double start, took;
 	ssize_t n;
 	pid_t pid;
 	size_t i;
@@ -248,6 +255,7 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 		sigaddset(&stop, harness_stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	harness_timed_out = 0;
+	start = now_s();
 	pid = fork();
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -293,6 +301,9 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 		printf("#   timed out after %d s\n", HARNESS_TIMEOUT_S);
 		return KSFT_FAIL;
 	}
+	took = now_s() - start;
+	if (took >= HARNESS_REPORT_S)
+		printf("#   took %.1f s\n", took);
 	if (WIFSIGNALED(status)) {
 		printf("#   killed by signal %d\n", WTERMSIG(status));
 		return KSFT_FAIL;
