@@ -738,7 +738,12 @@ TEST(poll_is_readable_from_the_watermark_not_below)
  * the watermark would see half of it, give or take a few records: the
  * rings are read the moment poll() returns. Being only read, they can
  * only have grown since poll() looked at them, so a correct wakeup cannot
- * fail this however slow the reader is.
+ * fail this however slow the reader is. A slow guest is given a minute to
+ * reach the watermark (the noise fills it in about half a second here; a
+ * host that stole half the guest's time once left it at 12320 bytes after
+ * 5 s). A poll() that times out looks at the rings once more, so if it
+ * returns 0 with the watermark reached, poll() missed it: that fails. Not
+ * reached in a minute, the test cannot tell anything and is skipped.
  */
 TEST(poll_reports_data_at_the_watermark)
 {
@@ -770,7 +775,7 @@ TEST(poll_reports_data_at_the_watermark)
 			make_scheduler_noise(100);
 	}
 	t = now_s();
-	ret = poll(&pfd, 1, 5000);
+	ret = poll(&pfd, 1, 60000);
 	most = most_pending(ctrl, info.nr_cpu_ids);
 	t = now_s() - t;
 	kill(pid, SIGKILL);
@@ -778,6 +783,9 @@ TEST(poll_reports_data_at_the_watermark)
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	printf("#   poll() returned %d after %.3f s, %llu bytes pending at most\n",
 	       ret, t, (unsigned long long)most);
+	if (ret == 0 && most < w && !total_dropped(ctrl, info.nr_cpu_ids))
+		SKIP("the noise put %llu bytes in a ring in %.0f s, below the %llu-byte watermark",
+		     (unsigned long long)most, t, (unsigned long long)w);
 	EXPECT_EQ(1, ret);
 	EXPECT_TRUE(pfd.revents & POLLIN);
 	EXPECT_LE(w, most);
