@@ -13,7 +13,9 @@
 #      probes in one text page (scripts/check-hot-text.sh); the VM
 #      selftests (scripts/vm-test.sh) pass; Perfetto's trace_processor
 #      accepts the ping-pong trace from that VM run (scripts/perfetto/), and
-#      fxt-sched's latencies and runtimes agree with Perfetto's on that trace
+#      fxt-sched's latencies and runtimes agree with Perfetto's on that trace;
+#      then, once, a guest stopped at its time limit brings back its log
+#      and /out (scripts/test-vm-timeout.sh)
 #
 # Prints TAP for each top-level step, the steps' own output nested with "# ",
 # and ends with the line "N passed, N failed". Exit status 0 only if all passed.
@@ -369,6 +371,11 @@ if [[ $vm -eq 1 ]]; then
 				"fault-${f%%:*}.expect.json" || true
 		done
 	done
+	# A guest stopped at its time limit still brings back its kernel
+	# log and /out (vm-run.sh's watchdog): once, on the first kernel.
+	read -r first_kernel _ <<<"$kernels"
+	step --needs "$VM_STEP_NEEDS_S" "a guest stopped at its time limit brings back its kernel log and /out ($first_kernel)" \
+		scripts/test-vm-timeout.sh "$first_kernel" || true
 	if [[ $host -eq 1 ]]; then
 		install_test_fetched
 	fi

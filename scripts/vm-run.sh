@@ -55,7 +55,8 @@ Results in OUTDIR:
   out/          the guest's /out
 
 Exit status: the guest command's exit status, or
-  124  the VM hit --timeout
+  124  the VM hit --timeout (OUTDIR then has dmesg.txt and out/ as the
+       guest wrote them 20 s before it, when --timeout is 40 s or more)
   125  VM failure: kernel panic, QEMU error, the guest never reported a
        status, or the results could not be transferred
   2    usage error
@@ -274,11 +275,26 @@ while [ $i -lt 100 ]; do
 done
 [ -n "$xdev" ] || say "WARNING: transfer disk not found; /out will not come back"
 
+# write_results FILE...: a tar archive of these names under /xfer onto the
+# transfer disk, from its start. Both ends on CPU 0: under TCG a pipe
+# between two vCPUs moves ~10 MB/s (every wakeup is a cross-vCPU IPI), on
+# one vCPU ~100 MB/s. One writer at a time: the one that made the
+# directory /tmp/xfer.lock.
+write_results() (
+	set -o pipefail
+	taskset 1 tar -cf - -C /xfer "$@" |
+		taskset 1 dd of="$xdev" bs=1M iflag=fullblock oflag=direct 2>/tmp/dd.err &&
+		sync
+)
+
 # Shortly before the host's --timeout kills the VM, dump blocked tasks and
 # all CPUs' backtraces to the console so a hang can be diagnosed. First
 # the output so far of the step that hangs: selftests/run_vm_tests.sh
 # writes each step's to /out/step.log (this /xfer/out) and prints it only
-# when the step ends, and /out never comes back from a VM that times out.
+# when the step ends. Then the kernel log (from before the dumps) and /out
+# as they are, onto the transfer disk: the host unpacks them when the VM
+# times out, so the files of the steps that ended are checked, and the log
+# is scanned.
 wd_pid=''
 wd_at=$(cat /etc/fxtrace-vm/watchdog)
 if [ "$wd_at" -gt 0 ]; then
@@ -289,6 +305,9 @@ if [ "$wd_at" -gt 0 ]; then
 			say "the VM is about to time out: the running step's output so far (/out/step.log, its last 200 lines):"
 			tail -n 200 /xfer/out/step.log | sed 's/^/#   /'
 		fi
+		# The kernel log before the dumps below: their backtraces are
+		# ours, not a kernel bug for the host's scan to report.
+		dmesg >/xfer/dmesg.txt
 		say "the VM is about to time out: dumping blocked tasks (sysrq w) and CPU backtraces (sysrq l)"
 		echo w >/proc/sysrq-trigger
 		echo l >/proc/sysrq-trigger
@@ -298,6 +317,15 @@ if [ "$wd_at" -gt 0 ]; then
 			say "pid ${p#/proc/} [$(cat "$p/comm")] state $(sed -n 's/^State:[[:space:]]*//p' "$p/status") wchan $(cat "$p/wchan" 2>/dev/null): $c"
 			sed 's/^/#     /' "$p/stack" 2>/dev/null
 		done
+		[ -n "$xdev" ] && mkdir /tmp/xfer.lock 2>/dev/null || exit 0
+		t0=$(uptime_s)
+		if write_results dmesg.txt out; then
+			say "results so far written to $xdev ($(du -sk /xfer | cut -f1) KiB) in $(uptime_s) - $t0 s"
+			echo "# FXTRACE-VM-PARTIAL-$token: ok"
+		else
+			say "writing the results so far to $xdev failed: $(cat /tmp/dd.err)"
+		fi
+		rmdir /tmp/xfer.lock
 	) &
 	wd_pid=$!
 fi
@@ -308,6 +336,9 @@ cd /fxtrace
 say "running: $cmd"
 sh -c "$cmd" </dev/null
 status=$?
+# The watchdog may be writing the results so far: wait for it (it ends
+# within the 20 s left before the limit), and keep it from starting.
+until mkdir /tmp/xfer.lock 2>/dev/null; do sleep 0.2; done
 [ -n "$wd_pid" ] && kill "$wd_pid" 2>/dev/null
 cd /
 echo
@@ -316,12 +347,7 @@ echo "$status" >/xfer/status
 dmesg >/xfer/dmesg.txt
 if [ -n "$xdev" ]; then
 	t0=$(uptime_s)
-	set -o pipefail
-	# Both ends on CPU 0: under TCG a pipe between two vCPUs moves ~10 MB/s
-	# (every wakeup is a cross-vCPU IPI), on one vCPU ~100 MB/s.
-	if taskset 1 tar -cf - -C /xfer status dmesg.txt out |
-		taskset 1 dd of="$xdev" bs=1M iflag=fullblock oflag=direct 2>/tmp/dd.err; then
-		sync
+	if write_results status dmesg.txt out; then
 		say "results written to $xdev ($(du -sk /xfer | cut -f1) KiB) in $(uptime_s) - $t0 s"
 		echo "# FXTRACE-VM-XFER-$token: ok"
 	else
@@ -494,6 +520,16 @@ if [[ $qemu_rc -eq 124 || $qemu_rc -eq 137 ]]; then
 		((watchdog_at)) && echo "$prog: (the guest printed the running step's output so far, if there was a /out/step.log, and dumped blocked tasks and CPU backtraces ~20 s before the limit; see the console log)"
 		echo "$prog: (full log: $outdir/console.log; raise --timeout, or --loglevel 8 to see boot messages)"
 	} >&2
+	# What the guest wrote ~20 s before the limit: its kernel log, and
+	# /out with the files of the steps that had ended (the running
+	# step's may be cut short). No status: the command never ended.
+	if grep -aq "FXTRACE-VM-PARTIAL-$token: ok" "$outdir/console.log"; then
+		if tar -xf "$xdisk" -C "$outdir" --no-same-owner --no-same-permissions 2>"$work/tar.err"; then
+			log "the guest's results so far (dmesg.txt, out/ from ~20 s before the limit) are in $outdir"
+		else
+			log "unpacking the guest's results so far failed: $(cat "$work/tar.err")"
+		fi
+	fi
 	exit 124
 fi
 if [[ $qemu_rc -ne 0 ]]; then

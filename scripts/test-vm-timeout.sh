@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# test-vm-timeout.sh FLAVOUR -- a guest stopped at vm-run.sh's --timeout
+# still brings back what it had written: 20 s before the limit its watchdog
+# writes the kernel log and /out onto the transfer disk, and the host
+# unpacks them (scripts/vm-run.sh). So the files of the selftest steps that
+# ended are checked even when a slow host runs the whole suite past the
+# limit, and the log of a guest that hangs is scanned (without the
+# watchdog's own backtraces, which come after its copy).
+#
+# Boots one VM (scripts/vm-test.sh --command, about 75 s) whose command
+# writes a token to /out and to the kernel log, then sleeps past the limit.
+# Prints TAP (scripts/tap.sh); exit status 1 if a check failed.
+set -uo pipefail
+
+prog=${0##*/}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+[[ $# -eq 1 ]] || { echo "usage: $prog FLAVOUR (see scripts/fetch-kernel.sh --known)" >&2; exit 2; }
+flavour=$1
+out=$REPO/build/vm-out/timeout-$flavour
+mkdir -p "${out%/*}" || exit 1
+token=fxtrace-timeout-test-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+# Long enough for the slowest boot seen here (6.12: userspace at 31 s)
+# before the watchdog's 55 s.
+limit=75
+
+tap_begin --version
+"$REPO/scripts/vm-test.sh" --timeout "$limit" --out "$out" \
+	--command "echo $token >/out/token && echo $token >/dev/kmsg && sleep 3600" \
+	"$flavour" >"$out.log" 2>&1
+rc=$?
+grep -aE 'vm-run.sh|vm-test.sh|vm-init: (results|writing)' "$out.log" | tail -n 12 | sed 's/^/# /'
+[[ $rc -eq 124 ]]
+tap_ok $? "vm-test.sh exits 124 (timed out; it exited $rc)" "$out.log"
+grep -aq 'vm-init: results so far written' "$out/console.log" 2>/dev/null
+tap_ok $? "the guest said it wrote its results so far" "$out/console.log"
+[[ $(cat "$out/out/token" 2>/dev/null) == "$token" ]]
+tap_ok $? "out/token came back, with the token the command wrote"
+grep -q "$token" "$out/dmesg.txt" 2>/dev/null
+tap_ok $? "dmesg.txt came back, with the line the command wrote to the kernel log"
+[[ ! -e $out/status ]]
+tap_ok $? "no status file: the command never ended"
+# The watchdog's own backtraces (sysrq w and l) come after its copy of
+# the log: the scan must find nothing in a guest that only slept.
+! grep -q 'shows a kernel bug' "$out.log"
+tap_ok $? "vm-test.sh found no kernel bug in the log (the watchdog's backtraces are not in it)" "$out.log"
+tap_end
