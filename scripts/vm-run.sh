@@ -5,6 +5,8 @@
 # Guest -> host data path: a sparse raw file attached as a virtio-blk disk.
 # When the command has finished, the guest writes a plain tar archive of
 # {status, dmesg.txt, out/} straight onto the disk; the host unpacks it.
+# 20 s before the time limit, the guest's watchdog writes {dmesg.txt, out/}
+# there as they are, which the host unpacks if the VM times out.
 # This needs only virtio_blk (+ virtio_pci on 6.1) from the kernel's module
 # tree, no guest filesystem driver, and no 9p/netfs code (whose write paths
 # changed a lot between 6.1 and 6.12).
@@ -56,7 +58,8 @@ Results in OUTDIR:
 
 Exit status: the guest command's exit status, or
   124  the VM hit --timeout (OUTDIR then has dmesg.txt and out/ as the
-       guest wrote them 20 s before it, when --timeout is 40 s or more)
+       guest wrote them 20 s before it, if it did: with --timeout 40 s or
+       more, and the command still running)
   125  VM failure: kernel panic, QEMU error, the guest never reported a
        status, or the results could not be transferred
   2    usage error
@@ -287,14 +290,17 @@ write_results() (
 		sync
 )
 
-# Shortly before the host's --timeout kills the VM, dump blocked tasks and
-# all CPUs' backtraces to the console so a hang can be diagnosed. First
-# the output so far of the step that hangs: selftests/run_vm_tests.sh
-# writes each step's to /out/step.log (this /xfer/out) and prints it only
-# when the step ends. Then the kernel log (from before the dumps) and /out
-# as they are, onto the transfer disk: the host unpacks them when the VM
-# times out, so the files of the steps that ended are checked, and the log
-# is scanned.
+# Shortly before the host's --timeout kills the VM: first the output so
+# far of the step that hangs (selftests/run_vm_tests.sh writes each step's
+# to /out/step.log, this /xfer/out, and prints it only when the step ends).
+# Then the kernel log and /out as they are, onto the transfer disk: the
+# host unpacks them when the VM times out, so the files of the steps that
+# ended are checked, and the log is scanned. This comes before the dumps
+# below, which are slow (the serial console), and whose backtraces are
+# ours, not a kernel bug for the host's scan to report; it is tried twice,
+# as tar fails on a file that shrinks while it reads it (a step's output
+# begun again). Last, blocked tasks and all CPUs' backtraces to the
+# console, so a hang can be diagnosed.
 wd_pid=''
 wd_at=$(cat /etc/fxtrace-vm/watchdog)
 if [ "$wd_at" -gt 0 ]; then
@@ -305,9 +311,17 @@ if [ "$wd_at" -gt 0 ]; then
 			say "the VM is about to time out: the running step's output so far (/out/step.log, its last 200 lines):"
 			tail -n 200 /xfer/out/step.log | sed 's/^/#   /'
 		fi
-		# The kernel log before the dumps below: their backtraces are
-		# ours, not a kernel bug for the host's scan to report.
-		dmesg >/xfer/dmesg.txt
+		if [ -n "$xdev" ] && mkdir /tmp/xfer.lock 2>/dev/null; then
+			dmesg >/xfer/dmesg.txt
+			t0=$(uptime_s)
+			if write_results dmesg.txt out || write_results dmesg.txt out; then
+				say "results so far written to $xdev ($(du -sk /xfer | cut -f1) KiB) in $(uptime_s) - $t0 s"
+				echo "# FXTRACE-VM-PARTIAL-$token: ok"
+			else
+				say "writing the results so far to $xdev failed: $(cat /tmp/dd.err)"
+			fi
+			rmdir /tmp/xfer.lock
+		fi
 		say "the VM is about to time out: dumping blocked tasks (sysrq w) and CPU backtraces (sysrq l)"
 		echo w >/proc/sysrq-trigger
 		echo l >/proc/sysrq-trigger
@@ -317,15 +331,6 @@ if [ "$wd_at" -gt 0 ]; then
 			say "pid ${p#/proc/} [$(cat "$p/comm")] state $(sed -n 's/^State:[[:space:]]*//p' "$p/status") wchan $(cat "$p/wchan" 2>/dev/null): $c"
 			sed 's/^/#     /' "$p/stack" 2>/dev/null
 		done
-		[ -n "$xdev" ] && mkdir /tmp/xfer.lock 2>/dev/null || exit 0
-		t0=$(uptime_s)
-		if write_results dmesg.txt out; then
-			say "results so far written to $xdev ($(du -sk /xfer | cut -f1) KiB) in $(uptime_s) - $t0 s"
-			echo "# FXTRACE-VM-PARTIAL-$token: ok"
-		else
-			say "writing the results so far to $xdev failed: $(cat /tmp/dd.err)"
-		fi
-		rmdir /tmp/xfer.lock
 	) &
 	wd_pid=$!
 fi
@@ -336,9 +341,14 @@ cd /fxtrace
 say "running: $cmd"
 sh -c "$cmd" </dev/null
 status=$?
-# The watchdog may be writing the results so far: wait for it (it ends
-# within the 20 s left before the limit), and keep it from starting.
-until mkdir /tmp/xfer.lock 2>/dev/null; do sleep 0.2; done
+# The watchdog may be writing the results so far: wait for it, and keep
+# it from starting. Its write ends before the limit, 20 s after it began:
+# after 30 s the lock is stale (its writer died).
+i=0
+until mkdir /tmp/xfer.lock 2>/dev/null || [ $i -ge 150 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
 [ -n "$wd_pid" ] && kill "$wd_pid" 2>/dev/null
 cd /
 echo
@@ -522,13 +532,17 @@ if [[ $qemu_rc -eq 124 || $qemu_rc -eq 137 ]]; then
 	} >&2
 	# What the guest wrote ~20 s before the limit: its kernel log, and
 	# /out with the files of the steps that had ended (the running
-	# step's may be cut short). No status: the command never ended.
-	if grep -aq "FXTRACE-VM-PARTIAL-$token: ok" "$outdir/console.log"; then
+	# step's may be cut short). Not if the command ended after that: its
+	# final results, written over them, may have been cut by the kill.
+	if grep -aq "FXTRACE-VM-PARTIAL-$token: ok" "$outdir/console.log" &&
+		! grep -aq "FXTRACE-VM-STATUS-$token:" "$outdir/console.log"; then
 		if tar -xf "$xdisk" -C "$outdir" --no-same-owner --no-same-permissions 2>"$work/tar.err"; then
 			log "the guest's results so far (dmesg.txt, out/ from ~20 s before the limit) are in $outdir"
 		else
 			log "unpacking the guest's results so far failed: $(cat "$work/tar.err")"
 		fi
+	elif grep -aq "FXTRACE-VM-PARTIAL-$token: ok" "$outdir/console.log"; then
+		log "the command ended after the guest wrote its results so far, and the kill may have cut its final ones: nothing unpacked"
 	fi
 	exit 124
 fi
