@@ -203,6 +203,7 @@ unload_while_collecting() {
 		return 1
 	}
 	kill -INT "$fs_pid"
+	stop_within 100 "$fs_pid"
 	wait "$fs_pid"
 	fs_rc=$?
 	cat "$OUT/collect.err"
