@@ -539,7 +539,9 @@ if [[ $qemu_rc -eq 124 || $qemu_rc -eq 137 ]]; then
 		if tar -xf "$xdisk" -C "$outdir" --no-same-owner --no-same-permissions 2>"$work/tar.err"; then
 			log "the guest's results so far (dmesg.txt, out/ from ~20 s before the limit) are in $outdir"
 		else
-			log "unpacking the guest's results so far failed: $(cat "$work/tar.err")"
+			# Half a copy would pass for results: none.
+			rm -rf "${outdir:?}/out" "$outdir/dmesg.txt"
+			log "unpacking the guest's results so far failed, none kept: $(cat "$work/tar.err")"
 		fi
 	elif grep -aq "FXTRACE-VM-PARTIAL-$token: ok" "$outdir/console.log"; then
 		log "the command ended after the guest wrote its results so far, and the kill may have cut its final ones: nothing unpacked"
