@@ -49,27 +49,33 @@ static void fxtrace_get_name(struct fxtrace_name *name, const char *src)
 /*
  * A kernel object record naming @koid, built in place: header, koid, the
  * inline name, and for a thread its process's koid as the argument
- * "process" (a process's record has no arguments).
+ * "process", then for a thread that begins here (@new_task) the argument
+ * "new_task" = 1 (a process's record has no arguments).
  */
 static void fxtrace_put_name(struct fxtrace_ring *ring, u32 obj_type,
 			     u32 koid, const struct fxtrace_name *name,
-			     u32 process, u64 now)
+			     u32 process, bool new_task, u64 now)
 {
 	bool thread = obj_type == FXT_OBJ_TYPE_THREAD;
-	unsigned int words = 2 + name->nwords + (thread ? 2 : 0);
+	unsigned int args = thread ? 1 + new_task : 0;
+	unsigned int words = 2 + name->nwords + (thread ? 2 + new_task : 0);
 	struct fxtrace_slot slot;
 	u64 *rec;
 
 	if (!fxtrace_ring_reserve(ring, words, now, &slot))
 		return;
 	rec = slot.rec;
-	rec[0] = fxt_kobj_header(obj_type, words, name->len, thread ? 1 : 0);
+	rec[0] = fxt_kobj_header(obj_type, words, name->len, args);
 	rec[1] = koid;
 	memcpy(&rec[2], name->words, name->nwords * sizeof(u64));
 	if (thread) {
 		rec[2 + name->nwords] = fxt_arg_header2(FXT_ARG_KOID,
 							FXTRACE_STR_PROCESS);
 		rec[3 + name->nwords] = process;
+		if (new_task)
+			rec[4 + name->nwords] =
+				fxt_arg_word(FXT_ARG_INT32,
+					     FXTRACE_STR_NEW_TASK, 1);
 	}
 	fxtrace_ring_commit(ring, &slot, words);
 }
@@ -80,6 +86,7 @@ static void fxtrace_put_name(struct fxtrace_ring *ring, u32 obj_type,
  * @task: the task to name
  * @comm: its name (maybe longer than a comm: the first 15 bytes are kept)
  * @process: name its process first (@task leads its thread group)
+ * @new_task: @task begins here (sched_wakeup_new): its record says so
  *
  * Kernel object records (uapi header, "Names"): the process's when
  * @process, then the thread's. They carry no timestamp; the one clock read
@@ -88,7 +95,7 @@ static void fxtrace_put_name(struct fxtrace_ring *ring, u32 obj_type,
  * Context: a probe; any context, interrupts on or off.
  */
 void fxtrace_write_names(void *data, struct task_struct *task,
-			 const char *comm, bool process)
+			 const char *comm, bool process, bool new_task)
 {
 	struct fxtrace_name name;
 	struct fxtrace_ring *ring;
@@ -101,9 +108,9 @@ void fxtrace_write_names(void *data, struct task_struct *task,
 	now = fxtrace_clock();
 	if (process)
 		fxtrace_put_name(ring, FXT_OBJ_TYPE_PROCESS,
-				 task_tgid_nr(task), &name, 0, now);
+				 task_tgid_nr(task), &name, 0, false, now);
 	fxtrace_put_name(ring, FXT_OBJ_TYPE_THREAD, task_pid_nr(task), &name,
-			 task_tgid_nr(task), now);
+			 task_tgid_nr(task), new_task, now);
 	local_irq_restore(flags);
 }
 
@@ -117,14 +124,14 @@ void fxtrace_write_names(void *data, struct task_struct *task,
 void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
 				      pid_t old_pid, struct linux_binprm *bprm)
 {
-	fxtrace_write_names(data, p, p->comm, true);
+	fxtrace_write_names(data, p, p->comm, true, false);
 }
 
 /* Before the rename: @comm is the new name (maybe longer than a comm). */
 void fxtrace_probe_task_rename(void *data, struct task_struct *task,
 			       const char *comm)
 {
-	fxtrace_write_names(data, task, comm, thread_group_leader(task));
+	fxtrace_write_names(data, task, comm, thread_group_leader(task), false);
 }
 
 FXTRACE_CHECK_PROBE(sched_process_exec, fxtrace_probe_sched_process_exec);

@@ -9,7 +9,7 @@
 #include <linux/sched.h>
 
 void fxtrace_write_names(void *data, struct task_struct *task,
-			 const char *comm, bool process);
+			 const char *comm, bool process, bool new_task);
 void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
 				      pid_t old_pid, struct linux_binprm *bprm);
 void fxtrace_probe_task_rename(void *data, struct task_struct *task,

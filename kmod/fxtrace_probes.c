@@ -315,7 +315,7 @@ static void fxtrace_probe_sched_wakeup(void *data, struct task_struct *p)
  */
 static void fxtrace_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
-	fxtrace_write_names(data, p, p->comm, thread_group_leader(p));
+	fxtrace_write_names(data, p, p->comm, thread_group_leader(p), true);
 	fxtrace_write_wakeup(data, p, fxtrace_current_waker());
 }
 

@@ -19,7 +19,8 @@
 #define FXTRACE_WAKEUP_NO_WAKER_WORDS	3	/* hdr ts tid */
 #define FXTRACE_LOSS_MARKER_WORDS	7	/* hdr ts pid tid arg(2) id */
 #define FXTRACE_NAME_MAX_WORDS		2	/* 15 bytes + NUL padding */
-#define FXTRACE_THREAD_MAX_WORDS	(4 + FXTRACE_NAME_MAX_WORDS)
+/* hdr koid name process(2) new_task */
+#define FXTRACE_THREAD_MAX_WORDS	(5 + FXTRACE_NAME_MAX_WORDS)
 /* The largest record the module writes (struct fxtrace_ring's spill). */
 #define FXTRACE_RECORD_MAX_WORDS	7
 static_assert(FXTRACE_SWITCH_WORDS <= FXTRACE_RECORD_MAX_WORDS);

@@ -344,6 +344,7 @@ static void produce_named_thread(void)
 {
 	unsigned int high = fake.info.nr_cpu_ids - 1;
 	uint64_t tid = NAMED_TID + (uint64_t)++fake.named;
+	uint64_t words[KERNEL_RECORD_MAX_WORDS];
 	char name[16];
 
 	if (!cpu_present(high))
@@ -353,7 +354,9 @@ static void produce_named_thread(void)
 		produce_name(high, FXT_OBJ_TYPE_PROCESS, NAMED_TID, "fxt-names");
 		produce_name(high, FXT_OBJ_TYPE_THREAD, NAMED_TID, "fxt-names");
 	}
-	produce_name(high, FXT_OBJ_TYPE_THREAD, tid, "fxt-threads");
+	/* at sched_wakeup_new: new_task (ABI 5) */
+	produce(high, words, kernel_new_thread_record(words, tid, NAMED_TID,
+						      "fxt-threads"));
 	produce_wakeup(high, tid);
 	produce_switch(0, 0, tid);
 	snprintf(name, sizeof(name), "thr-%03ld", fake.named);

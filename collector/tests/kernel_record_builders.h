@@ -119,6 +119,28 @@ static inline size_t kernel_name_record(uint64_t *out, unsigned int type,
 }
 
 /*
+ * The thread's name as the module writes it when the thread is created
+ * (sched_wakeup_new): after "process", int32 "new_task" = 1 (5 to 7 words).
+ */
+static inline size_t kernel_new_thread_record(uint64_t *out, uint64_t tid,
+					      uint64_t tgid, const char *name)
+{
+	struct fxt_kernel_object obj = {
+		.obj_type = FXT_OBJ_TYPE_THREAD, .name = fxt_str_c(name),
+		.koid = tid,
+	};
+	struct fxt_arg args[2] = {
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), tgid),
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_NEW_TASK), 1),
+	};
+	struct fxt_writer w;
+
+	fxt_writer_init(&w, out, KERNEL_RECORD_MAX_WORDS);
+	fxt_write_kernel_object(&w, &obj, args, 2);
+	return fxt_writer_bytes(&w);
+}
+
+/*
  * One loss marker (7 words, uapi "Loss markers"): a sample of the counter
  * records_lost for @cpu on the track of the session's opener
  * (@owner_tgid, @owner_tid): @lost at the first record lost, or 0 at the

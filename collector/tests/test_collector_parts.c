@@ -380,6 +380,7 @@ TEST(preamble_defines_the_kernel_strings)
 		{ FXTRACE_STR_FXTRACE, "fxtrace" },
 		{ FXTRACE_STR_RECORDS_LOST, "records_lost" },
 		{ FXTRACE_STR_CPU, "cpu" },
+		{ FXTRACE_STR_NEW_TASK, "new_task" },
 		{ ARCHIVE_STR_CATEGORY, "fxtrace" },
 		{ ARCHIVE_STR_RECORDS_DROPPED, "records_dropped" },
 		{ ARCHIVE_STR_BYTES_SKIPPED, "bytes_skipped" },

@@ -1193,17 +1193,20 @@ TEST(names_are_reported_with_the_time_before_them)
 	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, "fifteen-bytes!!"));
 	put(&f, all, &len, rec, kernel_loss_marker(rec, 300, 1, 5, 77, 78));
 	put(&f, all, &len, rec, kernel_thread(rec, 51, 50, ""));
+	/* a thread created now: new_task after process (ABI 5) */
+	put(&f, all, &len, rec, kernel_new_thread_record(rec, 53, 50, "new"));
 
 	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
 	EXPECT_EQ(res.status, RING_DRAIN_OK);
 	EXPECT(c.len == len && !memcmp(c.bytes, all, len));
-	ASSERT(c.nnames == 5);
+	ASSERT(c.nnames == 6);
 	expect_name(&c.names[0], FXT_OBJ_TYPE_PROCESS, 50, 0, "first", 0);
 	expect_name(&c.names[1], FXT_OBJ_TYPE_PROCESS, 50, 0, "proc", 100);
 	expect_name(&c.names[2], FXT_OBJ_TYPE_THREAD, 51, 50, "thr", 100);
 	expect_name(&c.names[3], FXT_OBJ_TYPE_THREAD, 51, 50, "fifteen-bytes!!", 200);
 	expect_name(&c.names[4], FXT_OBJ_TYPE_THREAD, 51, 50, "", 300);
-	EXPECT_EQ(f.ring.names, 5);
+	expect_name(&c.names[5], FXT_OBJ_TYPE_THREAD, 53, 50, "new", 300);
+	EXPECT_EQ(f.ring.names, 6);
 	EXPECT_EQ(f.ring.loss_markers, 1);
 	EXPECT_EQ(f.ring.switches, 1);
 	EXPECT_EQ(f.ring.wakeups, 1);
@@ -1215,7 +1218,7 @@ TEST(names_are_reported_with_the_time_before_them)
 	put(&f, all, &len, rec, kernel_thread(rec, 52, 50, "quiet"));
 	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
 	EXPECT_EQ(c.nnames, 0);
-	EXPECT_EQ(f.ring.names, 6);
+	EXPECT_EQ(f.ring.names, 7);
 	fake_free(&f);
 	free(c.bytes);
 }

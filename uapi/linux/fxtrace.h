@@ -178,15 +178,20 @@
  *   process: header (object type FXT_OBJ_TYPE_PROCESS, inline name, 0 args);
  *            koid = tgid; the name, 0 to 2 words (2 to 4 words in all;
  *            0 for an empty name, which prctl(PR_SET_NAME, "") gives)
- *   thread:  header (object type FXT_OBJ_TYPE_THREAD, inline name, 1 arg);
- *            koid = tid; the name; koid FXTRACE_STR_PROCESS = tgid
- *            (4 to 6 words in all)
+ *   thread:  header (object type FXT_OBJ_TYPE_THREAD, inline name, 1 or 2
+ *            args); koid = tid; the name; koid FXTRACE_STR_PROCESS = tgid;
+ *            at sched_wakeup_new only, int32 FXTRACE_STR_NEW_TASK = 1
+ *            (4 to 7 words in all)
  * A new process (fork of a group leader) and exec write both; a new thread
  * and a rename write the thread record, plus the process record when the
  * task is the group leader (the process is named after it). Names are at
  * most 15 bytes (TASK_COMM_LEN - 1), inline, zero-padded to a word. A
  * reused tid gets a new record when it is created, so last-wins per tid
- * in file order names every incarnation correctly from then on.
+ * in file order names every incarnation correctly from then on. The
+ * new_task argument says the thread begins there: nothing of it, and so
+ * no wait of it, precedes the record, even in a hole in the data before
+ * it; and a record with it for a tid already seen names another thread
+ * (ABI 5).
  *
  * Loss markers (counter events: event record type 4, event type 1), 7 words
  * each, written in pairs by the first record that fits after a ring dropped
@@ -216,9 +221,10 @@
  * 1: the first; 2: name records and loss markers; 3: a context switch
  * leaves out linux_state when its FXT state implies it; 4: a context switch
  * leaves out outgoing_weight when the CPU's previous switch said it, and a
- * wakeup has no weight ("Records").
+ * wakeup has no weight ("Records"); 5: a new thread's name record says so
+ * (new_task, "Names").
  */
-#define FXTRACE_ABI_VERSION		4
+#define FXTRACE_ABI_VERSION		5
 #define FXTRACE_DEVICE_NAME		"fxtrace"	/* /dev/fxtrace */
 
 /* Per-CPU data area size: a power of two in [MIN, MAX]. */
@@ -396,7 +402,8 @@ struct fxtrace_ctrl {
 #define FXTRACE_STR_FXTRACE		7	/* "fxtrace" */
 #define FXTRACE_STR_RECORDS_LOST	8	/* "records_lost" */
 #define FXTRACE_STR_CPU			9	/* "cpu" */
-#define FXTRACE_STR_COUNT		10	/* first index free for the collector */
+#define FXTRACE_STR_NEW_TASK		10	/* "new_task" (since ABI 5) */
+#define FXTRACE_STR_COUNT		11	/* first index free for the collector */
 
 /*
  * The text of every index above, in index order: piece i of this string,
@@ -404,7 +411,7 @@ struct fxtrace_ctrl {
  */
 #define FXTRACE_STRING_TABLE						\
 	"\0incoming_weight\0outgoing_weight\0weight\0waker\0linux_state"	\
-	"\0process\0fxtrace\0records_lost\0cpu"
+	"\0process\0fxtrace\0records_lost\0cpu\0new_task"
 
 /*
  * FXT format constants, as specified at
