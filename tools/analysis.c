@@ -938,11 +938,20 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	}
 }
 
+/* Nothing but a name and pid: never seen scheduling. */
+static bool row_is_blank(const struct thread *t)
+{
+	return t->last_cpu < 0 && t->st == ST_UNKNOWN && !t->dead &&
+	       !t->switches && !t->wakeups && !t->runtime;
+}
+
 /*
  * A thread or process name, at its point of the trace. A thread row that
  * already has a name is renamed in place (exec, prctl), unless the record
- * shows the tid was reused: another process, or another name after the
- * thread died. Then the tid gets a new row from here on.
+ * shows the tid was reused: it says the thread begins here (new_task, the
+ * module's record at its creation), or it names another process, or
+ * another name after the thread died. Then the tid gets a new row from
+ * here on.
  */
 static void do_name(struct analysis *an, const struct sc_event *ev)
 {
@@ -954,20 +963,40 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 		set_proc_name(an, ev->a, ev->name, ev->name_len);
 		return;
 	}
-	i = thread_idx(an, ev->a);
-	if (i < 0)
-		return;
-	t = &an->threads[i];
-	apply_holes(an, t);
-	if (t->named &&
-	    ((has_pid && t->pid_known && t->pid != ev->b) ||
-	     (t->dead && !same_name(t->name, ev->name, ev->name_len)))) {
-		/* the new thread may have begun in a hole since the old
-		 * one was last seen switching */
-		i = add_row(an, ev->a, t->unseen || an->holes_open > 0);
+	if (ev->flags & SC_NEW_TASK) {
+		/* The thread begins here (uapi, "Names": new_task): a row
+		 * the tid has is an earlier thread's, and no hole before
+		 * here holds anything of this one; only a hole open now
+		 * may (woken, run and preempted there unseen). A row with
+		 * nothing in it but a name (fxt2json's seed) is taken. */
+		t = analysis_find(an, ev->a);
+		if (t && row_is_blank(t)) {
+			t->unseen = an->holes_open > 0;
+			t->holes_applied = an->hole_starts;
+		} else {
+			i = add_row(an, ev->a, an->holes_open > 0);
+			if (i < 0)
+				return;
+			t = &an->threads[i];
+		}
+	} else {
+		i = thread_idx(an, ev->a);
 		if (i < 0)
 			return;
 		t = &an->threads[i];
+		apply_holes(an, t);
+		if (t->named &&
+		    ((has_pid && t->pid_known && t->pid != ev->b) ||
+		     (t->dead &&
+		      !same_name(t->name, ev->name, ev->name_len)))) {
+			/* the new thread may have begun in a hole since
+			 * the old one was last seen switching */
+			i = add_row(an, ev->a,
+				    t->unseen || an->holes_open > 0);
+			if (i < 0)
+				return;
+			t = &an->threads[i];
+		}
 	}
 	set_name(t->name, ev->name, ev->name_len);
 	t->named = true;

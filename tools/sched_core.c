@@ -282,6 +282,10 @@ static bool to_name(const struct fxt_record *rec, struct sc_event *e)
 		e->b = p->v.koid;
 		e->flags |= SC_HAS_PID;
 	}
+	p = fxt_record_find_arg(rec, "new_task");
+	if (rec->kobj.obj_type == FXT_OBJ_TYPE_THREAD && p &&
+	    p->type == FXT_ARG_INT32 && p->v.i32 == 1)
+		e->flags |= SC_NEW_TASK;
 	return true;
 }
 

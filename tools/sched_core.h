@@ -64,6 +64,8 @@
 #define SC_HAS_PID	0x08	/* name (thread): @b, the process koid, is set */
 #define SC_SKIPPED	0x10	/* lost: fxt-collect's bytes_skipped marker,
 				 * @a in bytes, not records */
+#define SC_NEW_TASK	0x20	/* name (thread): the thread begins here
+				 * (new_task = 1, from ABI 5) */
 
 /* One record of the ordered stream, timestamps in nanoseconds. */
 struct sc_event {

@@ -29,7 +29,9 @@
 // when a hole began there and was not seen switching out after it, or was
 // first seen after a hole began, ever since): then it may have been woken,
 // run and been preempted in the hole unseen, and a clock started by a
-// wakeup of it is not counted either.
+// wakeup of it is not counted either; but a thread whose kernel object
+// record says it begins there (new_task, from the module's sched_wakeup_new)
+// was in no hole before it, only maybe in one open then.
 // Perfetto counts from the first row. fxtSchedView() below applies these
 // rules to Perfetto's own rows (first non-W thread_state row; the counter
 // tracks records_lost:cpu:N and bytes_skipped:cpu:N):
@@ -44,6 +46,7 @@
 // gives all of a tid's scheduling to one thread: runtimes are summed per tid.
 // Prints TAP; exit 0 only if everything agrees.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -87,6 +90,53 @@ function pctLine(vals) {
   return `count ${s.length} p50 ${pct(s, 50, 100)} p90 ${pct(s, 90, 100)} ` +
     `p99 ${pct(s, 99, 100)} p99.9 ${pct(s, 999, 1000)} max ${s.length ? s[s.length - 1] : 0}`;
 }
+
+// New threads, read from the file itself (Perfetto keeps no arguments of
+// kernel objects): a thread's kernel object record with new_task = 1 says
+// the thread begins there (uapi/linux/fxtrace.h, "Names"), and its wakeup
+// record follows (sched_wakeup_new). Keys `${tid}:${ts}` of those wakeups.
+function newThreadWakeups(path) {
+  const buf = fs.readFileSync(path);
+  const words = Math.floor(buf.length / 8);
+  const word = (i) => buf.readBigUInt64LE(i * 8);
+  const strings = new Map();   // string-table index -> text
+  const pending = new Map();   // tid -> births whose wakeup is still to come
+  const keys = new Set();
+  for (let i = 0; i < words;) {
+    const h = word(i);
+    const type = Number(h & 0xfn);
+    const size = Number(type === 15 ? (h >> 4n) & 0xffffffffn : (h >> 4n) & 0xfffn);
+    if (size === 0 || i + size > words) break;
+    if (type === 1 && word(i + 1) !== 1000000000n)
+      throw new Error(`${path}: ${word(i + 1)} ticks a second; this check reads nanoseconds`);
+    if (type === 2) {
+      const len = Number((h >> 32n) & 0x7fffn);
+      strings.set(Number((h >> 16n) & 0x7fffn),
+        buf.toString('latin1', (i + 1) * 8, (i + 1) * 8 + len));
+    } else if (type === 7 && Number((h >> 16n) & 0xffn) === 2) {   // a thread
+      const ref = Number((h >> 24n) & 0xffffn);
+      let at = i + 2 + (ref & 0x8000 ? Math.ceil((ref & 0x7fff) / 8) : 0);
+      for (let a = Number((h >> 40n) & 0xfn); a > 0 && at < i + size; a--) {
+        const ah = word(at);
+        if ((ah & 0xfn) === 1n && ah >> 32n === 1n &&
+            strings.get(Number((ah >> 16n) & 0xffffn)) === 'new_task') {
+          const tid = Number(word(i + 1));
+          pending.set(tid, (pending.get(tid) || 0) + 1);
+        }
+        at += Number((ah >> 4n) & 0xfffn) || 1;
+      }
+    } else if (type === 8 && h >> 60n === 2n) {   // a wakeup
+      const tid = Number(word(i + 2));
+      if (pending.get(tid)) {
+        keys.add(`${tid}:${word(i + 1)}`);
+        pending.set(tid, pending.get(tid) - 1);
+      }
+    }
+    i += size;
+  }
+  return keys;
+}
+const bornAt = newThreadWakeups(file);
 
 // --- fxt-sched side
 const ours = new Map();   // `${tid}:${end}` -> {kind, start, end, lat}
@@ -250,6 +300,13 @@ for (const r of rows) {
   // state is unknown from there on.
   if (r.state !== 'W' && r.state !== 'Running') known = ts;
   else if (prev && prev.running) known = holeInRun() ? null : prev.end;
+  // A thread that begins at this wakeup (new_task): nothing of it came
+  // before, in a hole or not; only a hole open now may hold some of it.
+  // Perfetto runs it on from its tid's earlier thread (the same utid):
+  // an earlier thread's wait that this row would continue (it ended in a
+  // hole unseen) is not this one's.
+  const born = r.state === 'W' && bornAt.has(`${tid}:${ts}`);
+  if (born) known = holes.some(h => h.start <= ts && h.end > ts) ? -1n : ts;
   if (runStart !== null) {
     if (contiguous) addRun(tid, runStart, ts, prev.cpu);
     runStart = null;
@@ -257,7 +314,7 @@ for (const r of rows) {
   if (r.state === 'W' || r.state === 'R' || r.state === 'R+') {
     // An R row starts at a switch-out: the thread was running, whatever
     // came before (a W row there means the switch-in was not recorded).
-    if (!cur || cur.end !== ts || r.state !== 'W')
+    if (!cur || cur.end !== ts || r.state !== 'W' || born)
       cur = { kind: r.state === 'W' ? 'wakeup' : 'preempt', tid, start: ts, wakes: [],
         known: r.state === 'W' ? known : ts };
     else

@@ -80,6 +80,21 @@ static void tb_thread(struct tb *t, uint64_t tid, uint64_t pid, const char *name
 	fxt_write_kernel_object(&t->w, &o, &a, 1);
 }
 
+/* The module's record for a thread created now (sched_wakeup_new): its
+ * name, its process and new_task = 1 (uapi, "Names"). */
+FX_UNUSED
+static void tb_new_thread(struct tb *t, uint64_t tid, uint64_t pid,
+			  const char *name)
+{
+	struct fxt_kernel_object o = { FXT_OBJ_TYPE_THREAD, fxt_str_c(name), tid };
+	struct fxt_arg a[2] = {
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), pid),
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_NEW_TASK), 1),
+	};
+
+	fxt_write_kernel_object(&t->w, &o, a, 2);
+}
+
 FX_UNUSED
 static void tb_process(struct tb *t, uint64_t pid, const char *name)
 {
@@ -88,20 +103,26 @@ static void tb_process(struct tb *t, uint64_t pid, const char *name)
 	fxt_write_kernel_object(&t->w, &o, NULL, 0);
 }
 
-/* A hole marker pair, counter @name (category fxtrace, id @cpu, int64
- * argument "cpu"): @amount from @t1 on, 0 at @t2, the next record. */
+/* One hole marker, counter @name (category fxtrace, id @cpu, int64
+ * argument "cpu"): @amount at @ts (0: the hole ends). */
+FX_UNUSED
+static void tb_hole_marker(struct tb *t, const char *name, unsigned cpu,
+			   uint64_t ts, int64_t amount)
+{
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c(name), ts, cpu };
+	struct fxt_arg a = fxt_arg_int64(fxt_str_c("cpu"), amount);
+
+	fxt_write_event(&t->w, &ev, &a, 1);
+}
+
+/* A hole marker pair: @amount from @t1 on, 0 at @t2, the next record. */
 FX_UNUSED
 static void tb_hole_pair(struct tb *t, const char *name, unsigned cpu,
 			 uint64_t t1, uint64_t t2, int64_t amount)
 {
-	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
-		fxt_str_c("fxtrace"), fxt_str_c(name), t1, cpu };
-	struct fxt_arg a = fxt_arg_int64(fxt_str_c("cpu"), amount);
-
-	fxt_write_event(&t->w, &ev, &a, 1);
-	ev.timestamp = t2;
-	a = fxt_arg_int64(fxt_str_c("cpu"), 0);
-	fxt_write_event(&t->w, &ev, &a, 1);
+	tb_hole_marker(t, name, cpu, t1, amount);
+	tb_hole_marker(t, name, cpu, t2, 0);
 }
 
 /* A kernel loss marker pair as fxtrace's kernel writes it (uapi header):

@@ -14,9 +14,9 @@
  *
  * With --kernel-names threads also exit (switch-out state 5) and their tid
  * is reused by a new thread with another name, in the other process half
- * the time; the new thread's kernel object records go into the forking
- * CPU's ring just before its first wakeup, as fxtrace's kernel writes
- * them. With --losses a CPU's ring now and then loses every record for up
+ * the time; the new thread's kernel object records (the thread's with
+ * new_task = 1) go into the forking CPU's ring just before its first
+ * wakeup, as fxtrace's kernel writes them. With --losses a CPU's ring now and then loses every record for up
  * to a few ms, and the next record is preceded by the kernel's pair of
  * records_lost markers (uapi/linux/fxtrace.h). With --skips as well, half
  * of those holes are marked instead as fxt-collect marks ring data it
@@ -209,13 +209,17 @@ static void emit_wakeup(int ring, uint64_t ts, int t, int target, int waker)
 		fxt_write_wakeup(&cpus[ring].ring, &wk, a, waker < 0 ? 1 : 2);
 }
 
-/* Kernel objects for thread @t, in ring @r (no timestamp: @ts only decides
- * whether the ring is losing records then). */
+/* Kernel objects for thread @t, created now, in ring @r (no timestamp: @ts
+ * only decides whether the ring is losing records then); the thread's
+ * says it begins here (new_task), as the module's at sched_wakeup_new. */
 static void emit_names(int r, uint64_t ts, int t, bool process)
 {
 	char buf[32];
 	struct fxt_kernel_object o = { FXT_OBJ_TYPE_PROCESS, fxt_str_c(""), th[t].pid };
-	struct fxt_arg a = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), th[t].pid);
+	struct fxt_arg a[2] = {
+		fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), th[t].pid),
+		fxt_arg_int32(fxt_str_index(FXTRACE_STR_NEW_TASK), 1),
+	};
 
 	if (!admit(r, ts))
 		return;
@@ -227,7 +231,7 @@ static void emit_names(int r, uint64_t ts, int t, bool process)
 	o.obj_type = FXT_OBJ_TYPE_THREAD;
 	o.name = fxt_str_c(buf);
 	o.koid = th[t].tid;
-	fxt_write_kernel_object(&cpus[r].ring, &o, &a, 1);
+	fxt_write_kernel_object(&cpus[r].ring, &o, a, 2);
 }
 
 static void drain(unsigned round, bool drops, bool losses, bool skips,

@@ -1077,6 +1077,96 @@ TEST(a_thread_first_seen_after_a_hole_may_have_been_in_it)
 }
 
 /*
+ * A thread whose record says it begins there (new_task, the module's at
+ * sched_wakeup_new) was in no hole before it: its first wait is counted.
+ * The trace of a_thread_first_seen_after_a_hole_may_have_been_in_it, with
+ * 103 created at 3900 (the hole on cpu1 closed at 3000):
+ *   cpu0: 1000 idle -> 101; 3900 new 103; 4000 wakeup 103; 4100 101 -> 103
+ * Created at 2500, inside the hole, its wait is not counted: it may have
+ * run in the hole on cpu1 and been preempted there.
+ */
+static void build_born_after_a_hole(struct tb *t, bool born_in_hole)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 1, 1000, IDLE, 102, 0);
+	if (born_in_hole) {
+		/* cpu1's hole is open at 103's record (its markers apart:
+		 * the end comes with cpu1's next record) */
+		tb_hole_marker(t, "records_lost", 1, 2000, 4);
+		tb_new_thread(t, 103, 100, "born");
+		tb_wake(t, 0, 2500, 103, 101);
+		tb_hole_marker(t, "records_lost", 1, 3000, 0);
+		tb_switch(t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	} else {
+		tb_lost(t, 1, 2000, 3000, 4);
+		tb_switch(t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+		tb_new_thread(t, 103, 100, "born");
+		tb_wake(t, 0, 4000, 103, 101);
+	}
+	tb_switch(t, 0, 4100, 101, 103, FXT_THREAD_STATE_BLOCKED);
+}
+
+TEST(a_thread_born_after_a_hole_has_its_first_wait_counted)
+{
+	struct analysis an;
+	struct thread *t;
+	struct tb tr;
+
+	build_born_after_a_hole(&tr, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &tr, 0) == 0);
+	t = analysis_find(&an, 103);
+	ASSERT(t);
+	EXPECT_EQ(t->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(t->lat[LAT_WAKEUP].max, 100);
+	EXPECT_EQ(an.skipped_hole, 0);
+	analysis_free(&an);
+
+	build_born_after_a_hole(&tr, 1);
+	analysis_init(&an);
+	ASSERT(run(&an, &tr, 0) == 0);
+	t = analysis_find(&an, 103);
+	ASSERT(t);
+	EXPECT_EQ(t->wakeups, 1);
+	EXPECT_EQ(t->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(an.skipped_hole, 1);
+	analysis_free(&an);
+}
+
+/*
+ * A record with new_task for a tid that already has a row is another
+ * thread's, even with the same name and process, and even when the
+ * earlier thread's death was never seen (in a hole, or before the trace):
+ *   cpu0: 1000 idle -> 101 "worker" (pid 100); 1200 101 -> idle (blocked);
+ *         3000 new 101 "worker" (pid 100); 3100 wakeup 101; 3300 idle -> 101
+ * Two rows; the second's wait (200 ns) is its own.
+ */
+TEST(a_new_thread_on_a_seen_tid_is_another_thread)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_thread(&t, 101, 100, "worker");
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_new_thread(&t, 101, 100, "worker");
+	tb_wake(&t, 0, 3100, 101, 0);
+	tb_switch(&t, 0, 3300, IDLE, 101, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.nthreads, 2);
+	EXPECT_EQ(an.threads[0].tid, 101);
+	EXPECT_EQ(an.threads[0].switches, 1);
+	EXPECT_EQ(an.threads[0].lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(an.threads[1].tid, 101);
+	EXPECT_EQ(an.threads[1].lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(an.threads[1].lat[LAT_WAKEUP].max, 200);
+	analysis_free(&an);
+}
+
+/*
  * A dead thread's tid switched in after a hole with no wakeup seen: a new
  * thread took the tid, and its wakeup_new was lost in the hole, so a wait
  * went unmeasured there, as for a thread seen asleep before the hole:
@@ -1685,6 +1775,8 @@ int main(void)
 	RUN(a_hole_applies_to_each_thread_as_it_was_then);
 	RUN(a_thread_first_seen_after_a_hole_may_have_been_in_it);
 	RUN(a_dead_tid_switched_in_after_a_hole_is_not_counted);
+	RUN(a_thread_born_after_a_hole_has_its_first_wait_counted);
+	RUN(a_new_thread_on_a_seen_tid_is_another_thread);
 	RUN(late_loss_markers_are_counted);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
