@@ -979,6 +979,7 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 				return;
 			t = &an->threads[i];
 		}
+		t->born = true;
 	} else {
 		i = thread_idx(an, ev->a);
 		if (i < 0)

@@ -76,6 +76,9 @@ struct thread {
 	bool pid_known;
 	char name[NAME_MAX_LEN];
 	bool named;			/* a kernel object record named it */
+	bool born;			/* its record said it begins there
+					 * (new_task): no earlier record of the
+					 * tid is this thread's */
 	bool dead;			/* switched out dying/dead since */
 	/* scheduling state */
 	uint8_t st;

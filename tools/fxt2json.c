@@ -70,7 +70,11 @@ static const char *name_of(struct conv *cv, uint64_t tid)
 	return t && t->name[0] ? t->name : NULL;
 }
 
-/* Before pass 2: every tid starts with the first name it ever gets. */
+/* Before pass 2: every tid starts with the first name it ever gets, but
+ * for a thread that begins in the trace (new_task): its name is not its
+ * tid's earlier thread's, so a tid whose first named row is such a thread
+ * starts with no name (a blank row, which that thread's record takes when
+ * nothing came before it). */
 static void seed_names(struct conv *cv)
 {
 	size_t i;
@@ -78,7 +82,11 @@ static void seed_names(struct conv *cv)
 	for (i = 0; i < cv->names.nthreads; i++) {
 		struct thread *t = &cv->names.threads[i];
 
-		if (t->named && !analysis_find(&cv->live, t->tid))
+		if (analysis_find(&cv->live, t->tid))
+			continue;
+		if (t->born)
+			analysis_seed_name(&cv->live, t->tid, 0, false, "");
+		else if (t->named)
 			analysis_seed_name(&cv->live, t->tid, t->pid,
 					   t->pid_known, t->name);
 	}

@@ -231,6 +231,15 @@ assert len(rows)==2, lines
 assert rows[0].split()[2]==a and rows[1].split()[2]==tb, rows
 assert rows[1][18:34]==tb.ljust(16) and rows[1][34]==\" \", rows
 ' '$tmp/cn.txt'"
+# Threads created in the trace (new_task) on reused tids, names at the end:
+# a tid's first thread takes its first name only if that is not a later
+# thread's (each thread_name once; 18 came twice on this trace before).
+t "fxt2json: a new_task thread's name is given to no earlier thread of its tid (each thread_name once)" "'$B/obj/tests/gen_trace' -o '$tmp/b.fxt' -c 4 -t 24 -n 30000 --seed 1 --names-at-end --kernel-names --births >/dev/null && '$J' '$tmp/b.fxt' | python3 -c '
+import json,sys,collections
+ev=json.load(sys.stdin)[\"traceEvents\"]
+c=collections.Counter((e[\"pid\"],e[\"tid\"],e[\"args\"][\"name\"]) for e in ev if e[\"name\"]==\"thread_name\" and e[\"pid\"]<2147483647)
+assert len(c) > 100 and max(c.values()) == 1, [k for k,v in c.items() if v > 1][:5]
+'"
 t "fxt2json: a reused tid's events move to its new process at its new name" "'$J' '$F/reuse.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]
