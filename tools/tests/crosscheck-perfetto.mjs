@@ -267,9 +267,19 @@ const addRun = (tid, start, end, cpu) => {
   const e = tsRuntime.get(tid) || { ns: 0n, slices: 0n };
   e.ns += end - start; e.slices++; tsRuntime.set(tid, e);
 };
+// A run whose switch-out was not seen (no row of the thread follows it
+// where it ends: the CPU's next switch, after a hole began there, was
+// another thread's, or the trace ended) counts to the start of a hole that
+// began during it on its CPU, as in fxt-sched; with no such hole, nothing.
+const addUnendedRun = (tid) => {
+  const end = prev.end >= 0n ? prev.end : 1n << 62n;
+  if (holes.some(h => h.cpu === prev.cpu && h.start >= runStart && h.start < end))
+    addRun(tid, runStart, end, prev.cpu);
+};
 for (const r of rows) {
   const tid = Number(r.tid), ts = BigInt(r.ts), dur = BigInt(r.dur);
   if (tid !== prevTid) {
+    if (runStart !== null) addUnendedRun(prevTid);
     // first seen after a hole: it may have been in it, unseen
     cur = null; prev = null; runStart = null; prevTid = tid;
     known = holes.some(h => h.start < ts) ? -1n : ts;
@@ -309,6 +319,7 @@ for (const r of rows) {
   if (born) known = holes.some(h => h.start <= ts && h.end > ts) ? -1n : ts;
   if (runStart !== null) {
     if (contiguous) addRun(tid, runStart, ts, prev.cpu);
+    else addUnendedRun(tid);
     runStart = null;
   }
   if (r.state === 'W' || r.state === 'R' || r.state === 'R+') {
@@ -335,6 +346,7 @@ for (const r of rows) {
   prev = { end: dur >= 0n ? ts + dur : -1n, running: r.state === 'Running',
     cpu: r.cpu === null ? null : Number(r.cpu), runFrom: ts, dead: r.state === 'X' };
 }
+if (runStart !== null) addUnendedRun(prevTid);
 if (holeWakeRows)
   diag(`${holeWakeRows} wakeups of threads that were running when a records-lost hole began on their CPU: waits, not the quirk below`);
 if (quirkRows)
