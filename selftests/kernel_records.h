@@ -65,7 +65,9 @@ static inline enum krec krec_classify(__u64 hdr)
 			return argc == 0 && words == krec_kobj_words(hdr, 2) ?
 			       KREC_PROCESS : KREC_BAD;
 		case FXT_OBJ_TYPE_THREAD:
-			return argc == 1 && words == krec_kobj_words(hdr, 4) ?
+			/* process, and new_task when created (ABI 5) */
+			return (argc == 1 && words == krec_kobj_words(hdr, 4)) ||
+			       (argc == 2 && words == krec_kobj_words(hdr, 5)) ?
 			       KREC_THREAD : KREC_BAD;
 		}
 		return KREC_BAD;

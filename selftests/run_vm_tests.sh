@@ -152,10 +152,25 @@ thread_names() {
 	fxt-collect -o "$OUT/names.fxt" -- \
 		fxt-threads --count 200 --reuse 5 --expect "$OUT/names.json" || return 1
 	fxt-dump --check "$OUT/names.fxt" || return 1
-	named=$(fxt-dump "$OUT/names.fxt" |
-		grep -c 'kernel_object thread koid=[0-9]* name="thr-[0-9]*"')
+	fxt-dump "$OUT/names.fxt" > "$OUT/names.dump" || return 1
+	named=$(grep -c 'kernel_object thread koid=[0-9]* name="thr-[0-9]*"' "$OUT/names.dump")
 	echo "thread records naming a thr-NNN thread: $named"
 	[ "$named" -ge 200 ] || { echo "expected >= 200"; return 1; }
+	# Each thr-NNN thread was created while traced: the record written
+	# then (sched_wakeup_new) says so, new_task = 1 (ABI 5); none of
+	# fxt-collect's records of the tasks alive before (pid 1's) does.
+	sed -n 's/.*kernel_object thread koid=\([0-9]*\) .* new_task:int32=1$/\1/p' \
+		"$OUT/names.dump" | sort -u > "$OUT/names.born"
+	sed -n 's/.*kernel_object thread koid=\([0-9]*\) name="thr-[0-9]*".*/\1/p' \
+		"$OUT/names.dump" | sort -u > "$OUT/names.thr"
+	echo "threads with a new_task record: $(wc -l < "$OUT/names.born"), of the $(wc -l < "$OUT/names.thr") thr-NNN tids"
+	unborn=$(grep -Fxvf "$OUT/names.born" "$OUT/names.thr" | head -5)
+	[ -z "$unborn" ] || { echo "thr-NNN tids with no new_task record: $unborn ..."; return 1; }
+	if grep -q 'kernel_object thread koid=1 .*new_task' "$OUT/names.dump"; then
+		echo "pid 1, alive before the trace, has a new_task record"
+		return 1
+	fi
+	rm -f "$OUT/names.dump" "$OUT/names.born" "$OUT/names.thr"
 }
 
 # Rings that overflow while tracing goes on: the collector is stopped
