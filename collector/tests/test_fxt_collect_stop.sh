@@ -105,22 +105,30 @@ for kind in existing new; do
 	fi
 done
 
-# -o - into a pipe whose reader does not read for 6 s. 50 records per ms
-# per CPU fill the pipe at once; SIGTERM at 1 s. Tracing must stop then
-# (the summary's duration), and fxt-collect must give up the rest after
-# 2 s of the output taking nothing: gone within 5 s of the signal, not when
-# the reader wakes. On a pipe the last record the reader gets may be cut
+# -o - into a pipe whose reader does not read until fxt-collect has ended.
+# 50 records per ms per CPU fill the pipe at once; SIGTERM once fxt-collect
+# is blocked writing to it (at most 10 s: it was a fixed 1 s, which a host
+# stealing 60% of the time once missed, "stopped before tracing started").
+# Tracing must stop then (the summary's duration), and fxt-collect must
+# give up the rest after 2 s of the output taking nothing: gone within 5 s
+# of the signal. On a pipe the last record the reader gets may be cut
 # (it cannot be cut back): fxt-dump --check may find that, and only that.
-# stalled_pipe KILLS...: signal at 1 s and after each kill 0.4 s later.
+# stalled_pipe KILLS...: signal when blocked and after each kill 0.4 s later.
 stalled_pipe() {
-	rm -f "$TMP/rc" "$TMP/p.fxt"
-	timeout 20 sh -c '
+	rm -f "$TMP/rc" "$TMP/p.fxt" "$TMP/pid" "$TMP/end"
+	timeout 30 sh -c '
 		{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 \
 			"$3" -D "$2" -o - "$4" "$5" 2>"$6/err" &
 		  echo $! >"$6/pid"; wait $!; echo $? >"$6/rc"; date +%s.%N >"$6/end"; } |
-		{ sleep 6; cat >"$6/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$@" "$TMP" &
+		{ while [ ! -e "$6/end" ]; do sleep 0.1; done; cat >"$6/p.fxt"; }' \
+		sh "$FAKE" "$DEV" "$COLLECT" "$@" "$TMP" &
 	sub=$!
-	sleep 1
+	i=0
+	while [ $i -lt 100 ] && ! { [ -s "$TMP/pid" ] &&
+		grep -q pipe_write "/proc/$(cat "$TMP/pid")/wchan" 2>/dev/null; }; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	date +%s.%N >"$TMP/sent"
 	pid=$(cat "$TMP/pid")
 	kill -TERM "$pid"
