@@ -363,7 +363,7 @@ collector_sigint() {
 	# a collector that ran that long.
 	fs_f=$OUT/sigint-storm.fxt
 	rm -f "$fs_f"
-	fxt-stress --seconds 60 > /dev/null &	# until SIGUSR1 below
+	fxt-stress --seconds 200 > /dev/null &	# until SIGUSR1 below
 	fs_spid=$!
 	sleep 0.5
 	sigint_at storm 20 -b 64K > "$OUT/storm.log" 2>&1 &
@@ -380,8 +380,8 @@ collector_sigint() {
 	fs_ok=1
 	kill -STOP "$fs_cpid" || { echo "storm: SIGSTOP to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
 	# Stopped for 6000 switches (as in run_vm_tests.sh's loss_markers:
-	# about three times both rings), at most 10 s.
-	echo "storm: collector stopped for $(wait_switches 6000 100) context switches"
+	# about three times both rings), at most 60 s.
+	echo "storm: collector stopped for $(wait_switches 6000 600) context switches"
 	kill -CONT "$fs_cpid" || { echo "storm: SIGCONT to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
 	echo "storm: SIGINT after $(wait_switches 2000 30) more context switches"
 	kill -INT "$fs_cpid" || { echo "storm: SIGINT to fxt-collect (pid $fs_cpid) failed"; fs_ok=0; }
