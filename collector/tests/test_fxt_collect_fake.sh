@@ -185,10 +185,13 @@ else
 	fail "rings overflow: fxt-dump --summary reports the records_lost markers' records and holes per CPU" "$TMP/why" "$TMP/summary"
 fi
 
-# 127 CPUs (128, CPU 2 absent), each dropping records: the summary lists
-# every CPU, each count whole, the same counts fxt-dump --summary reads in
-# the trace's last records_dropped sample. (A list cut at 1024 bytes
-# ended near cpu96 with nothing to say CPUs were missing.)
+# 127 CPUs (128, CPU 2 absent), dropping records: the summary lists every
+# CPU that dropped, each count whole, the same counts fxt-dump --summary
+# reads in the trace's last records_dropped sample. (A list cut at 1024
+# bytes ended near cpu96 with nothing to say CPUs were missing.) Each CPU
+# is a thread of the fake device, and one the host starves may drop
+# nothing: under ASan, with the host stealing 60% of the time, cpu19 did
+# not. So at least 110 CPUs must be listed, well past that cut, not 127.
 FAKE_FXTRACE_CPUS=128 FAKE_FXTRACE_RATE=2000 collect -o "$TMP/many.fxt" -b 64K -d 0.3
 expect "127 CPUs overflow: exit 3, drops per CPU in the summary" 3 \
 	"records dropped: cpu0 [0-9]" "$TMP/many.fxt"
@@ -200,9 +203,9 @@ awk '/^fxt-collect: records dropped: / {
 	sub(/.* buffer-full events;/, "")
 	for (i = 1; i < NF; i += 2) if ($(i + 1) != "0") print $i, $(i + 1) }' \
 	>"$TMP/many-traced"
-if [ "$(wc -l <"$TMP/many-listed")" -eq 127 ] &&
+if [ "$(wc -l <"$TMP/many-listed")" -ge 110 ] &&
    cmp -s "$TMP/many-listed" "$TMP/many-traced"; then
-	ok "127 CPUs overflow: the summary lists every CPU's count, as the trace has them"
+	ok "127 CPUs overflow: the summary lists every CPU's count, as the trace has them ($(wc -l <"$TMP/many-listed") CPUs)"
 else
 	{ echo "summary: $(tr '\n' ';' <"$TMP/many-listed")"
 	  echo "trace: $(tr '\n' ';' <"$TMP/many-traced")"; } >"$TMP/why"
@@ -519,9 +522,15 @@ expect "malformed ring data: the summary counts its bytes" 3 \
 # skip_pairs DUMP: the bytes_skipped markers of CPU 0 (decision 7), one
 # line per pair: "<bytes> <from> <to> <from is an earlier record's ts: 1/0>
 # <ts of the first timestamped record after the pair> <CPU 0 context
-# switches strictly inside (from, to)>", and "bad: ..." if they are not
-# (N > 0, then 0) pairs. Timestamps stay strings (awk prints numbers with
-# 6 digits).
+# switches strictly inside (from, to)> <CPU 0 context switches after the
+# pair in the file>", and "bad: ..." if they are not (N > 0, then 0)
+# pairs. Timestamps stay strings (awk prints numbers with 6 digits).
+#
+# A pair ends at the first record CPU 0 wrote after the skip, just before
+# it in the file; when CPU 0 wrote none before STOP, the pair ends when
+# tracing did (fxt-collect's final drain). A loaded host (the 0.5 s
+# traces below, ASan, a host stealing 60% of the time) sometimes gives
+# the second case.
 skip_pairs() {
 	awk '
 	function ts(line) { match(line, /ts=[0-9]+/); return substr(line, RSTART + 3, RLENGTH - 3) }
@@ -536,14 +545,18 @@ skip_pairs() {
 	}
 	/ ts=[0-9]/ { t = ts($0); seen[t] = 1
 		if (want_after) { after[want_after] = t; want_after = 0 }
-		if ($2 == "context_switch" && $4 == "cpu=0") sw[++nsw] = t }
+		if ($2 == "context_switch" && $4 == "cpu=0") {
+			sw[++nsw] = t
+			for (i = 1; i <= np; i++) if (to[i] != "") later[i]++
+		} }
 	END {
 		if (open) print "bad: an unpaired sample"
 		for (i = 1; i <= np; i++) {
 			inside = 0
 			for (k = 1; k <= nsw; k++)
 				if (sw[k] + 0 > from[i] + 0 && sw[k] + 0 < to[i] + 0) inside++
-			print bytes[i], from[i], to[i], known[i], after[i], inside
+			print bytes[i], from[i], to[i], known[i], after[i], inside,
+			      later[i] + 0
 		}
 	}' "$1"
 }
@@ -551,11 +564,12 @@ skip_pairs() {
 skip_pairs "$TMP/dump" >"$TMP/pairs"
 want=$(sed -n 's/.*; \([0-9]*\) bytes of malformed records$/\1/p' "$TMP/err")
 if [ "$(wc -l <"$TMP/pairs")" -eq 1 ] &&
-   awk -v want="$want" '$1 == want && $4 == 1 && $3 == $5 && $2 + 0 <= $3 + 0 && $6 == 0 { ok = 1 } END { exit !ok }' "$TMP/pairs"; then
-	ok "malformed ring data: one bytes_skipped pair of the summary's bytes, from a record's time to the next record's, no CPU 0 switch inside"
+   awk -v want="$want" '$1 == want && $4 == 1 && $2 + 0 <= $3 + 0 && $6 == 0 &&
+	($3 == $5 || $7 == 0) { ok = 1 } END { exit !ok }' "$TMP/pairs"; then
+	ok "malformed ring data: one bytes_skipped pair of the summary's bytes, from a record's time to the next record's (or to the end of tracing), no CPU 0 switch inside"
 else
 	{ echo "summary: $want bytes"; cat "$TMP/pairs"; grep -n 'bytes_skipped' "$TMP/dump"; } >"$TMP/why"
-	fail "malformed ring data: one bytes_skipped pair of the summary's bytes, from a record's time to the next record's, no CPU 0 switch inside" "$TMP/why"
+	fail "malformed ring data: one bytes_skipped pair of the summary's bytes, from a record's time to the next record's (or to the end of tracing), no CPU 0 switch inside" "$TMP/why"
 fi
 
 # summary_reports_skips NAME: fxt-dump --summary of $TMP/x.fxt reports
@@ -582,11 +596,12 @@ skip_pairs "$TMP/dump" >"$TMP/pairs"
 times=$(sed -n 's/.*times per CPU: cpu0 \([0-9]*\);.*/\1/p' "$TMP/err")
 if [ "$rc" -eq 3 ] && [ -n "$times" ] && ! grep -q '^bad' "$TMP/pairs" &&
    [ -s "$TMP/pairs" ] &&
-   awk -v want=$((times * 4194304)) '{ sum += $1; if ($2 + 0 > $3 + 0 || $6 || $3 != $5) bad = 1 } END { exit bad || sum != want }' "$TMP/pairs"; then
-	ok "impossible producer position: bytes_skipped pairs, the ring's size for each, up to the next record, no CPU 0 switch inside"
+   awk -v want=$((times * 4194304)) '{ sum += $1; if ($2 + 0 > $3 + 0 || $6 || ($3 != $5 && $7)) bad = 1 }
+	END { exit bad || sum != want }' "$TMP/pairs"; then
+	ok "impossible producer position: bytes_skipped pairs, the ring's size for each, up to the next record (or the end of tracing), no CPU 0 switch inside"
 else
 	{ echo "exit $rc, $times times"; cat "$TMP/pairs"; grep -n 'bytes_skipped' "$TMP/dump"; } >"$TMP/why"
-	fail "impossible producer position: bytes_skipped pairs, the ring's size for each, up to the next record, no CPU 0 switch inside" "$TMP/why"
+	fail "impossible producer position: bytes_skipped pairs, the ring's size for each, up to the next record (or the end of tracing), no CPU 0 switch inside" "$TMP/why"
 fi
 summary_reports_skips "impossible producer position"
 
