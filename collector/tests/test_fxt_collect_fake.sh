@@ -203,9 +203,9 @@ awk '/^fxt-collect: records dropped: / {
 	sub(/.* buffer-full events;/, "")
 	for (i = 1; i < NF; i += 2) if ($(i + 1) != "0") print $i, $(i + 1) }' \
 	>"$TMP/many-traced"
-if [ "$(wc -l <"$TMP/many-listed")" -ge 110 ] &&
-   cmp -s "$TMP/many-listed" "$TMP/many-traced"; then
-	ok "127 CPUs overflow: the summary lists every CPU's count, as the trace has them ($(wc -l <"$TMP/many-listed") CPUs)"
+listed=$(wc -l <"$TMP/many-listed")
+if [ "$listed" -ge 110 ] && cmp -s "$TMP/many-listed" "$TMP/many-traced"; then
+	ok "127 CPUs overflow: the summary lists every CPU's count, as the trace has them ($listed CPUs)"
 else
 	{ echo "summary: $(tr '\n' ';' <"$TMP/many-listed")"
 	  echo "trace: $(tr '\n' ';' <"$TMP/many-traced")"; } >"$TMP/why"
@@ -539,16 +539,13 @@ skip_pairs() {
 		if (!open) { open = 1; np++; bytes[np] = v; from[np] = ts($0)
 			known[np] = (from[np] in seen)
 			if (v + 0 <= 0) print "bad: first sample " v }
-		else { open = 0; to[np] = ts($0); want_after = np
+		else { open = 0; to[np] = ts($0); want_after = np; sw_before[np] = nsw
 			if (v != "0") print "bad: second sample " v }
 		next
 	}
 	/ ts=[0-9]/ { t = ts($0); seen[t] = 1
 		if (want_after) { after[want_after] = t; want_after = 0 }
-		if ($2 == "context_switch" && $4 == "cpu=0") {
-			sw[++nsw] = t
-			for (i = 1; i <= np; i++) if (to[i] != "") later[i]++
-		} }
+		if ($2 == "context_switch" && $4 == "cpu=0") sw[++nsw] = t }
 	END {
 		if (open) print "bad: an unpaired sample"
 		for (i = 1; i <= np; i++) {
@@ -556,7 +553,7 @@ skip_pairs() {
 			for (k = 1; k <= nsw; k++)
 				if (sw[k] + 0 > from[i] + 0 && sw[k] + 0 < to[i] + 0) inside++
 			print bytes[i], from[i], to[i], known[i], after[i], inside,
-			      later[i] + 0
+			      nsw - sw_before[i]
 		}
 	}' "$1"
 }
