@@ -6,8 +6,8 @@
 # fake_fxtrace.so share. A script run as SCRIPT FXT_COLLECT FXT_DUMP FAKE_SO
 # sets FAKE_LIB_PREFIX and sources this file, which takes those arguments:
 # it sets COLLECT, DUMP, FAKE, DEV and TMP (a directory removed at exit,
-# /tmp/$FAKE_LIB_PREFIX.XXXXXX) and defines collect; ok and fail come
-# from tap_lib.sh.
+# /tmp/$FAKE_LIB_PREFIX.XXXXXX) and defines collect and wait_until; ok and
+# fail come from tap_lib.sh.
 
 COLLECT=${1:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
 DUMP=${2:?usage: $0 FXT_COLLECT FXT_DUMP FAKE_SO}
@@ -27,4 +27,18 @@ collect() {
 	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" "$@" \
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
+}
+
+# wait_until SECONDS COMMAND...: run COMMAND every 50 ms until it succeeds
+# (0) or SECONDS have passed (1). The tests wait for what they need to see
+# this way, not with a fixed sleep, which a loaded host (an ASan build, a
+# host stealing half the CPU) loses.
+wait_until() {
+	_wait_left=$(($1 * 20))
+	shift
+	until "$@"; do
+		[ "$_wait_left" -gt 0 ] || return 1
+		sleep 0.05
+		_wait_left=$((_wait_left - 1))
+	done
 }

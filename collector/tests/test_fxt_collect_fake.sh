@@ -354,20 +354,13 @@ done
 # The signal handlers are installed before the output file is created, so
 # once it has bytes in it a signal cannot take the default action (a fixed
 # sleep lost that race on a loaded machine).
-wait_for_output() {
-	for _ in $(seq 100); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 for sig in INT TERM; do
 	rm -f "$TMP/s.fxt"
 	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" \
 		>"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	wait_for_output "$TMP/s.fxt"
+	wait_until 5 test -s "$TMP/s.fxt"
 	sleep 0.2
 	kill -$sig $pid
 	wait $pid
@@ -380,7 +373,7 @@ rm -f "$TMP/s.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -q -D "$DEV" -o "$TMP/s.fxt" -- \
 	sleep 30 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-wait_for_output "$TMP/s.fxt"
+wait_until 5 test -s "$TMP/s.fxt"
 sleep 0.4
 kill -TERM $pid
 wait $pid
@@ -622,11 +615,7 @@ expect "ring positions crossing 2^64 in a real session" 0 "no records dropped" "
 # wait() returns; it reports once done. wait_guard gives it up to 5 s (a
 # loaded ASan run measured the file before the cut).
 wait_guard() {
-	n=0
-	while ! grep -q "fxt-collect-guard: " "$TMP/err" && [ "$n" -lt 100 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
+	wait_until 5 grep -q "fxt-collect-guard: " "$TMP/err"
 }
 KILL_AT=300001
 FAKE_FXTRACE_KILL_AT=$KILL_AT FAKE_FXTRACE_RATE=20 collect -o "$TMP/k.fxt" -d 10
@@ -684,6 +673,12 @@ ended() {
 	[ ! -e "/proc/$1/stat" ] || [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = Z ]
 }
 
+# The guard names itself (prctl(PR_SET_NAME)) just after fork(); until then
+# it has the collector's name.
+named_guard() {
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = fxt-collect-gua ]
+}
+
 # SIGKILL at random moments while fxt-collect writes a lot (4 MiB rings, a
 # fast producer: drains of up to megabytes, many pages per write()), each
 # write() slowed down page by page (FAKE_FXTRACE_WRITE_PAUSE_US) so that
@@ -697,28 +692,17 @@ while [ "$i" -lt "$RUNS" ]; do
 	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_RATE=100 \
 		FAKE_FXTRACE_WRITE_PAUSE_US=50 "$COLLECT" -q -D "$DEV" -o "$TMP/r.fxt" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	wait_for_output "$TMP/r.fxt"
+	wait_until 5 test -s "$TMP/r.fxt"
 	guard=$(children_of "$pid" | head -n 1)
-	# Just after fork() the guard still has the collector's name, until its
-	# prctl(PR_SET_NAME): give it a moment (a loaded ASan run lost this).
-	n=0
-	while [ -n "$guard" ] && [ "$(cat "/proc/$guard/comm" 2>/dev/null)" != fxt-collect-gua ] &&
-		[ "$n" -lt 40 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
-	[ -n "$guard" ] && [ "$(cat "/proc/$guard/comm" 2>/dev/null)" = fxt-collect-gua ] ||
+	# Give the guard a moment to name itself (a loaded ASan run lost this).
+	if [ -z "$guard" ] || ! wait_until 2 named_guard "$guard"; then
 		noguard=$((noguard + 1))
+	fi
 	# 0 to 250 ms more of writing.
 	sleep "$(od -An -N2 -tu2 /dev/urandom | awk '{ printf "%.3f", ($1 % 251) / 1000 }')"
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null	# not the shell's "Killed" 50 times
-	n=0
-	while [ -n "$guard" ] && ! ended "$guard" && [ "$n" -lt 40 ]; do
-		sleep 0.05
-		n=$((n + 1))
-	done
-	if [ -n "$guard" ] && ! ended "$guard"; then
+	if [ -n "$guard" ] && ! wait_until 2 ended "$guard"; then
 		lingering=$((lingering + 1))
 		kill -KILL "$guard" 2>/dev/null
 	fi

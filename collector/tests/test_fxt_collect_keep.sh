@@ -126,13 +126,6 @@ fi
 # left running (here it ignores SIGTERM, so the first one, passed on, did
 # not end it), and fxt-collect says so, with COMMAND's pid; its own exit
 # status is 128+15, of the signal, not COMMAND's.
-wait_for_output() {
-	for i in $(seq 100); do
-		[ -s "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 # COMMAND: the child of fxt-collect named sleep (the other is the guard).
 command_of() {
 	for c in $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
@@ -156,7 +149,7 @@ rm -f "$TMP/s.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -- \
 	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-wait_for_output "$TMP/s.fxt"
+wait_until 5 test -s "$TMP/s.fxt"
 sleep 0.3
 term_twice $pid
 said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
@@ -175,10 +168,7 @@ rm -f "$TMP/s.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -d 0.2 -- \
 	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-for _ in $(seq 100); do
-	grep -q "tracing stopped; waiting for sh" "$TMP/err" && break
-	sleep 0.05
-done
+wait_until 5 grep -q "tracing stopped; waiting for sh" "$TMP/err"
 term_twice $pid
 said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect stopped waiting for it (tracing had already stopped;.*/\1/p' "$TMP/err")
 if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&

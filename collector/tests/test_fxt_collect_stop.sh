@@ -16,15 +16,9 @@
 FAKE_LIB_PREFIX=fxt-stop
 . "$(dirname "$0")/fake_device_lib.sh"
 
-# gone_within PID SECONDS: wait until PID has exited (0), or give up (1).
-gone_within() {
-	n=0
-	while kill -0 "$1" 2>/dev/null; do
-		[ "$n" -ge $(($2 * 20)) ] && return 1
-		sleep 0.05
-		n=$((n + 1))
-	done
-	return 0
+# gone PID: PID has exited (and been reaped).
+gone() {
+	! kill -0 "$1" 2>/dev/null
 }
 
 # run_bg ARGS...: fxt-collect with the fake device in the background;
@@ -40,11 +34,7 @@ run_bg() {
 		echo $? >"$TMP/rc"
 	) &
 	sub=$!
-	n=0
-	while [ ! -s "$TMP/pid" ] && [ "$n" -lt 500 ]; do
-		sleep 0.02
-		n=$((n + 1))
-	done
+	wait_until 10 test -s "$TMP/pid"
 	pid=$(cat "$TMP/pid" 2>/dev/null)
 	rm -f "$TMP/pid"
 	# Without a pid every later kill would miss, and the test mislead.
@@ -55,7 +45,7 @@ run_bg() {
 # has exited within SECONDS (its status in $rc), else 1 (it was SIGKILLed).
 stop_bg() {
 	kill -"$1" "$pid"
-	if ! gone_within "$pid" "$2"; then
+	if ! wait_until "$2" gone "$pid"; then
 		kill -KILL "$pid" 2>/dev/null
 		wait "$sub"
 		return 1
@@ -114,6 +104,9 @@ done
 # of the signal. On a pipe the last record the reader gets may be cut
 # (it cannot be cut back): fxt-dump --check may find that, and only that.
 # stalled_pipe KILLS...: signal when blocked and after each kill 0.4 s later.
+writing_to_pipe() {
+	[ -s "$TMP/pid" ] && grep -q pipe_write "/proc/$(cat "$TMP/pid")/wchan" 2>/dev/null
+}
 stalled_pipe() {
 	rm -f "$TMP/rc" "$TMP/p.fxt" "$TMP/pid" "$TMP/end"
 	timeout 30 sh -c '
@@ -123,12 +116,7 @@ stalled_pipe() {
 		{ while [ ! -e "$6/end" ]; do sleep 0.1; done; cat >"$6/p.fxt"; }' \
 		sh "$FAKE" "$DEV" "$COLLECT" "$@" "$TMP" &
 	sub=$!
-	i=0
-	while [ $i -lt 100 ] && ! { [ -s "$TMP/pid" ] &&
-		grep -q pipe_write "/proc/$(cat "$TMP/pid")/wchan" 2>/dev/null; }; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 10 writing_to_pipe
 	date +%s.%N >"$TMP/sent"
 	pid=$(cat "$TMP/pid")
 	kill -TERM "$pid"
@@ -267,11 +255,7 @@ ran() { [ -e "$TMP/ran" ] && echo yes || echo no; }
 rm -f "$TMP/ran" "$TMP/c.fxt" "$TMP/starting"
 FAKE_FXTRACE_START_DELAY_MS=2000 FAKE_FXTRACE_START_NOTE=$TMP/starting \
 	run_bg -o "$TMP/c.fxt" -- sh -c ': >"$1"; sleep 5' sh "$TMP/ran"
-n=0
-while [ ! -e "$TMP/starting" ] && [ "$n" -lt 200 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
+wait_until 10 test -e "$TMP/starting"
 if ! stop_bg INT 5; then
 	fail "SIGINT during START with a COMMAND: still running 5 s later (SIGKILLed)" "$TMP/err"
 elif not_run 130 "SIGINT came before it could start; the trace ends there" "$TMP/c.fxt"; then
