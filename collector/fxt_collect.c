@@ -1169,15 +1169,6 @@ static long long drain_all(struct session *s, bool final)
 		s->marker_failed = NULL;
 		err = ring_drain_holes(&r->ring, &sink, sink_name, sink_hole,
 				       &res);
-		/*
-		 * After STOP nothing follows a hole still open: it ends now,
-		 * after every record the ring can hold. Nor a loss: mark it.
-		 */
-		if (!err && final)
-			err = ring_end_hole(&r->ring, boottime_ns(), sink_hole,
-					    s);
-		if (!err && final)
-			err = mark_tail_loss(s, r);
 		if (err) {
 			output_failed(s, err, s->marker_failed ?
 				      s->marker_failed : "ring data");
@@ -1188,6 +1179,26 @@ static long long drain_all(struct session *s, bool final)
 			 */
 			if (s->out.offset != s->out.committed)
 				ring_count_written(&r->ring, s->ring_bytes_out);
+			return -1;
+		}
+		/*
+		 * The drain counted these records: commit them before the
+		 * markers below, so that a marker that fails cuts the file
+		 * back to the marker, not to before records still counted.
+		 */
+		trace_output_commit(&s->out);
+		/*
+		 * After STOP nothing follows a hole still open: it ends now,
+		 * after every record the ring can hold. Nor a loss: mark it.
+		 */
+		if (final)
+			err = ring_end_hole(&r->ring, boottime_ns(), sink_hole,
+					    s);
+		if (!err && final)
+			err = mark_tail_loss(s, r);
+		if (err) {
+			output_failed(s, err, s->marker_failed ?
+				      s->marker_failed : "an end-of-trace marker");
 			return -1;
 		}
 		trace_output_commit(&s->out);

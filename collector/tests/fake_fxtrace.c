@@ -69,6 +69,13 @@
  *                               writes only up to OFF, then the process
  *                               SIGKILLs itself: what the kernel leaves
  *                               when SIGKILL lands in a multi-page write
+ *   FAKE_FXTRACE_FULL_AFTER_STOP=K  after the STOP ioctl, the K-th
+ *                               write() to a regular file (other than
+ *                               stderr) and every later one fail with
+ *                               ENOSPC: the disk filled up during the last
+ *                               drain (with FAKE_FXTRACE_RATE=0 and
+ *                               FAKE_FXTRACE_TAIL_DROPS, K=2 is the
+ *                               records-lost marker after CPU 0's records)
  *   FAKE_FXTRACE_WRITE_PAUSE_US=N  write() to a regular file (other than
  *                               stderr) goes in pieces ending at 4 KiB file
  *                               page boundaries, as the kernel copies it,
@@ -137,6 +144,8 @@ static struct {
 	uint64_t first_lost_ns[MAX_CPUS];
 	long tail_drops;	/* FAKE_FXTRACE_TAIL_DROPS */
 	bool cpu0_full;		/* ... and CPU 0's ring is full until STOP */
+	bool stopped;		/* the STOP ioctl came */
+	long writes_after_stop;	/* FAKE_FXTRACE_FULL_AFTER_STOP */
 } fake = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
 
 static long env_long(const char *name, long dflt)
@@ -443,6 +452,7 @@ static void stop_producer(void)
 	fake.stop = 1;
 	pthread_join(fake.producer, NULL);
 	fake.tracing = false;
+	fake.stopped = true;
 	fake.info.state = FXTRACE_STATE_READY;
 }
 
@@ -481,6 +491,8 @@ static int fake_open(void)
 	fake.child_wakeups = env_long("FAKE_FXTRACE_CHILD", 0) != 0;
 	fake.tail_drops = env_long("FAKE_FXTRACE_TAIL_DROPS", 0);
 	fake.cpu0_full = false;
+	fake.stopped = false;
+	fake.writes_after_stop = 0;
 	memset(fake.lost, 0, sizeof(fake.lost));
 	/* The module's loss markers name the opener's process and thread. */
 	fake.owner_tgid = (uint64_t)getpid();
@@ -680,6 +692,7 @@ static ssize_t pipe_write(ssize_t (*real)(int, const void *, size_t), int fd,
 /*
  * FAKE_FXTRACE_KILL_AT: a short write, then death by SIGKILL.
  * FAKE_FXTRACE_PIPE_FAIL: pipe_write().
+ * FAKE_FXTRACE_FULL_AFTER_STOP: ENOSPC from the K-th write after STOP on.
  */
 EXPORT ssize_t write(int fd, const void *buf, size_t count)
 {
@@ -688,8 +701,16 @@ EXPORT ssize_t write(int fd, const void *buf, size_t count)
 	long kill_at = env_long("FAKE_FXTRACE_KILL_AT", -1);
 	long pause_us = env_long("FAKE_FXTRACE_WRITE_PAUSE_US", 0);
 	long pipe_fail = env_long("FAKE_FXTRACE_PIPE_FAIL", 0);
+	long full_after_stop = env_long("FAKE_FXTRACE_FULL_AFTER_STOP", 0);
 	struct stat st;
 	off_t pos;
+
+	if (full_after_stop > 0 && fake.stopped && fd != STDERR_FILENO &&
+	    fd != fake.fd && count && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && ++fake.writes_after_stop >= full_after_stop) {
+		errno = ENOSPC;
+		return -1;
+	}
 
 	if (pipe_fail > 0 && fd != STDERR_FILENO && fd != fake.fd && count &&
 	    fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))

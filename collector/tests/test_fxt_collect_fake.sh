@@ -428,6 +428,32 @@ else
 	fail "a pipe whose reader went away in a ring data write: exit 1, the summary counts the whole records it got" "$TMP/why"
 fi
 
+# The disk fills up during the last drain, at the records-lost marker
+# fxt-collect writes after CPU 0's records (SIGINT while START attaches,
+# so every record waits for that drain). The cut takes the marker, not
+# CPU 0's whole records, which the summary counts: before, it cut back to
+# before them and the file had none of the 2 context switches it claimed.
+rm -f "$TMP/full.fxt" "$TMP/starting"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_RATE=0 FAKE_FXTRACE_TAIL_DROPS=5 \
+	FAKE_FXTRACE_START_DELAY_MS=300 FAKE_FXTRACE_START_NOTE=$TMP/starting \
+	FAKE_FXTRACE_FULL_AFTER_STOP=2 timeout -k 5 20 \
+	"$COLLECT" -D "$DEV" -o "$TMP/full.fxt" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_until 10 test -e "$TMP/starting"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 1 ] &&
+   grep -q "writing a records-lost marker to .*full.fxt failed: No space left on device" "$TMP/err" &&
+   grep -q "full.fxt was cut back to its last whole record" "$TMP/err" &&
+   counted_as_written "$TMP/dump-err" <"$TMP/full.fxt" &&
+   [ "$(cat "$TMP/in-file")" = "2 0" ]; then
+	ok "a full disk at the last drain's records-lost marker: the marker is cut, CPU 0's 2 switches the summary counts stay"
+else
+	{ echo "exit $rc; summary: $(cat "$TMP/in-summary"), file: $(cat "$TMP/in-file")"; cat "$TMP/err"; } >"$TMP/why"
+	fail "a full disk at the last drain's records-lost marker: the marker is cut, CPU 0's 2 switches the summary counts stay" "$TMP/why"
+fi
+
 # A file size limit the trace's first records do not fit in: nothing whole
 # was written, and the message must not call the file a valid trace.
 # A new file: a limit of 0, so not a byte fits (stderr goes through a pipe,
