@@ -144,6 +144,7 @@ struct session {
 	const char *marker_failed;	/* the marker a drain failed writing */
 	uint64_t threads_gone;		/* seen, but exited before naming */
 	sigset_t saved_mask;
+	sigset_t ignored_at_start;	/* of handled_signals[], for COMMAND */
 
 	pid_t child;			/* COMMAND, or 0 */
 	bool child_running;
@@ -249,6 +250,16 @@ static void on_sigalrm(int sig)
 }
 
 /*
+ * The signals whose handling we change. COMMAND gets each back as we got
+ * it: ignored if it was (a background job of a shell, nohup, env
+ * --ignore-signal), else the default, as if it had been run directly.
+ */
+static const int handled_signals[] = {
+	SIGINT, SIGTERM, SIGCHLD, SIGALRM, SIGPIPE, SIGXFSZ,
+};
+#define NR_HANDLED_SIGNALS (sizeof(handled_signals) / sizeof(handled_signals[0]))
+
+/*
  * SIGINT and SIGTERM stay deliverable for the whole run, without
  * SA_RESTART: a blocking open() of a FIFO or write() to a full pipe returns
  * EINTR, so a stop is noticed there too. Only the poll loop blocks them,
@@ -259,7 +270,17 @@ static void setup_signals(struct session *s)
 {
 	struct sigaction sa;
 	sigset_t set;
+	size_t i;
 
+	sigemptyset(&s->ignored_at_start);
+	for (i = 0; i < NR_HANDLED_SIGNALS; i++)
+		if (sigaction(handled_signals[i], NULL, &sa) == 0 &&
+		    !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN)
+			sigaddset(&s->ignored_at_start, handled_signals[i]);
+	/*
+	 * Ours even if ignored when we started: a stop must reach us (kill
+	 * -INT of a background fxt-collect), as --help promises.
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_stop_signal;
 	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: interrupt waits */
@@ -1219,17 +1240,19 @@ static long long drain_all(struct session *s, bool final)
 /* In the child: become COMMAND, or report errno through @report_fd. */
 static void exec_command(struct session *s, int report_fd)
 {
+	size_t i;
 	int err;
 
-	signal(SIGPIPE, SIG_DFL);	/* ignored dispositions survive exec */
-	signal(SIGXFSZ, SIG_DFL);
 	/*
-	 * Ours until exec: a Ctrl-C that reached this child before it would
-	 * otherwise be taken by our handler and lost. Now it ends the child,
-	 * as it would end COMMAND.
+	 * Ignored dispositions survive exec, and ours until exec: a Ctrl-C
+	 * that reached this child before it would otherwise be taken by our
+	 * handler and lost. Now it does to the child what it would do to
+	 * COMMAND run directly.
 	 */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	for (i = 0; i < NR_HANDLED_SIGNALS; i++)
+		signal(handled_signals[i],
+		       sigismember(&s->ignored_at_start, handled_signals[i]) ?
+		       SIG_IGN : SIG_DFL);
 	trace_output_drop_guard(&s->out);	/* only we may hold it */
 	sigprocmask(SIG_SETMASK, &s->saved_mask, NULL);
 	if (!strcmp(s->opts.output, "-"))

@@ -279,6 +279,43 @@ expect "COMMAND not found: exit 127 with a reason" 127 "running /nonexistent/com
 collect -o "$TMP/c.fxt" -d 0.2 -- sh -c 'sleep 0.6; exit 5'
 expect "-d stops tracing but fxt-collect waits for COMMAND" 5 "waiting for sh" "$TMP/c.fxt"
 
+# COMMAND starts with the signal mask and the ignored signals it would
+# have had run directly: fxt-collect's own handling (SIGPIPE and SIGXFSZ
+# ignored, SIGCHLD blocked, handlers for the rest) is not passed on, and
+# what its launcher ignored stays ignored (a shell's background job has
+# SIGINT ignored; env --ignore-signal here). Before, COMMAND got SIGINT,
+# SIGTERM and SIGPIPE back at their defaults.
+# sig_state LAUNCHER...: "SigBlk SigIgn" of grep run directly by LAUNCHER,
+# then of grep as fxt-collect's COMMAND under LAUNCHER, on two lines.
+sig_state() {
+	sig_of='s/^Sig\(Blk\|Ign\):[[:space:]]*//p'
+	"$@" sed -n "$sig_of" /proc/self/status | tr '\n' ' '
+	echo
+	"$@" env LD_PRELOAD="$FAKE" FAKE_FXTRACE_PATH="$DEV" "$COLLECT" -q -D "$DEV" \
+		-o "$TMP/sig.fxt" -- sed -n "$sig_of" /proc/self/status 2>"$TMP/err" | tr '\n' ' '
+	echo
+}
+sig_state >"$TMP/sig"
+if [ "$(sed -n 1p "$TMP/sig")" = "$(sed -n 2p "$TMP/sig")" ] && grep -q '^[0-9a-f]* [0-9a-f]* $' "$TMP/sig"; then
+	ok "COMMAND's signal mask and ignored signals are those it has run directly ($(sed -n 2p "$TMP/sig"))"
+else
+	fail "COMMAND's signal mask and ignored signals are those it has run directly (direct, then as COMMAND)" "$TMP/sig" "$TMP/err"
+fi
+if ! env --ignore-signal=INT true 2>/dev/null; then
+	ok "COMMAND keeps the signals its launcher ignored # SKIP env has no --ignore-signal"
+else
+	sig_state env --ignore-signal=INT,TERM,PIPE >"$TMP/sig"
+	# SIGINT, SIGPIPE and SIGTERM are bits 1, 12 and 14 of SigIgn.
+	ign=$(sed -n '2s/^[0-9a-f]* \([0-9a-f]*\) $/\1/p' "$TMP/sig")
+	if [ "$(sed -n 1p "$TMP/sig")" = "$(sed -n 2p "$TMP/sig")" ] && [ -n "$ign" ] &&
+	   [ $((0x$ign & 0x5002)) -eq $((0x5002)) ]; then
+		ok "COMMAND keeps SIGINT, SIGTERM and SIGPIPE ignored when its launcher ignored them (SigIgn $ign)"
+	else
+		fail "COMMAND keeps SIGINT, SIGTERM and SIGPIPE ignored when its launcher ignored them (direct, then as COMMAND)" \
+			"$TMP/sig" "$TMP/err"
+	fi
+fi
+
 # sh has no pipefail: fxt-collect's status goes through a file.
 {
 	LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -q -D "$DEV" -o - -- \
