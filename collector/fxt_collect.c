@@ -52,9 +52,11 @@
 #define POLL_INTERVAL_MS	100
 #define IDLE_BACKOFF_NS		(10 * 1000 * 1000)
 /*
- * While a write() to the output is in progress, SIGALRM interrupts it this
- * often, so that a write stuck on a full pipe still notices a stop signal
- * handled just before it began, and the -d deadline.
+ * While a write() to the output, the open() of a FIFO or the wait for
+ * COMMAND after -d is in progress, SIGALRM interrupts it this often, so
+ * that a write stuck on a full pipe, an open() waiting for a FIFO's reader
+ * or a waitpid() still notices a stop signal handled just before it began
+ * (and a write, the -d deadline).
  */
 #define KICK_INTERVAL_MS	100
 /*
@@ -243,7 +245,7 @@ static void on_sigchld(int sig)
 	child_changed = 1;
 }
 
-/* Only to make a blocked write() return EINTR (see KICK_INTERVAL_MS). */
+/* Only to make a blocked call return EINTR (see KICK_INTERVAL_MS). */
 static void on_sigalrm(int sig)
 {
 	(void)sig;
@@ -706,9 +708,16 @@ static int open_output(struct session *s)
 	struct stat st;
 	int err;
 
-	err = trace_output_open(&s->out, s->opts.output);
-
-	/* A FIFO nobody opened for reading yet: the signal ends the wait. */
+	/*
+	 * A FIFO nobody opened for reading yet: a stop signal ends the wait
+	 * (EINTR). One handled just before open() began would not: the kick
+	 * timer interrupts the wait, and each time no stop came, open again.
+	 */
+	kick_timer(true);
+	do
+		err = trace_output_open(&s->out, s->opts.output);
+	while (err == -EINTR && !stop_signals);
+	kick_timer(false);
 	if (err == -EINTR && stopped_early(s))
 		return -1;
 	if (!err) {
@@ -1704,9 +1713,17 @@ static void wait_for_command(struct session *s)
 		msg("tracing stopped; waiting for %s (pid %d) to exit",
 		    s->opts.command[0], (int)s->child);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
+	/*
+	 * A signal ends the wait (EINTR) and is looked at. One handled just
+	 * before waitpid() began, or while the message above was written,
+	 * would not end it: the kick timer does, within KICK_INTERVAL_MS.
+	 * (Blocking the signals until a sigsuspend() would merge two sent
+	 * meanwhile into one, and two end the wait.)
+	 */
+	kick_timer(true);
 	while (waitpid(s->child, &status, 0) < 0) {
 		if (errno != EINTR)
-			return;
+			goto out;
 		if (signal_to_forward) {
 			kill(s->child, signal_to_forward);
 			signal_to_forward = 0;
@@ -1714,11 +1731,13 @@ static void wait_for_command(struct session *s)
 		if (stop_signals - handled >= 2) {
 			s->child_abandoned = true;
 			report_abandoned(s, true);
-			return;
+			goto out;
 		}
 	}
 	s->child_running = false;
 	s->child_status = status;
+out:
+	kick_timer(false);
 }
 
 static int exit_status(const struct session *s)

@@ -34,6 +34,16 @@
  *                               (less if a signal interrupts it): time for
  *                               a signal after the output is opened and
  *                               before START
+ *   FAKE_FXTRACE_FIFO_DELAY_MS=N  the first open() of a FIFO takes N ms
+ *                               more before the real open(), whatever
+ *                               signals come, and creates
+ *                               FAKE_FXTRACE_FIFO_NOTE=PATH first: a stop
+ *                               signal sent then is handled just before
+ *                               the open() that waits for a reader
+ *   FAKE_FXTRACE_WAIT_DELAY_MS=N  the same for the first waitpid() of
+ *                               COMMAND after STOP (note in
+ *                               FAKE_FXTRACE_WAIT_NOTE=PATH): signals sent
+ *                               then come just before the wait begins
  *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
  *   FAKE_FXTRACE_CORRUPT=1      once, publish a record with size 0
  *   FAKE_FXTRACE_BAD_PRODUCER=1 once, publish an impossible producer_pos
@@ -100,6 +110,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -503,6 +514,27 @@ static int fake_open(void)
 	return fake.fd;
 }
 
+/*
+ * FAKE_FXTRACE_FIFO_DELAY_MS and FAKE_FXTRACE_WAIT_DELAY_MS: create the
+ * note @note_var names, then sleep @delay_var's milliseconds through any
+ * signal (each is handled meanwhile, as if it came just before the call).
+ */
+static void delay_with_note(const char *delay_var, const char *note_var)
+{
+	long ms = env_long(delay_var, 0);
+	const char *note = getenv(note_var);
+	struct timespec left = { ms / 1000, (ms % 1000) * 1000000 };
+	int saved = errno;
+	FILE *f;
+
+	f = note && *note ? fopen(note, "w") : NULL;
+	if (f)
+		fclose(f);
+	while (nanosleep(&left, &left) && errno == EINTR)
+		;
+	errno = saved;
+}
+
 EXPORT int open(const char *path, int flags, ...)
 {
 	int (*real)(const char *, int, ...) =
@@ -516,8 +548,18 @@ EXPORT int open(const char *path, int flags, ...)
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
 	}
-	if (strcmp(path, fake_path()))
+	if (strcmp(path, fake_path())) {
+		static bool fifo_delayed;
+		struct stat st;
+
+		if (!fifo_delayed && env_long("FAKE_FXTRACE_FIFO_DELAY_MS", 0) > 0 &&
+		    stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+			fifo_delayed = true;
+			delay_with_note("FAKE_FXTRACE_FIFO_DELAY_MS",
+					"FAKE_FXTRACE_FIFO_NOTE");
+		}
 		return real(path, flags, mode);
+	}
 	pthread_mutex_lock(&fake.lock);
 	fd = fake_open();
 	pthread_mutex_unlock(&fake.lock);
@@ -646,6 +688,22 @@ EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 	p = fake_mmap(len, prot, off);
 	pthread_mutex_unlock(&fake.lock);
 	return p;
+}
+
+/* FAKE_FXTRACE_WAIT_DELAY_MS: delay_with_note() first. */
+EXPORT pid_t waitpid(pid_t pid, int *status, int options)
+{
+	pid_t (*real)(pid_t, int *, int) =
+		(pid_t (*)(pid_t, int *, int))dlsym(RTLD_NEXT, "waitpid");
+	static bool wait_delayed;
+
+	if (!wait_delayed && fake.stopped && pid > 0 && pid == fake.child &&
+	    env_long("FAKE_FXTRACE_WAIT_DELAY_MS", 0) > 0) {
+		wait_delayed = true;
+		delay_with_note("FAKE_FXTRACE_WAIT_DELAY_MS",
+				"FAKE_FXTRACE_WAIT_NOTE");
+	}
+	return real(pid, status, options);
 }
 
 /* COMMAND's pid, for FAKE_FXTRACE_CHILD. */

@@ -180,6 +180,26 @@ else
 fi
 [ -n "$child" ] && kill -KILL "$child" 2>/dev/null
 
+# The same two SIGTERMs, handled just before that wait began (the fake
+# device holds fxt-collect's first waitpid() of COMMAND after STOP 1 s, and
+# both land in it). Before, a blocking waitpid() then waited for COMMAND
+# (5 s here) and fxt-collect exited with its status, 0.
+rm -f "$TMP/s.fxt" "$TMP/wait-note"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_WAIT_DELAY_MS=1000 \
+	FAKE_FXTRACE_WAIT_NOTE=$TMP/wait-note "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -d 0.2 -- \
+	sh -c 'trap "" TERM; exec sleep 5' >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_until 5 test -e "$TMP/wait-note"
+term_twice $pid
+said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect stopped waiting for it (tracing had already stopped;.*/\1/p' "$TMP/err")
+if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
+   "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1; then
+	ok "two SIGTERMs just before fxt-collect waits for COMMAND after -d: they end the wait, exit 143"
+else
+	fail "two SIGTERMs just before fxt-collect waits for COMMAND after -d: exit $rc (wanted 143), COMMAND pid ${child:-?} (alive: $alive), the message says pid '${said}'" "$TMP/err"
+fi
+[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
+
 # -o through a dangling symbolic link: refused before anything is traced,
 # with the link named; its target is not created (it used to be, while
 # fxt-collect said the file was left as it was).

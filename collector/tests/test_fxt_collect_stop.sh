@@ -68,6 +68,23 @@ else
 	fail "SIGINT while opening a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
 fi
 
+# The same SIGINT, handled just before that open() began (the fake device
+# holds the open 1 s, and the signal lands in that time): nothing would
+# interrupt the wait then, but fxt-collect's timer does, every 100 ms.
+# Before, fxt-collect waited in open() for a reader that never came.
+rm -f "$TMP/fifo-note"
+FAKE_FXTRACE_FIFO_DELAY_MS=1000 FAKE_FXTRACE_FIFO_NOTE=$TMP/fifo-note \
+	run_bg -o "$TMP/fifo" -d 1
+wait_until 10 test -e "$TMP/fifo-note"
+if ! stop_bg INT 4; then
+	fail "SIGINT just before the open() of a FIFO nobody reads: still running 4 s later (SIGKILLed)" "$TMP/err"
+elif [ "$rc" -eq 130 ] && [ -p "$TMP/fifo" ] &&
+     grep -q "stopped by SIGINT before tracing started: nothing was traced" "$TMP/err"; then
+	ok "SIGINT just before the open() of a FIFO nobody reads: exits, 130, nothing traced"
+else
+	fail "SIGINT just before the open() of a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
+fi
+
 # A stop after the output was opened but before START (mapping the rings
 # takes 1.5 s here): START never comes, an existing FILE keeps its bytes,
 # a FILE fxt-collect created is removed. SIGTERM: exit 143.
