@@ -194,6 +194,25 @@ static struct provider *add_provider(struct fxt_reader *r, uint32_t id)
 	return p;
 }
 
+/*
+ * A provider info record for a provider already seen begins it anew, as in
+ * Perfetto and Fuchsia's own reader (a second trace appended to a first,
+ * say): no strings, no threads, 10^9 ticks a second until its own
+ * initialization record. Text already decoded points into the buffer and
+ * stays valid.
+ */
+static void reset_provider(struct provider *p)
+{
+	unsigned int k;
+
+	for (k = 0; k < STRING_CHUNKS; k++) {
+		free(p->strings[k]);
+		p->strings[k] = NULL;
+	}
+	memset(p->threads, 0, sizeof(p->threads));
+	p->ticks_per_second = NS_PER_SECOND;
+}
+
 static bool get_provider(struct cursor *c, uint32_t id, struct provider **out)
 {
 	*out = find_provider(c->r, id);
@@ -398,8 +417,12 @@ static bool decode_metadata(struct cursor *c, struct fxt_record *rec)
 	case FXT_META_PROVIDER_INFO:
 		c->what = "provider info record";
 		if (!check_reserved(c, h, BITS(60, 63), "header") ||
-		    !cur_stream(c, "provider name", h >> 52 & 0xff, &name) ||
-		    !get_provider(c, id, &p))
+		    !cur_stream(c, "provider name", h >> 52 & 0xff, &name))
+			return false;
+		p = find_provider(c->r, id);
+		if (p)
+			reset_provider(p);
+		else if (!get_provider(c, id, &p))
 			return false;
 		rec->meta.name.text = (const char *)name;
 		rec->meta.name.len = h >> 52 & 0xff;
@@ -470,9 +493,14 @@ static bool decode_string(struct cursor *c, struct fxt_record *rec)
 	rec->string.value.index = rec->string.index;
 	rec->string.value.text = (const char *)text;
 	rec->string.value.len = len;
-	/* Index 0 is the empty string: the format says to ignore such records. */
+	/*
+	 * Index 0 is the empty string: the format says to ignore such records
+	 * (so does Perfetto), and no writer should write one (Fuchsia's own
+	 * reader reports it).
+	 */
 	if (!rec->string.index)
-		return true;
+		return !strict(c) || fail(c, "index %u is the empty string's: it cannot be defined",
+						 rec->string.index);
 	return define_string(c, rec->string.index, (const char *)text, len);
 }
 
@@ -486,8 +514,10 @@ static bool decode_thread(struct cursor *c, struct fxt_record *rec)
 	    !cur_word(c, "process koid", &rec->thread.pid) ||
 	    !cur_word(c, "thread koid", &rec->thread.tid))
 		return false;
-	if (!rec->thread.index)	/* reserved for inline threads: ignored */
-		return true;
+	/* Reserved for inline threads: ignored, as by string index 0. */
+	if (!rec->thread.index)
+		return !strict(c) || fail(c, "index %u is for inline threads: it cannot be defined",
+						 rec->thread.index);
 	slot = &c->r->current->threads[rec->thread.index];
 	slot->defined = true;
 	slot->pid = rec->thread.pid;
@@ -553,6 +583,27 @@ static bool decode_userspace_object(struct cursor *c, struct fxt_record *rec)
 	       cur_args(c, h >> 40 & 0xf, rec);
 }
 
+/*
+ * Strict: every argument named @name in @rec has type @type. Perfetto reads
+ * these by name and drops the whole record (its fuchsia_invalid_event
+ * stat) when one has another type: a switch, a wakeup, a thread's name.
+ */
+static bool check_arg_type(struct cursor *c, const struct fxt_record *rec,
+			   const char *name, unsigned int type)
+{
+	unsigned int i;
+
+	if (!strict(c))
+		return true;
+	for (i = 0; i < rec->nargs; i++)
+		if (fxt_str_eq(&rec->args[i].name, name) &&
+		    rec->args[i].type != type)
+			return fail(c, "argument %s is %s, not %s: Perfetto drops the record",
+				    name, fxt_arg_type_name(rec->args[i].type),
+				    fxt_arg_type_name(type));
+	return true;
+}
+
 static bool decode_kernel_object(struct cursor *c, struct fxt_record *rec)
 {
 	uint64_t h = rec->header;
@@ -563,7 +614,9 @@ static bool decode_kernel_object(struct cursor *c, struct fxt_record *rec)
 	return check_reserved(c, h, BITS(44, 63), "header") &&
 	       cur_word(c, "koid", &o->koid) &&
 	       cur_string_ref(c, h >> 24 & 0xffff, "name", &o->name) &&
-	       cur_args(c, h >> 40 & 0xf, rec);
+	       cur_args(c, h >> 40 & 0xf, rec) &&
+	       (o->obj_type != FXT_OBJ_TYPE_THREAD ||
+		check_arg_type(c, rec, "process", FXT_ARG_KOID));
 }
 
 static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
@@ -584,14 +637,17 @@ static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
 		       cur_word(c, "timestamp", &cs->timestamp) &&
 		       cur_word(c, "outgoing thread koid", &cs->outgoing_tid) &&
 		       cur_word(c, "incoming thread koid", &cs->incoming_tid) &&
-		       cur_args(c, nargs, rec);
+		       cur_args(c, nargs, rec) &&
+		       check_arg_type(c, rec, "incoming_weight", FXT_ARG_INT32) &&
+		       check_arg_type(c, rec, "outgoing_weight", FXT_ARG_INT32);
 	case FXT_SCHED_KIND_WAKEUP:
 		c->what = "wakeup record";
 		wk->cpu = cpu;
 		return check_reserved(c, h, BITS(36, 59), "header") &&
 		       cur_word(c, "timestamp", &wk->timestamp) &&
 		       cur_word(c, "woken thread koid", &wk->woken_tid) &&
-		       cur_args(c, nargs, rec);
+		       cur_args(c, nargs, rec) &&
+		       check_arg_type(c, rec, "weight", FXT_ARG_INT32);
 	case FXT_SCHED_KIND_LEGACY_SWITCH:
 		c->what = "legacy context switch record";
 		ls->cpu = h >> 16 & 0xff;

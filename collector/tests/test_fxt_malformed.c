@@ -445,6 +445,122 @@ TEST(section_for_unannounced_provider)
 }
 
 /*
+ * Arguments Perfetto reads by name must have the type it reads: another
+ * type makes it drop the whole record (its fuchsia_invalid_event stat). A
+ * switch whose incoming_weight is int64, a wakeup whose weight is uint32,
+ * a thread whose process is a uint64: each refused, at its offset.
+ */
+TEST(weights_and_process_of_the_wrong_type)
+{
+	static struct trace t;
+	struct fxt_arg w64 = fxt_arg_int64(fxt_str_index(1), 120);
+	struct fxt_arg wu32 = fxt_arg_uint32(fxt_str_c("weight"), 120);
+	struct fxt_arg proc = fxt_arg_uint64(fxt_str_c("process"), 7);
+	struct fxt_context_switch cs = { .timestamp = 1 };
+	struct fxt_wakeup wk = { .timestamp = 1, .woken_tid = 9 };
+	struct fxt_kernel_object ko = {
+		.obj_type = FXT_OBJ_TYPE_THREAD,
+		.name = fxt_str_c("worker"),
+		.koid = 9,
+	};
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_context_switch(&t.w, &cs, &w64, 1);
+	expect_refused("weight_int64", &t, at,
+		       "incoming_weight is int64, not int32: Perfetto drops the record");
+	start(&t);
+	at = here(&t);
+	fxt_write_wakeup(&t.w, &wk, &wu32, 1);
+	expect_refused("wakeup_weight_uint32", &t, at, "weight is uint32, not int32");
+	start(&t);
+	at = here(&t);
+	fxt_write_kernel_object(&t.w, &ko, &proc, 1);
+	expect_refused("thread_process_uint64", &t, at, "process is uint64, not koid");
+}
+
+/*
+ * Index 0 is the empty string and the inline thread: a String or Thread
+ * record defining it is ignored by readers, and refused by the check (no
+ * writer may write one; Fuchsia's reader reports it).
+ */
+TEST(string_and_thread_index_0)
+{
+	static struct trace t;
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_STRING | 2ULL << 4 | 4ULL << 32);	/* index 0, "zero" */
+	raw(&t, 0x6f72657aULL);
+	expect_refused("string_index_0", &t, at, "index 0 is the empty string's");
+	start(&t);
+	at = here(&t);
+	raw(&t, FXT_RECORD_THREAD | 3ULL << 4);			/* index 0 */
+	raw(&t, 1);
+	raw(&t, 2);
+	expect_refused("thread_index_0", &t, at, "index 0 is for inline threads");
+}
+
+/*
+ * A provider info record for a provider already seen begins it anew, as
+ * Perfetto and Fuchsia's reader do: its strings are gone (a ref to one is
+ * undefined), its threads too, and its tick rate is 10^9 until its next
+ * initialization record. Before, the old tables stayed, and --check took
+ * refs that Perfetto reads as empty.
+ */
+TEST(provider_announced_again_starts_empty)
+{
+	static struct trace t;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT,
+		.category = fxt_str_index(2),
+		.name = fxt_str_index(2),
+	};
+	struct fxt_event on_thread = {
+		.type = FXT_EVENT_INSTANT,
+		.thread = { .index = 1 },
+		.category = fxt_str_c("c"),
+		.name = fxt_str_c("n"),
+	};
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	uint8_t *buf;
+	size_t at;
+
+	start(&t);
+	fxt_write_provider_info(&t.w, 1, "again", 5);
+	at = here(&t);
+	fxt_write_event(&t.w, &ev, NULL, 0);
+	expect_refused("provider_again_string", &t, at, "string ref 2");
+	start(&t);
+	fxt_write_thread(&t.w, 1, 10, 11);
+	fxt_write_provider_info(&t.w, 1, "again", 5);
+	at = here(&t);
+	fxt_write_event(&t.w, &on_thread, NULL, 0);
+	expect_refused("provider_again_thread", &t, at, "thread ref 1");
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	t.extra = 0;
+	fxt_write_magic(&t.w);
+	fxt_write_provider_info(&t.w, 1, "fxtrace", 7);
+	fxt_write_provider_section(&t.w, 1);
+	fxt_write_initialization(&t.w, 1000);
+	fxt_write_provider_info(&t.w, 1, "again", 5);
+	buf = image(&t);
+	r = fxt_reader_new(buf, bytes_of(&t), FXT_READ_STRICT);
+	ASSERT(r);
+	while (fxt_reader_next(r, &rec) > 0)
+		if (rec.type == FXT_RECORD_INITIALIZATION)
+			EXPECT_EQ(fxt_reader_ticks_per_second(r), 1000);
+	EXPECT(!fxt_reader_error(r));
+	EXPECT_EQ(fxt_reader_ticks_per_second(r), 1000000000);
+	fxt_reader_free(r);
+	free(buf);
+}
+
+/*
  * A small hostile file: 254 providers, each with one String record at the
  * largest index (0x7fff). A string table allocated up to its largest index
  * took 512 KiB per provider, 128 MiB in all, from 20 KiB. Read in a child,
@@ -1289,6 +1405,9 @@ int main(int argc, char **argv)
 	RUN(inline_string_longer_than_its_record);
 	RUN(record_too_short_for_its_fields);
 	RUN(section_for_unannounced_provider);
+	RUN(weights_and_process_of_the_wrong_type);
+	RUN(string_and_thread_index_0);
+	RUN(provider_announced_again_starts_empty);
 	RUN(string_tables_stay_small_for_high_indices);
 	RUN(zero_tick_rate);
 	RUN(corrupted_magic_word);
