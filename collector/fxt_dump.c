@@ -112,6 +112,12 @@ struct stats {
 	uint64_t buffer_full_events;
 	struct drop_counter *drops;	/* one per argument name */
 	size_t ndrops, drops_cap;
+	/*
+	 * drops[] by name: 2 * drops_cap slots of index + 1 (0: empty), open
+	 * addressing. A file can name any number of counters: a search of
+	 * the array for each would take time quadratic in them.
+	 */
+	size_t *drop_slots;
 	struct cpu_holes *holes;	/* indexed by the markers' CPU */
 	unsigned int nhole_cpus;
 	struct cpu_holes hole_totals;	/* all CPUs */
@@ -655,19 +661,58 @@ static void note_cpu(struct stats *st, unsigned int cpu, bool is_switch)
 		st->cpu_wakeups[cpu]++;
 }
 
-/* Room for more drop counters: fxt-collect names one per CPU. */
+/* FNV-1a: where drop_slots holds the counter named @name. */
+static size_t drop_hash(const char *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (uint8_t)name[i]) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+/* The slot of the counter named @name, or the empty one it would take. */
+static size_t *drop_slot(const struct stats *st, const char *name, size_t len)
+{
+	size_t mask = 2 * st->drops_cap - 1, i = drop_hash(name, len) & mask;
+	const struct drop_counter *d;
+
+	for (;; i = (i + 1) & mask) {
+		if (!st->drop_slots[i])
+			return &st->drop_slots[i];
+		d = &st->drops[st->drop_slots[i] - 1];
+		if (d->len == len && !memcmp(d->name, name, len))
+			return &st->drop_slots[i];
+	}
+}
+
+/*
+ * Room for more drop counters (fxt-collect names one per CPU), and their
+ * slots, always at most half full.
+ */
 static int grow_drops(struct stats *st)
 {
-	size_t cap = st->drops_cap ? st->drops_cap * 2 : 64;
+	size_t cap = st->drops_cap ? st->drops_cap * 2 : 64, i;
 	struct drop_counter *d;
+	size_t *slots;
 
-	if (cap > SIZE_MAX / sizeof(*d))
+	if (cap > SIZE_MAX / 2 / sizeof(*d))
+		return -1;
+	slots = calloc(2 * cap, sizeof(*slots));
+	if (!slots)
 		return -1;
 	d = realloc(st->drops, cap * sizeof(*d));
-	if (!d)
+	if (!d) {
+		free(slots);
 		return -1;
+	}
+	free(st->drop_slots);
+	st->drop_slots = slots;
 	st->drops = d;
 	st->drops_cap = cap;
+	for (i = 0; i < st->ndrops; i++)
+		*drop_slot(st, d[i].name, d[i].len) = i + 1;
 	return 0;
 }
 
@@ -677,7 +722,7 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 	const struct fxt_arg *a;
 	const char *name;
 	unsigned int i;
-	size_t j, len;
+	size_t j, len, *slot;
 
 	if (rec->event.type != FXT_EVENT_COUNTER ||
 	    !fxt_str_eq(&rec->event.name, "records_dropped"))
@@ -689,15 +734,13 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 		/* An undefined name (lenient mode) has no text: count it as "". */
 		name = a->name.text ? a->name.text : "";
 		len = a->name.text ? a->name.len : 0;
-		for (j = 0; j < st->ndrops; j++)
-			if (st->drops[j].len == len &&
-			    !memcmp(st->drops[j].name, name, len))
-				break;
+		if (st->ndrops == st->drops_cap && grow_drops(st) < 0) {
+			st->oom = true;
+			continue;
+		}
+		slot = drop_slot(st, name, len);
+		j = *slot ? *slot - 1 : st->ndrops;
 		if (j == st->ndrops) {
-			if (j == st->drops_cap && grow_drops(st) < 0) {
-				st->oom = true;
-				continue;
-			}
 			/* Whole: names that differ past any length stay apart. */
 			st->drops[j].name = malloc(len ? len : 1);
 			if (!st->drops[j].name) {
@@ -707,7 +750,7 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 			memcpy(st->drops[j].name, name, len);
 			st->drops[j].len = len;
 			st->drops[j].value = 0;
-			st->ndrops++;
+			*slot = ++st->ndrops;
 		}
 		if (a->v.u64 > st->drops[j].value)
 			st->drops[j].value = a->v.u64;
@@ -980,6 +1023,7 @@ static void free_stats(struct stats *st)
 	for (i = 0; i < st->ndrops; i++)
 		free(st->drops[i].name);
 	free(st->drops);
+	free(st->drop_slots);
 	free(st->holes);
 	tid_set_free(&st->seen_tids);
 	tid_set_free(&st->named_tids);
