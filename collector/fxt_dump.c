@@ -962,7 +962,8 @@ static void print_holes(const struct stats *st, bool skipped)
 	putchar('\n');
 }
 
-static void print_summary(const struct stats *st, const char *path, size_t len)
+/* The summary; a total that memory ran out for sets @st->oom. */
+static void print_summary(struct stats *st, const char *path, size_t len)
 {
 	uint64_t unnamed = 0, *tids;
 	long n, i;
@@ -988,8 +989,15 @@ static void print_summary(const struct stats *st, const char *path, size_t len)
 		if (tids[i] && !tid_set_contains(&st->named_tids, tids[i]))
 			unnamed++;
 	free(tids);
-	printf("  threads: %zu seen in scheduling records (tid 0 = idle included), %zu named, %" PRIu64 " seen but unnamed; %" PRIu64 " process objects\n",
-	       st->seen_tids.count, st->named_tids.count, unnamed, st->processes);
+	if (n < 0)
+		st->oom = true;	/* the count below is not 0 but unknown */
+	printf("  threads: %zu seen in scheduling records (tid 0 = idle included), %zu named, ",
+	       st->seen_tids.count, st->named_tids.count);
+	if (n >= 0)
+		printf("%" PRIu64, unnamed);
+	else
+		fputs("(out of memory: not counted)", stdout);
+	printf(" seen but unnamed; %" PRIu64 " process objects\n", st->processes);
 	if (st->ndrops || st->buffer_full_events) {
 		printf("  records dropped: %" PRIu64 " buffer-full events;", st->buffer_full_events);
 		for (i = 0; i < (long)st->ndrops; i++) {

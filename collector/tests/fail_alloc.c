@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * fail_alloc.c - an LD_PRELOAD shim that makes large realloc() calls fail,
- * so a test can reach fxt-dump --summary's out-of-memory path without
- * exhausting the machine's memory.
+ * fail_alloc.c - an LD_PRELOAD shim that makes large realloc() or malloc()
+ * calls fail, so a test can reach fxt-dump --summary's out-of-memory paths
+ * without exhausting the machine's memory.
  *
  * FAIL_REALLOC_ABOVE=N: every realloc() of more than N bytes returns NULL
- * with errno ENOMEM; every other call, and malloc()/calloc()/free(), go to
- * libc. Unset: nothing fails.
+ * with errno ENOMEM. FAIL_MALLOC_ABOVE=N: the same for malloc(). Every
+ * other call, and calloc()/free(), go to libc. Unset: nothing fails.
  *
  * A size limit rather than "fail the Nth call" keeps it deterministic: the
  * calls that fail depend only on the trace, not on how many realloc()s
@@ -20,19 +20,45 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* glibc's own malloc(): no dlsym() from inside malloc(), which may allocate. */
+void *__libc_malloc(size_t size);
+
+/* The byte limit the environment variable @name sets, or SIZE_MAX. */
+static size_t limit_of(const char *name)
+{
+	const char *env = getenv(name);
+
+	return env && *env ? (size_t)strtoull(env, NULL, 10) : SIZE_MAX;
+}
+
+__attribute__((visibility("default")))
+void *malloc(size_t size)
+{
+	static size_t limit;
+	static int ready;
+
+	/* fxt-dump is single-threaded: no lock for this one-time setup. */
+	if (!ready) {
+		limit = limit_of("FAIL_MALLOC_ABOVE");
+		ready = 1;
+	}
+	if (size > limit) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_malloc(size);
+}
+
 __attribute__((visibility("default")))
 void *realloc(void *ptr, size_t size)
 {
 	static void *(*real)(void *, size_t);
 	static size_t limit;
 	static int ready;
-	const char *env;
 
-	/* fxt-dump is single-threaded: no lock for this one-time setup. */
 	if (!ready) {
 		real = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-		env = getenv("FAIL_REALLOC_ABOVE");
-		limit = env && *env ? (size_t)strtoull(env, NULL, 10) : SIZE_MAX;
+		limit = limit_of("FAIL_REALLOC_ABOVE");
 		ready = 1;
 	}
 	if (size > limit) {

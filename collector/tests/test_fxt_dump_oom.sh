@@ -69,3 +69,23 @@ if [ "$(head -2 "$TMP/out")" = "$(head -2 "$TMP/full")" ] &&
 else
 	fail "$NAME: the summary is still printed, CPUs 0-31 and a note" "$TMP/out"
 fi
+
+# The same when only the list of seen threads cannot be made (every
+# malloc() above 512 bytes fails: the sorted list of the 100 traced tids
+# is 808): the summary cannot count the unnamed threads, so it says so
+# instead of printing 0, notes the incomplete totals, and exits 1.
+LD_PRELOAD=$SHIM FAIL_MALLOC_ABOVE=512 "$DUMP" --summary "$TMP/t.fxt" \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] &&
+   grep -q '^  threads: .*, (out of memory: not counted) seen but unnamed;' "$TMP/out" &&
+   grep -qx '  (out of memory: some totals are incomplete)' "$TMP/out" &&
+   [ "$(cat "$TMP/err")" = "fxt-dump: out of memory: the summary's totals are incomplete" ] &&
+   [ "$(grep -v '^  threads: ' "$TMP/out" | grep -v '^  (out of memory' | head -n 20)" = \
+     "$(grep -v '^  threads: ' "$TMP/full" | head -n 20)" ]; then
+	ok "$NAME, sorting the threads: exit 1, 'not counted' for the unnamed threads, the rest as without the shim"
+else
+	echo "exit $rc, wanted 1" >"$TMP/why"
+	fail "$NAME, sorting the threads: exit 1, 'not counted' for the unnamed threads, the rest as without the shim" \
+		"$TMP/why" "$TMP/out" "$TMP/err"
+fi
