@@ -762,7 +762,8 @@ static void start_clock(struct analysis *an, struct thread *t, uint8_t st,
 	t->since = ts;
 	t->wait_cpu = cpu;
 	t->has_waker = false;
-	t->tainted = !an->switch_seen || an->holes_open || t->unseen;
+	t->before_start = !an->switch_seen;
+	t->tainted = t->before_start || an->holes_open || t->unseen;
 }
 
 static void switch_in(struct analysis *an, struct thread *t,
@@ -776,7 +777,9 @@ static void switch_in(struct analysis *an, struct thread *t,
 	else if (t->st == ST_WAIT_PREEMPT)
 		kind = LAT_PREEMPT;
 	if (kind >= 0 && in_window(an, ev->ts)) {
-		if (t->tainted && t->since < an->first_switch)
+		/* Not by timestamp: a wakeup as old as the first switch
+		 * may come before it in the file. */
+		if (t->tainted && t->before_start)
 			an->skipped_start++;
 		else if (t->tainted)
 			an->skipped_hole++;

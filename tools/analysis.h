@@ -84,6 +84,8 @@ struct thread {
 	uint8_t st;
 	bool tainted;			/* the clock started in, or ran into,
 					 * an incomplete period */
+	bool before_start;		/* the clock started before the
+					 * trace's first context switch */
 	bool unseen;			/* a hole has been open since it was
 					 * last seen switching while it was not
 					 * running on a complete CPU (or it was

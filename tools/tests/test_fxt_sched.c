@@ -561,6 +561,29 @@ TEST(times_past_the_clock_end_saturate)
 
 /* ---- incomplete traces, names in trace order, loss markers ---- */
 
+/*
+ * A wakeup with the first switch's timestamp, before it in the file: its
+ * wait began before the trace's first switch, and is not counted as such,
+ * not as one across a hole (the trace has none). With coarse ticks such
+ * ties are common; the reason was once read from the timestamps.
+ */
+TEST(wakeup_tied_with_the_first_switch_is_before_it)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_wake(&t, 0, 1000, 101, 0);
+	tb_switch(&t, 1, 1000, IDLE, 102, 0);
+	tb_switch(&t, 0, 1500, IDLE, 101, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.first_switch, 1000);
+	EXPECT_EQ(an.skipped_start, 1);
+	EXPECT_EQ(an.skipped_hole, 0);
+	analysis_free(&an);
+}
+
 /* build_start() in fixtures.h: the 2.79 s rcu_preempt case, in small. */
 TEST(start_of_trace_wakeups_not_counted)
 {
@@ -1761,6 +1784,7 @@ int main(void)
 	RUN(latency_json_and_filters);
 	RUN(per_provider_tables_and_tick_rate);
 	RUN(times_past_the_clock_end_saturate);
+	RUN(wakeup_tied_with_the_first_switch_is_before_it);
 	RUN(start_of_trace_wakeups_not_counted);
 	RUN(intervals_honour_every_filter);
 	RUN(names_and_markers_in_trace_order);
