@@ -449,9 +449,23 @@ hotplug_collect() {
 	[ -d "${FS_CPU1_ONLINE%/online}" ] || { echo "SKIP: no CPU 1: nothing to take offline"; return 4; }
 	[ -w "$FS_CPU1_ONLINE" ] ||
 		{ skip_or_fail_in_vm "no CPU hotplug ($FS_CPU1_ONLINE is not writable)"; return; }
+	rm -f "$OUT/hotplug.fxt"
+	# The storm runs until the cycles are done (SIGUSR1 below), not for a
+	# time: under TCG they took 13 s once (hotplug_test.c), more than the
+	# 6 s storm this step had, which could end before them.
 	fxt-collect -b 64K -o "$OUT/hotplug.fxt" -- \
-		fxt-stress --seconds 6 --threads-per-cpu 20 2> "$OUT/collect.err" &
+		fxt-stress --seconds 200 --threads-per-cpu 20 2> "$OUT/collect.err" &
 	fs_pid=$!
+	# And they begin once tracing is on: reaching START takes seconds
+	# under TCG (3.4 s once in CI), and cycles before it test nothing.
+	wait_until 100 tracing_into "$OUT/hotplug.fxt" || {
+		echo "fxt-collect did not start tracing within 10 s"
+		cat "$OUT/collect.err"
+		# shellcheck disable=SC2046 # one pid, or none
+		kill -USR1 $(pidof fxt-stress) 2> /dev/null
+		end_now "$fs_pid"
+		return 1
+	}
 	fs_ok=1
 	for fs_i in 1 2 3; do
 		sleep 1
@@ -460,6 +474,10 @@ hotplug_collect() {
 		cpu1_set 1 || { echo "cycle $fs_i: cpu1 online failed"; fs_ok=0; break; }
 	done
 	cpu1_set 1 2>/dev/null
+	fs_back=$(now_ds)
+	echo "$(wait_switches 2000 300) context switches after the last cycle"
+	# shellcheck disable=SC2046 # one pid, or none if it ended
+	kill -USR1 $(pidof fxt-stress) 2> /dev/null
 	wait "$fs_pid"
 	fs_rc=$?
 	cat "$OUT/collect.err"
@@ -472,5 +490,13 @@ hotplug_collect() {
 	[ "$(cat "$FS_CPU1_ONLINE")" = 1 ] || { echo "cpu1 did not come back"; return 1; }
 	fxt-dump --check "$OUT/hotplug.fxt" || return 1
 	fxt-dump --summary "$OUT/hotplug.fxt" | grep -E 'cpu[0-9]+:|dropped'
+	# Traced after the last cycle too: cpu1's ring was written once it
+	# was back (its last switch 0.5 s or more before the last offline
+	# would be tenths of a second before fs_back).
+	fs_last=$(fxt-dump "$OUT/hotplug.fxt" | grep ' context_switch ts=[0-9]* cpu=1 ' |
+		tail -n 1 | sed 's/.* ts=\([0-9]*\) .*/\1/')
+	echo "cpu1's last context switch at ${fs_last:-none} ns; back online at $fs_back tenths of a second"
+	[ -n "$fs_last" ] && [ $((fs_last / 100000000)) -ge "$fs_back" ] ||
+		{ echo "no context switch on cpu1 after it came back online"; return 1; }
 	rm -f "$OUT/hotplug.fxt"
 }
