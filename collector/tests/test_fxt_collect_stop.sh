@@ -54,19 +54,26 @@ stop_bg() {
 	rc=$(cat "$TMP/rc")
 }
 
+# fifo_sigint WHAT SECONDS: SIGINT to run_bg's fxt-collect, blocked opening
+# the FIFO nobody reads: gone within SECONDS, exit 130, nothing traced, the
+# FIFO left.
+fifo_sigint() {
+	if ! stop_bg INT "$2"; then
+		fail "SIGINT $1 a FIFO nobody reads: still running $2 s later (SIGKILLed)" "$TMP/err"
+	elif [ "$rc" -eq 130 ] && [ -p "$TMP/fifo" ] &&
+	     grep -q "stopped by SIGINT before tracing started: nothing was traced" "$TMP/err"; then
+		ok "SIGINT $1 a FIFO nobody reads: exits, 130, nothing traced, the FIFO left"
+	else
+		fail "SIGINT $1 a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
+	fi
+}
+
 # A: -o FIFO that no reader ever opens. fxt-collect blocks in open(); SIGINT
-# must end that wait: exit 130 (128+SIGINT), nothing traced, the FIFO left.
+# must end that wait.
 mkfifo "$TMP/fifo"
 run_bg -o "$TMP/fifo" -d 1
 sleep 0.5
-if ! stop_bg INT 3; then
-	fail "SIGINT while opening a FIFO nobody reads: still running 3 s later (SIGKILLed)" "$TMP/err"
-elif [ "$rc" -eq 130 ] && [ -p "$TMP/fifo" ] &&
-     grep -q "stopped by SIGINT before tracing started: nothing was traced" "$TMP/err"; then
-	ok "SIGINT while opening a FIFO nobody reads: exits at once, 130, nothing traced, the FIFO left"
-else
-	fail "SIGINT while opening a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
-fi
+fifo_sigint "while opening" 3
 
 # The same SIGINT, handled just before that open() began (the fake device
 # holds the open 1 s, and the signal lands in that time): nothing would
@@ -76,14 +83,7 @@ rm -f "$TMP/fifo-note"
 FAKE_FXTRACE_FIFO_DELAY_MS=1000 FAKE_FXTRACE_FIFO_NOTE=$TMP/fifo-note \
 	run_bg -o "$TMP/fifo" -d 1
 wait_until 10 test -e "$TMP/fifo-note"
-if ! stop_bg INT 4; then
-	fail "SIGINT just before the open() of a FIFO nobody reads: still running 4 s later (SIGKILLed)" "$TMP/err"
-elif [ "$rc" -eq 130 ] && [ -p "$TMP/fifo" ] &&
-     grep -q "stopped by SIGINT before tracing started: nothing was traced" "$TMP/err"; then
-	ok "SIGINT just before the open() of a FIFO nobody reads: exits, 130, nothing traced"
-else
-	fail "SIGINT just before the open() of a FIFO nobody reads: exit $rc, wanted 130 and 'nothing was traced'" "$TMP/err"
-fi
+fifo_sigint "just before the open() of" 4
 
 # A stop after the output was opened but before START (mapping the rings
 # takes 1.5 s here): START never comes, an existing FILE keeps its bytes,
