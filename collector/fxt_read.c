@@ -860,13 +860,12 @@ struct fxt_reader *fxt_reader_new(const void *buf, size_t len,
 
 void fxt_reader_free(struct fxt_reader *r)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!r)
 		return;
 	for (i = 0; i < r->nproviders; i++) {
-		for (k = 0; k < STRING_CHUNKS; k++)
-			free(r->providers[i]->strings[k]);
+		reset_provider(r->providers[i]);	/* its string chunks */
 		free(r->providers[i]);
 	}
 	free(r->providers);
