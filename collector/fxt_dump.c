@@ -923,7 +923,7 @@ static const char *holes_word(uint64_t n)
 }
 
 /*
- * "  records lost (kernel records_lost markers): 9 in 3 holes; cpu0 7
+ * "  records lost (records_lost markers): 9 in 3 holes; cpu0 7
  * (2 holes) cpu1 2 (1 hole)", or ": none". @skipped: the bytes_skipped
  * line instead. Holes still open at the end of the trace are said after
  * their count, in all and per CPU ("9 in 3 holes, 1 still open at the
@@ -937,7 +937,7 @@ static void print_holes(const struct stats *st, bool skipped)
 	unsigned int cpu;
 
 	fputs(skipped ? "  bytes skipped (fxt-collect's bytes_skipped markers): " :
-			"  records lost (kernel records_lost markers): ", stdout);
+			"  records lost (records_lost markers): ", stdout);
 	if (!t->holes) {
 		puts("none");
 		return;

@@ -193,7 +193,7 @@ struct analysis {
 	uint64_t drop_events;		/* provider "buffer full" events */
 	uint64_t *cpu_dropped;		/* latest records_dropped counter per CPU */
 	uint32_t ncpu_dropped;
-	uint64_t lost, holes;		/* kernel records_lost markers, all CPUs */
+	uint64_t lost, holes;		/* records_lost markers, all CPUs */
 	uint64_t skipped, skip_holes;	/* fxt-collect's bytes_skipped, all CPUs */
 	/* latency intervals not counted (ending inside the window) */
 	uint64_t skipped_start;		/* began before the first switch */

@@ -744,7 +744,7 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		fprintf(out, " (%" PRIu64 " buffer-full provider events)\n",
 			an->drop_events);
 		if (an->holes) {
-			fprintf(out, "records lost (kernel markers): %" PRIu64
+			fprintf(out, "records lost (records_lost markers): %" PRIu64
 				" in %" PRIu64 " holes", an->lost, an->holes);
 			per_cpu(out, an, an->ncpus, cpu_lost, false);
 			fputc('\n', out);

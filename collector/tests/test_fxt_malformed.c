@@ -1261,7 +1261,7 @@ TEST(summary_reports_records_lost_markers)
 	counter(&t, "not_a_marker", 1, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 9));
 	dump_stdout("--summary", &t, "records-lost", out, sizeof(out));
 	EXPECT_CONTAINS(out, "  records dropped: no records_dropped counter or buffer-full event\n"
-			"  records lost (kernel records_lost markers): 12 in 3 holes; cpu0 7 (1 hole) cpu2 5 (2 holes)\n"
+			"  records lost (records_lost markers): 12 in 3 holes; cpu0 7 (1 hole) cpu2 5 (2 holes)\n"
 			"  bytes skipped (fxt-collect's bytes_skipped markers): none\n");
 	EXPECT(!strstr(out, "none reported"));
 	EXPECT(!strstr(out, "cpu1 "));
@@ -1281,7 +1281,7 @@ TEST(summary_reports_records_lost_markers)
 	loss_marker(&t, 300, 1, 0);
 	dump_stdout("--summary", &t, "records-lost-and-counters", out, sizeof(out));
 	EXPECT_CONTAINS(out, "  records dropped: 0 buffer-full events; cpu0 0 cpu1 0\n"
-			"  records lost (kernel records_lost markers): 1 in 1 hole; cpu1 1 (1 hole)\n"
+			"  records lost (records_lost markers): 1 in 1 hole; cpu1 1 (1 hole)\n"
 			"  bytes skipped (fxt-collect's bytes_skipped markers): none\n");
 
 	/* No loss of any kind. */
@@ -1290,7 +1290,7 @@ TEST(summary_reports_records_lost_markers)
 	switch_at(&t, 100);
 	dump_stdout("--summary", &t, "no-loss", out, sizeof(out));
 	EXPECT_CONTAINS(out, "  records dropped: none reported\n"
-			"  records lost (kernel records_lost markers): none\n"
+			"  records lost (records_lost markers): none\n"
 			"  bytes skipped (fxt-collect's bytes_skipped markers): none\n");
 }
 
@@ -1312,7 +1312,7 @@ TEST(summary_reports_bytes_skipped_markers)
 	ASSERT(archive_write_skip_marker(&t.w, 5, 5, 1, 4194304, 600, 700) == 0);
 	dump_stdout("--summary", &t, "bytes-skipped", out, sizeof(out));
 	EXPECT_CONTAINS(out, "  records dropped: no records_dropped counter or buffer-full event\n"
-			"  records lost (kernel records_lost markers): none\n"
+			"  records lost (records_lost markers): none\n"
 			"  bytes skipped (fxt-collect's bytes_skipped markers): 8388632 in 3 holes; cpu0 24 (1 hole) cpu1 8388608 (2 holes)\n");
 	EXPECT(!strstr(out, "none reported"));
 }
@@ -1343,7 +1343,7 @@ TEST(summary_reports_holes_still_open)
 	loss_marker(&t, 700, 2, 3);
 	counter(&t, "bytes_skipped", 1, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 24));
 	dump_stdout("--summary", &t, "holes-open", out, sizeof(out));
-	EXPECT_CONTAINS(out, "  records lost (kernel records_lost markers): 13 in 4 holes, 2 still open at the end; cpu0 7 (1 hole) cpu2 3 (1 hole, 1 still open at the end) cpu4 3 (2 holes, 1 still open at the end)\n"
+	EXPECT_CONTAINS(out, "  records lost (records_lost markers): 13 in 4 holes, 2 still open at the end; cpu0 7 (1 hole) cpu2 3 (1 hole, 1 still open at the end) cpu4 3 (2 holes, 1 still open at the end)\n"
 			"  bytes skipped (fxt-collect's bytes_skipped markers): 40 in 2 holes, 1 still open at the end; cpu1 24 (1 hole, 1 still open at the end) cpu3 16 (1 hole)\n");
 	EXPECT(!strstr(out, "cpu5"));
 
@@ -1353,7 +1353,7 @@ TEST(summary_reports_holes_still_open)
 	loss_marker(&t, 900, 2, 0);
 	counter(&t, "bytes_skipped", 1, fxt_arg_int64(fxt_str_index(FXTRACE_STR_CPU), 0));
 	dump_stdout("--summary", &t, "holes-closed", out, sizeof(out));
-	EXPECT_CONTAINS(out, "  records lost (kernel records_lost markers): 13 in 4 holes; cpu0 7 (1 hole) cpu2 3 (1 hole) cpu4 3 (2 holes)\n"
+	EXPECT_CONTAINS(out, "  records lost (records_lost markers): 13 in 4 holes; cpu0 7 (1 hole) cpu2 3 (1 hole) cpu4 3 (2 holes)\n"
 			"  bytes skipped (fxt-collect's bytes_skipped markers): 40 in 2 holes; cpu1 24 (1 hole) cpu3 16 (1 hole)\n");
 	EXPECT(!strstr(out, "still open"));
 }

@@ -149,7 +149,7 @@ set +f
 t "start of trace: wakeups before the first switch are not counted (top #1 is 4800, not 7700)" "'$S' top '$F/start.fxt' -n 1 | grep -q '^#1 preempt latency 4800 ns: tid 125 fxt-collect' && '$S' summary '$F/start.fxt' | grep -q 'not counted (all threads): 1 intervals begun before'"
 t "reused tid: each incarnation with its own name, pid and runtime" "'$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,100,old-name,1000,' && '$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,200,new-name,600,' && [ \"\$('$S' latency '$F/reuse.fxt' --intervals)\" = \"$H
 wakeup,101,1,1,3000,3400,400,200,new-name\" ]"
-t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (kernel markers): 4 in 1 holes cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}'"
+t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (records_lost markers): 4 in 1 holes cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}'"
 t "threads asleep when a hole began: a wakeup seen after it may not start their wait (hole_sleepers.fxt: 4 not counted, the 4 others listed)" "[ \"\$('$S' latency '$F/hole_sleepers.fxt' --intervals)\" = \"$H
 preempt,400,2,2,4800,5200,400,400,W
 preempt,200,0,0,5000,6000,1000,200,X

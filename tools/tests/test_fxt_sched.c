@@ -890,7 +890,7 @@ TEST(records_lost_holes)
 	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
 	js = render(&an, 2, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
-	EXPECT_CONTAINS(txt, "records lost (kernel markers): 4 in 1 holes cpu1=4\n");
+	EXPECT_CONTAINS(txt, "records lost (records_lost markers): 4 in 1 holes cpu1=4\n");
 	EXPECT_CONTAINS(txt, "0 intervals begun before the trace's first context switch, 3 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"records_lost\": 4, \"lost_holes\": 1, \"lost_per_cpu\": {\"cpu1\": 4}, \"bytes_skipped\": 0, \"skip_holes\": 0, \"skipped_per_cpu\": {}}");
 	EXPECT(!strstr(txt, "invalid ring data skipped"));
@@ -924,7 +924,7 @@ TEST(bytes_skipped_holes_are_holes_too)
 	js = render(&an, 2, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
 	EXPECT_CONTAINS(txt, "invalid ring data skipped (fxt-collect's bytes_skipped markers): 6544 bytes in 1 holes cpu1=6544\n");
-	EXPECT(!strstr(txt, "records lost (kernel markers)"));
+	EXPECT(!strstr(txt, "records lost (records_lost markers)"));
 	EXPECT_CONTAINS(txt, "not counted (all threads): 0 intervals begun before the trace's first context switch, 3 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"records_lost\": 0, \"lost_holes\": 0, \"lost_per_cpu\": {}, \"bytes_skipped\": 6544, \"skip_holes\": 1, \"skipped_per_cpu\": {\"cpu1\": 6544}}");
 	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}");
