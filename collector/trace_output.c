@@ -115,11 +115,19 @@ int trace_output_begin(struct trace_output *out)
 	 */
 	if (!out->regular || out->append)
 		return 0;
-	if (fstat(out->fd, &st) < 0)
-		return -errno;
-	if ((uint64_t)st.st_size > out->start &&
-	    ftruncate(out->fd, (off_t)out->start) < 0)
-		return -errno;
+	if (fstat(out->fd, &st) < 0 ||
+	    ((uint64_t)st.st_size > out->start &&
+	     ftruncate(out->fd, (off_t)out->start) < 0)) {
+		int err = -errno;
+
+		/* Not begun after all: the file is as it was, nothing to cut. */
+		out->begun = false;
+		if (out->shared_committed)
+			atomic_store_explicit(out->shared_committed,
+					      TRACE_OUTPUT_NOT_BEGUN,
+					      memory_order_release);
+		return err;
+	}
 	return 0;
 }
 
@@ -306,10 +314,17 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 	sort3(keep);
 	close_all_but(keep, 3);
 
-	/* Nobody writes to the pipe: any return means the collector is gone. */
+	/*
+	 * A byte: fxt-collect closed the output itself (stop_guard()), and
+	 * any failure it met it has already reported and cut back if it
+	 * could; a second cut, or a message blaming a death, would be wrong.
+	 * EOF or an error: it is gone, maybe in the middle of a write.
+	 */
 	do {
 		n = read(rfd, &c, 1);
 	} while (n < 0 && errno == EINTR);
+	if (n == 1)
+		_exit(0);
 
 	end = atomic_load_explicit(out->shared_committed, memory_order_acquire);
 	/* Not begun: nothing of the trace was written, the file is as it was. */
@@ -459,6 +474,15 @@ static void stop_guard(struct trace_output *out)
 
 	if (out->guard_pid <= 0)
 		return;
+	/*
+	 * Tell it we end on our own (guard_main()). If it is already gone
+	 * the write fails with EPIPE; fxt-collect ignores SIGPIPE.
+	 */
+	if (out->guard_fd >= 0) {
+		ssize_t n = write(out->guard_fd, "c", 1);
+
+		(void)n;	/* gone: nothing to tell */
+	}
 	trace_output_drop_guard(out);
 	for (i = 0; i < 10000; i++) {
 		r = waitpid(out->guard_pid, &status, WNOHANG);

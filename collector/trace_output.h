@@ -18,10 +18,12 @@
  * 15 characters). It keeps only the output descriptor, a MAP_SHARED page
  * holding the committed offset (trace_output_commit() stores it with
  * release order) and the read end of a close-on-exec pipe whose write end
- * only the collector holds. It blocks in read(); EOF means the collector is
- * gone, however it ended. If the file is then longer than the committed
- * offset (load-acquire), the guard cuts it back there and says so on
- * stderr; after a normal exit the sizes match and it does nothing.
+ * only the collector holds. It blocks in read(). A byte means the
+ * collector closed the output itself (trace_output_close()): any failure
+ * it met, it has reported, and cut the file back if it could, so the guard
+ * exits without a word. EOF means the collector is gone without closing,
+ * however it died: if the file is then longer than the committed offset
+ * (load-acquire), the guard cuts it back there and says so on stderr.
  *
  * The guard ignores SIGINT, SIGTERM, SIGHUP and SIGQUIT and runs in a
  * process group of its own, so Ctrl-C, `kill -9 -PGID` or `timeout -s KILL`
@@ -196,7 +198,8 @@ void trace_output_drop_guard(struct trace_output *out);
 
 /*
  * Close (flushing errors from the kernel, e.g. NFS), then let the guard go:
- * close its pipe and reap it, waiting at most about two seconds. Return 0
+ * tell it this was no death (one byte down its pipe), close the pipe and
+ * reap it, waiting at most about two seconds. Return 0
  * or -errno (of the close).
  */
 int trace_output_close(struct trace_output *out);

@@ -81,8 +81,9 @@
  *                               when SIGKILL lands in a multi-page write
  *   FAKE_FXTRACE_FULL_AFTER_STOP=K  after the STOP ioctl, the K-th
  *                               write() to a regular file (other than
- *                               stderr) and every later one fail with
- *                               ENOSPC: the disk filled up during the last
+ *                               stderr) writes half its bytes, and every
+ *                               later one fails with ENOSPC: the disk
+ *                               filled up during the last
  *                               drain (with FAKE_FXTRACE_RATE=0 and
  *                               FAKE_FXTRACE_TAIL_DROPS, K=2 is the
  *                               records-lost marker after CPU 0's records)
@@ -92,6 +93,9 @@
  *                               with an N microsecond pause after each: a
  *                               SIGKILL then lands mid-write and leaves the
  *                               file cut at a page boundary
+ *   FAKE_FXTRACE_FTRUNCATE_ERRNO=E  ftruncate() fails with errno E (in
+ *                               fxt-collect and in its guard): the old
+ *                               file cannot be emptied, a cut back fails
  *
  * Thread ids in the records: the traced process's own pid, pid 1, tid 0
  * (idle) and a tid that does not exist, so naming can be checked.
@@ -766,6 +770,8 @@ EXPORT ssize_t write(int fd, const void *buf, size_t count)
 	if (full_after_stop > 0 && fake.stopped && fd != STDERR_FILENO &&
 	    fd != fake.fd && count && fstat(fd, &st) == 0 &&
 	    S_ISREG(st.st_mode) && ++fake.writes_after_stop >= full_after_stop) {
+		if (fake.writes_after_stop == full_after_stop && count >= 2)
+			return real(fd, buf, count / 2);
 		errno = ENOSPC;
 		return -1;
 	}
@@ -801,6 +807,18 @@ EXPORT ssize_t write(int fd, const void *buf, size_t count)
 		return -1;
 	raise(SIGKILL);
 	return -1;
+}
+
+EXPORT int ftruncate(int fd, off_t length)
+{
+	int (*real)(int, off_t) = (int (*)(int, off_t))dlsym(RTLD_NEXT, "ftruncate");
+	long err = env_long("FAKE_FXTRACE_FTRUNCATE_ERRNO", 0);
+
+	if (err) {
+		errno = (int)err;
+		return -1;
+	}
+	return real(fd, length);
 }
 
 EXPORT int close(int fd)

@@ -497,6 +497,44 @@ else
 	fail "a full disk at the last drain's records-lost marker: the marker is cut, CPU 0's 2 switches the summary counts stay" "$TMP/why"
 fi
 
+# The same full disk, and the cut back fails too (ftruncate: EIO, in
+# fxt-collect and its guard): fxt-collect says so itself and exits 1.
+# Its guard, which acts only when fxt-collect dies, must stay silent: it
+# used to try the failed cut again and blame fxt-collect's death for it.
+rm -f "$TMP/full.fxt" "$TMP/starting"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_RATE=0 FAKE_FXTRACE_TAIL_DROPS=5 \
+	FAKE_FXTRACE_START_DELAY_MS=300 FAKE_FXTRACE_START_NOTE=$TMP/starting \
+	FAKE_FXTRACE_FULL_AFTER_STOP=2 FAKE_FXTRACE_FTRUNCATE_ERRNO=5 timeout -k 5 20 \
+	"$COLLECT" -D "$DEV" -o "$TMP/full.fxt" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_until 10 test -e "$TMP/starting"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 1 ] &&
+   grep -q "writing a records-lost marker to .*full.fxt failed: No space left on device" "$TMP/err" &&
+   grep -q "cutting .*full.fxt back to its last whole record failed: Input/output error" "$TMP/err" &&
+   ! grep -q "fxt-collect-guard" "$TMP/err"; then
+	ok "a full disk, then a failed cut back: fxt-collect says so, exit 1, its guard says nothing"
+else
+	fail "a full disk, then a failed cut back: exit $rc, wanted 1, fxt-collect's own message, no guard message" "$TMP/err"
+fi
+
+# The old file cannot be emptied for the new trace (ftruncate: EIO): exit
+# 1, the file as it was, and no guard message (it used to say fxt-collect
+# ended in the middle of the preamble, and to advise truncate -s 0).
+printf 'an old file\n' >"$TMP/old.txt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_FTRUNCATE_ERRNO=5 \
+	"$COLLECT" -D "$DEV" -o "$TMP/old.txt" -d 0.2 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(cat "$TMP/old.txt")" = "an old file" ] &&
+   grep -q "emptying .*old.txt for the new trace failed: Input/output error" "$TMP/err" &&
+   ! grep -q "fxt-collect-guard" "$TMP/err"; then
+	ok "an old file that cannot be emptied: exit 1, the file as it was, no guard message"
+else
+	fail "an old file that cannot be emptied: exit $rc, wanted 1, the file as it was, no guard message" "$TMP/err"
+fi
+
 # A file size limit the trace's first records do not fit in: nothing whole
 # was written, and the message must not call the file a valid trace.
 # A new file: a limit of 0, so not a byte fits (stderr goes through a pipe,
