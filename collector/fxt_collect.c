@@ -355,10 +355,39 @@ static void kick_timer(bool on)
 /* ---- device setup ----------------------------------------------------- */
 
 /*
+ * -o - with a stdout the trace cannot go to whole: one open for reading
+ * only (every write would fail, after the old file was emptied), or the
+ * same file or pipe as stderr ("> FILE 2>&1", "2>&1 | ..."), where every
+ * message fxt-collect prints would land between two records. (A character
+ * device such as /dev/null for both is harmless; a terminal is refused by
+ * the option checks.)
+ */
+static int check_stdout_output(struct session *s)
+{
+	int flags = fcntl(STDOUT_FILENO, F_GETFL);
+	struct stat out, err;
+
+	if (flags >= 0 && (flags & O_ACCMODE) == O_RDONLY) {
+		msg("-o -: standard output is open for reading only (1< FILE), so the trace cannot be written to it: open it for writing (> FILE, | fxt-dump --summary -) or give -o FILE");
+		s->failed = true;
+		return -1;
+	}
+	if (fstat(STDOUT_FILENO, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 &&
+	    out.st_dev == err.st_dev && out.st_ino == err.st_ino &&
+	    !S_ISCHR(out.st_mode)) {
+		msg("-o -: standard error goes where standard output does (2>&1), so fxt-collect's messages would land inside the trace: send them elsewhere (2> FILE) or give -o FILE");
+		s->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A closed standard descriptor would be the number the next open() takes:
  * the device's or the output's, which would then get our messages, or,
  * with -o -, the trace. Each closed one is held open on /dev/null; but a
- * trace for a closed stdout has nowhere to go: -1, said on stderr.
+ * trace for a closed stdout has nowhere to go: -1, said on stderr, as for
+ * a stdout check_stdout_output() refuses.
  */
 static int hold_standard_fds(struct session *s)
 {
@@ -377,6 +406,8 @@ static int hold_standard_fds(struct session *s)
 		s->failed = true;
 		return -1;
 	}
+	if (!strcmp(s->opts.output, "-"))
+		return check_stdout_output(s);
 	return 0;
 }
 
@@ -1058,8 +1089,11 @@ static int mark_drops(struct session *s, struct cpu_ring *r)
 	err = archive_write_drop_marker(&s->meta, s->self_pid, s->self_pid,
 					r->cpu, dropped,
 					when ? when : boottime_ns());
-	if (err)
+	if (err) {
+		/* A record it did build must not go out with a later flush. */
+		fxt_writer_reset(&s->meta);
 		return step_failed(s, "building a records-dropped marker", -err, NULL);
+	}
 	return flush_meta(s, "a records-dropped marker");
 }
 

@@ -839,6 +839,37 @@ if [ "$rc" -eq 1 ] && grep -q -- "-o -: standard output is closed" "$TMP/err" &&
 else
 	fail "-o - with stdout closed: exit $rc, wanted 1 and 'standard output is closed'" "$TMP/err"
 fi
+# -o - with stdout open for reading only (1< FILE): every write would
+# fail, after FILE was emptied. Refused before tracing, FILE as it was.
+printf 'not a trace\n' >"$TMP/ro.txt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o - -d 0.2 \
+	1<"$TMP/ro.txt" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q -- "-o -: standard output is open for reading only" "$TMP/err" &&
+   [ "$(cat "$TMP/ro.txt")" = "not a trace" ] && ! grep -q "traced\|fxt-collect-guard" "$TMP/err"; then
+	ok "-o - with stdout open for reading only: refused before tracing, exit 1, the file as it was"
+else
+	fail "-o - with stdout open for reading only: exit $rc, wanted 1 and 'open for reading only'" "$TMP/err"
+fi
+# -o - with stderr where stdout goes, a file (> FILE 2>&1) or a pipe
+# (2>&1 | ...): messages would land between records. Refused, exit 1, and
+# no trace byte written (the message itself goes where stderr goes).
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o - -d 0.2 \
+	>"$TMP/mixed.fxt" 2>&1
+rc=$?
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o - -d 0.2 2>&1 |
+	cat >"$TMP/mixed-pipe.fxt"
+if [ "$rc" -eq 1 ] &&
+   grep -q -- "-o -: standard error goes where standard output does" "$TMP/mixed.fxt" &&
+   ! grep -q "traced" "$TMP/mixed.fxt" && ! grep -q "fxt-collect-guard" "$TMP/mixed.fxt" &&
+   [ "$(LC_ALL=C tr -d '[:print:]\n' <"$TMP/mixed.fxt" | wc -c)" -eq 0 ] &&
+   grep -q -- "-o -: standard error goes where standard output does" "$TMP/mixed-pipe.fxt" &&
+   ! grep -q "traced" "$TMP/mixed-pipe.fxt"; then
+	ok "-o - with stderr where stdout goes (a file, a pipe): refused before tracing, exit 1"
+else
+	cat "$TMP/mixed.fxt" "$TMP/mixed-pipe.fxt" >"$TMP/err"
+	fail "-o - with stderr where stdout goes: exit $rc, wanted 1 and 'standard error goes where standard output does'" "$TMP/err"
+fi
 rm -f "$TMP/closed.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/closed.fxt" \
 	-d 0.2 <&- >&- 2>"$TMP/err"
