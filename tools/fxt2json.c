@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,8 @@ static const char *name_of(struct conv *cv, uint64_t tid)
 	return t && t->name[0] ? t->name : NULL;
 }
 
-/* Before pass 2: every tid starts with the first name it ever gets, but
+/* Before pass 2: every tid starts with the name its first thread has at
+ * the end of pass 1 (its last: renames replace it in place), but
  * for a thread that begins in the trace (new_task): its name is not its
  * tid's earlier thread's, so a tid whose first named row is such a thread
  * starts with no name (a blank row, which that thread's record takes when
@@ -230,7 +232,8 @@ static void put_args(FILE *out, const struct fxt_record *rec)
 		case FXT_ARG_UINT64: fprintf(out, "%" PRIu64, a->v.u64); break;
 		case FXT_ARG_KOID: fprintf(out, "%" PRIu64, a->v.koid); break;
 		case FXT_ARG_DOUBLE:
-			if (a->v.f64 == a->v.f64 && a->v.f64 < 1e308 && a->v.f64 > -1e308)
+			/* JSON has no number for NaN or an infinity. */
+			if (isfinite(a->v.f64))
 				fprintf(out, "%.17g", a->v.f64);
 			else
 				fputs("null", out);

@@ -8,6 +8,7 @@
 #ifndef FIXTURES_H
 #define FIXTURES_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -438,6 +439,31 @@ static void build_ctl_names(struct tb *t)
  * one at tick 7. fxt2json must convert the end tick at the provider's
  * rate: "dur": 1000.000 (us) for both, "ts" 0.000 and 7.000.
  */
+/*
+ * An instant event whose double arguments are each a finite extreme or not
+ * finite: fxt2json writes a finite double as a JSON number, however large
+ * (1.5e308 and +-DBL_MAX are valid JSON), and only NaN and infinities as
+ * null, which JSON has no number for.
+ */
+FX_UNUSED
+static void build_doubles(struct tb *t)
+{
+	struct fxt_event ev = { FXT_EVENT_INSTANT, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("doubles"), 10, 0 };
+	struct fxt_arg a[6] = {
+		fxt_arg_double(fxt_str_c("big"), 1.5e308),
+		fxt_arg_double(fxt_str_c("max"), 1.7976931348623157e308),
+		fxt_arg_double(fxt_str_c("min"), -1.7976931348623157e308),
+		fxt_arg_double(fxt_str_c("tiny"), 5e-324),
+		fxt_arg_double(fxt_str_c("nan"), NAN),
+		fxt_arg_double(fxt_str_c("inf"), INFINITY),
+	};
+
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 5, IDLE, 101, 0);
+	fxt_write_event(&t->w, &ev, a, 6);
+}
+
 FX_UNUSED
 static void build_us_ticks(struct tb *t)
 {

@@ -272,6 +272,12 @@ ev=json.load(sys.stdin)[\"traceEvents\"]
 w=[(e[\"ts\"],e[\"dur\"]) for e in ev if e[\"name\"]==\"work\"]
 assert w==[(0.0,1000.0),(7.0,1000.0)], w
 '"
+t "fxt2json: a finite double argument is a number however large (1.5e308, +-DBL_MAX, 5e-324); NaN and infinity are null" "'$J' '$F/doubles.fxt' | python3 -c '
+import json,sys
+ev=json.load(sys.stdin)[\"traceEvents\"]
+a=[e[\"args\"] for e in ev if e[\"name\"]==\"doubles\"]
+assert a==[{\"big\":1.5e308,\"max\":1.7976931348623157e308,\"min\":-1.7976931348623157e308,\"tiny\":5e-324,\"nan\":None,\"inf\":None}], a
+'"
 # odd_names.fxt: a thread "a\"b,c;d:e" and one whose name is cut mid-character.
 t "top --csv: names with quote, comma, ';' and ':' keep every row's columns; ran_meanwhile decodes to the names" "'$S' top '$F/odd_names.fxt' --csv >'$tmp/n.csv' && python3 -c '
 import csv,sys
