@@ -337,16 +337,19 @@ if [[ $vm -eq 1 ]]; then
 	for k in $kernels; do
 		# No step may check a trace left by an earlier run.
 		rm -rf "build/vm-out/$k"
-		# The fetch (apt-get) is bounded by the deadline too.
+		# The fetch (apt-get) is bounded by the deadline too. Its
+		# messages go to a log, shown only in the step if it fails:
+		# raw lines between TAP lines are not TAP.
 		rc=1 left=$((deadline - $(date +%s)))
 		if ((left >= 1)); then
-			bounded "$left" scripts/fetch-kernel.sh "$k" >build/kenv-"$k" &
+			bounded "$left" scripts/fetch-kernel.sh "$k" >build/kenv-"$k" \
+				2>build/kfetch-"$k".log &
 			wait "$!"
 			rc=$?
 			: >"$pgid_file"
 		fi
 		if [[ $rc -ne 0 ]] || ! kenv=$(<build/kenv-"$k"); then
-			step "fetch Debian kernel $k" sh -c "echo 'scripts/fetch-kernel.sh $k: exit $rc'; exit 1" || true
+			step "fetch Debian kernel $k" sh -c "echo 'scripts/fetch-kernel.sh $k: exit $rc'; cat build/kfetch-$k.log 2>/dev/null; exit 1" || true
 			continue
 		fi
 		KDIR=''
