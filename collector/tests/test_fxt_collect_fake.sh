@@ -471,21 +471,29 @@ else
 	fail "a pipe whose reader went away in a ring data write: exit 1, the summary counts the whole records it got" "$TMP/why"
 fi
 
+# full_at_last_marker [VAR=VALUE...]: fxt-collect -o $TMP/full.fxt, the
+# disk filling up at the last drain's records-lost marker (below), more
+# fake knobs in the environment; SIGINT while START attaches; rc = its exit.
+full_at_last_marker() {
+	rm -f "$TMP/full.fxt" "$TMP/starting"
+	env LD_PRELOAD="$FAKE" FAKE_FXTRACE_PATH="$DEV" FAKE_FXTRACE_RATE=0 \
+		FAKE_FXTRACE_TAIL_DROPS=5 FAKE_FXTRACE_START_DELAY_MS=300 \
+		FAKE_FXTRACE_START_NOTE="$TMP/starting" FAKE_FXTRACE_FULL_AFTER_STOP=2 \
+		"$@" timeout -k 5 20 \
+		"$COLLECT" -D "$DEV" -o "$TMP/full.fxt" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	wait_until 10 test -e "$TMP/starting"
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+}
+
 # The disk fills up during the last drain, at the records-lost marker
 # fxt-collect writes after CPU 0's records (SIGINT while START attaches,
 # so every record waits for that drain). The cut takes the marker, not
 # CPU 0's whole records, which the summary counts: before, it cut back to
 # before them and the file had none of the 2 context switches it claimed.
-rm -f "$TMP/full.fxt" "$TMP/starting"
-LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_RATE=0 FAKE_FXTRACE_TAIL_DROPS=5 \
-	FAKE_FXTRACE_START_DELAY_MS=300 FAKE_FXTRACE_START_NOTE=$TMP/starting \
-	FAKE_FXTRACE_FULL_AFTER_STOP=2 timeout -k 5 20 \
-	"$COLLECT" -D "$DEV" -o "$TMP/full.fxt" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_until 10 test -e "$TMP/starting"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
+full_at_last_marker
 if [ "$rc" -eq 1 ] &&
    grep -q "writing a records-lost marker to .*full.fxt failed: No space left on device" "$TMP/err" &&
    grep -q "full.fxt was cut back to its last whole record" "$TMP/err" &&
@@ -501,16 +509,7 @@ fi
 # fxt-collect and its guard): fxt-collect says so itself and exits 1.
 # Its guard, which acts only when fxt-collect dies, must stay silent: it
 # used to try the failed cut again and blame fxt-collect's death for it.
-rm -f "$TMP/full.fxt" "$TMP/starting"
-LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_RATE=0 FAKE_FXTRACE_TAIL_DROPS=5 \
-	FAKE_FXTRACE_START_DELAY_MS=300 FAKE_FXTRACE_START_NOTE=$TMP/starting \
-	FAKE_FXTRACE_FULL_AFTER_STOP=2 FAKE_FXTRACE_FTRUNCATE_ERRNO=5 timeout -k 5 20 \
-	"$COLLECT" -D "$DEV" -o "$TMP/full.fxt" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_until 10 test -e "$TMP/starting"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
+full_at_last_marker FAKE_FXTRACE_FTRUNCATE_ERRNO=5
 if [ "$rc" -eq 1 ] &&
    grep -q "writing a records-lost marker to .*full.fxt failed: No space left on device" "$TMP/err" &&
    grep -q "cutting .*full.fxt back to its last whole record failed: Input/output error" "$TMP/err" &&
