@@ -33,6 +33,7 @@ struct conv {
 	bool first;
 	struct cpu_track {
 		bool known, idle;
+		bool shown;		/* a slice is on its track: name it */
 		uint64_t tid, since;
 	} *cpus;
 	uint32_t ncpus;
@@ -116,6 +117,7 @@ static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
 	fprintf(out, ", \"args\": {\"cpu\": %u, \"end_state\": \"%s\"}}", cpu,
 		end_state < 6 ? state_names[end_state] : "unknown");
 	/* on the CPU's track */
+	cv->cpus[cpu].shown = true;
 	if (!name) {
 		snprintf(buf, sizeof(buf), "tid %" PRIu64, tid);
 		name = buf;
@@ -368,7 +370,11 @@ static void write_names(struct conv *cv)
 	begin_event(cv);
 	fprintf(cv->out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %" PRIu64
 		", \"args\": {\"name\": \"CPUs\"}}", CPU_PID);
+	/* only CPUs that ran something: a trace from CPU 4095 alone is not
+	 * 4096 named tracks */
 	for (i = 0; i < cv->ncpus; i++) {
+		if (!cv->cpus[i].shown)
+			continue;
 		begin_event(cv);
 		fprintf(cv->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
 			PRIu64 ", \"tid\": %zu, \"args\": {\"name\": \"CPU %zu\"}}",

@@ -464,6 +464,30 @@ static void build_doubles(struct tb *t)
 	fxt_write_event(&t->w, &ev, a, 6);
 }
 
+/*
+ * Switches on CPUs 0 and 4095 only; a wakeup targets CPU 7 and CPU 9 has a
+ * hole but no switch. fxt2json names a CPU track only where a slice is:
+ * "CPU 0" and "CPU 4095", not 4096 tracks.
+ *   cpu0:    1000 idle -> 101; 4000 101 -> idle (blocked)
+ *   cpu4095: 2000 idle -> 102; 3000 wakeup 101 on cpu 7 (by 102);
+ *            5000 102 -> idle (blocked)
+ *   cpu9:    hole 2500..2600, 1 record lost
+ */
+FX_UNUSED
+static void build_sparse_cpus(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "far");
+	tb_thread(t, 101, 100, "near");
+	tb_thread(t, 102, 100, "edge");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 4095, 2000, IDLE, 102, 0);
+	tb_lost(t, 9, 2500, 2600, 1);
+	tb_wake(t, 7, 3000, 101, 102);
+	tb_switch(t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 4095, 5000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
 FX_UNUSED
 static void build_us_ticks(struct tb *t)
 {

@@ -278,6 +278,16 @@ ev=json.load(sys.stdin)[\"traceEvents\"]
 a=[e[\"args\"] for e in ev if e[\"name\"]==\"doubles\"]
 assert a==[{\"big\":1.5e308,\"max\":1.7976931348623157e308,\"min\":-1.7976931348623157e308,\"tiny\":5e-324,\"nan\":None,\"inf\":None}], a
 '"
+t "fxt2json: a CPU track is named only where a slice runs (CPUs 0 and 4095 of sparse_cpus.fxt, not 4096 tracks; a wakeup to CPU 7 and a hole on CPU 9 name none)" "'$J' '$F/sparse_cpus.fxt' | python3 -c '
+import json,sys
+ev=json.load(sys.stdin)[\"traceEvents\"]
+n=sorted((e[\"tid\"],e[\"args\"][\"name\"]) for e in ev if e[\"name\"]==\"thread_name\" and e[\"pid\"]==2147483647)
+assert n==[(0,\"CPU 0\"),(4095,\"CPU 4095\")], n
+s=sorted((e[\"tid\"],e[\"ts\"],e[\"dur\"],e[\"name\"]) for e in ev if e[\"ph\"]==\"X\" and e[\"pid\"]==2147483647)
+assert s==[(0,1.0,3.0,\"near\"),(4095,2.0,3.0,\"edge\")], s
+w=[(e[\"tid\"],e[\"args\"]) for e in ev if e[\"name\"]==\"wakeup\"]
+assert w==[(101,{\"cpu\":7,\"waker\":102})], w
+'"
 # odd_names.fxt: a thread "a\"b,c;d:e" and one whose name is cut mid-character.
 t "top --csv: names with quote, comma, ';' and ':' keep every row's columns; ran_meanwhile decodes to the names" "'$S' top '$F/odd_names.fxt' --csv >'$tmp/n.csv' && python3 -c '
 import csv,sys
