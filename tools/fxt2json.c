@@ -398,6 +398,7 @@ int main(int argc, char **argv)
 	struct conv cv;
 	const char *path, *outpath = NULL;
 	uint64_t widened_from;
+	struct sc_stats names_st;
 	int ret = 0, c;
 
 	/* Past a file size limit (ulimit -f), a write fails with EFBIG and
@@ -487,6 +488,7 @@ int main(int argc, char **argv)
 	/* The names pass found the window the file needs: the events' pass
 	 * (which cannot be read again: it writes as it goes) uses it. */
 	widened_from = st.widened_from_ns;
+	names_st = st;
 	if (widened_from) {
 		opts.reorder_window_ns = st.window_ns;
 		opts.widen = false;
@@ -523,6 +525,7 @@ int main(int argc, char **argv)
 		ret = 1;
 	}
 	st.widened_from_ns = widened_from;	/* the events' pass's own is 0 */
+	sc_take_reorder_oom(&st, &names_st);
 	sc_print_input_notes(stderr, "fxt2json", path, &st);
 	if (st.late)
 		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window left out (first at offset %zu); a --reorder-window above %.9f s, or none, takes them in\n",
@@ -546,6 +549,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fxt2json: out of memory: the output is incomplete\n");
 		ret = 1;
 	}
+	if (st.reorder_oom)
+		ret = 1;	/* said by sc_print_input_notes() */
 out:
 	free(cv.cpus);
 	analysis_free(&cv.names);

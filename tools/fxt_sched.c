@@ -414,7 +414,7 @@ int main(int argc, char **argv)
 	}
 	if (check_stdout(0))
 		ret = 1;
-	if (an.oom || an.spool_error || an.io.malformed)
+	if (an.oom || an.io.reorder_oom || an.spool_error || an.io.malformed)
 		ret = 1;
 	else if (ret == 0 && (an.io.late || an.io.late_holes))
 		ret = 3;	/* the results leave records out: say so */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,6 +450,9 @@ static void push(struct run *r, const struct sc_event *e)
 	struct sc_event out;
 
 	if (heap_push(&r->heap, e)) {
+		if (!r->st->reorder_oom)
+			r->st->reorder_oom_at = r->heap.n;
+		r->st->reorder_oom++;
 		while (r->heap.n) {
 			heap_pop(&r->heap, &out);
 			emit(r, &out);
@@ -638,11 +642,22 @@ void sc_print_input_notes(FILE *err, const char *prog, const char *path,
 	if (!st->switches && !st->wakeups && !st->malformed)
 		fprintf(err, "%s: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
 			prog, path);
+	if (st->reorder_oom)
+		fprintf(err, "%s: warning: %s: out of memory holding %zu records in the reorder buffer: what it held was handed on early, %" PRIu64 " times, so records after that may be counted late below or taken out of order; the results are incomplete (a smaller --reorder-window needs less memory)\n",
+			prog, path, st->reorder_oom_at, st->reorder_oom);
 	if (st->widened_from_ns)
 		fprintf(err, "%s: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
 			prog, path, (double)st->max_disorder_ns / 1e9,
 			(double)st->widened_from_ns / 1e9,
 			(double)st->window_ns / 1e9);
+}
+
+void sc_take_reorder_oom(struct sc_stats *st, const struct sc_stats *earlier)
+{
+	if (!st->reorder_oom) {
+		st->reorder_oom = earlier->reorder_oom;
+		st->reorder_oom_at = earlier->reorder_oom_at;
+	}
 }
 
 int sc_run(const char *path, const struct sc_opts *opts,
@@ -665,8 +680,9 @@ int sc_run_twice(const char *path, const struct sc_opts *opts,
 	if (open_input(path, &in))
 		return -1;
 	ret = run_input(&in, opts, first, st1);
+	/* (Not when memory ran out: a wider window needs more of it.) */
 	if (!ret && opts && opts->widen && first->reset &&
-	    (st1->late || st1->late_holes)) {
+	    !st1->reorder_oom && (st1->late || st1->late_holes)) {
 		/* The same records in the same order: above the largest
 		 * disorder nothing can be late this time. */
 		wide = *opts;
@@ -683,6 +699,7 @@ int sc_run_twice(const char *path, const struct sc_opts *opts,
 			between(ctx);
 		ret = run_input(&in, opts, second, st2);
 		st2->widened_from_ns = from;
+		sc_take_reorder_oom(st2, st1);
 	}
 	err = errno;
 	close_input(&in);

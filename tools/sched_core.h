@@ -128,6 +128,11 @@ struct sc_stats {
 					 * with @window_ns instead of this
 					 * (see sc_opts.widen) */
 	size_t max_buffered;		/* peak reorder-buffer entries */
+	uint64_t reorder_oom;		/* times the reorder buffer could not
+					 * grow: what it held was handed on
+					 * early, so newer records may then
+					 * count as late (see push()) */
+	size_t reorder_oom_at;		/* what it held the first time */
 	bool malformed;			/* reading stopped at a bad record */
 	struct fxt_error error;
 };
@@ -194,9 +199,18 @@ const char *sc_parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
 const char *sc_parse_window(const char *s, uint64_t *out);
 
 /*
+ * sc_take_reorder_oom() - @st reports the reorder buffer running out of
+ * memory in an @earlier pass over the same input, if its own did not: the
+ * later pass's stats are the ones printed. sc_run_twice() does it for its
+ * second pass.
+ */
+void sc_take_reorder_oom(struct sc_stats *st, const struct sc_stats *earlier);
+
+/*
  * sc_print_input_notes() - what fxt-sched and fxt2json (@prog) both say on
  * @err about the input @path as @st read it: that it held no scheduling
- * record, and that it was read again with a wider window (sc_opts.widen).
+ * record, that memory ran out in the reorder buffer, and that it was read
+ * again with a wider window (sc_opts.widen).
  */
 void sc_print_input_notes(FILE *err, const char *prog, const char *path,
 			  const struct sc_stats *st);
