@@ -343,6 +343,24 @@ static void build_odd_names(struct tb *t)
 }
 
 /*
+ * Names longer than fxt-sched and fxt2json keep (63 bytes): process 100
+ * is 70 'p's; thread 101 is 62 'x's, then an e-acute (2 bytes, cut after
+ * its first) and "yyy"; thread 102 is 100 'z's.
+ */
+#define FX_P10 "pppppppppp"
+#define FX_X10 "xxxxxxxxxx"
+#define FX_Z10 "zzzzzzzzzz"
+FX_UNUSED
+static void build_long_names(struct tb *t)
+{
+	build_named_pair(t, FX_P10 FX_P10 FX_P10 FX_P10 FX_P10 FX_P10 FX_P10,
+			 FX_X10 FX_X10 FX_X10 FX_X10 FX_X10 FX_X10 "xx"
+			 "\xc3\xa9yyy",
+			 FX_Z10 FX_Z10 FX_Z10 FX_Z10 FX_Z10 FX_Z10 FX_Z10
+			 FX_Z10 FX_Z10 FX_Z10);
+}
+
+/*
  * top across a hole: what ran on cpu1 from the hole's start (3000) to its
  * next switch (9000) is not known.
  *   cpu0: 1000 idle -> A(11); 5500 A -> idle (blocked, after the hole: A

@@ -318,6 +318,20 @@ for cmd in "top" "latency -T" "latency --intervals" "summary"; do
 	t "$cmd --json: a name cut mid-character is valid UTF-8 JSON, the cut replaced by U+FFFD" "'$S' $cmd '$F/odd_names.fxt' --json >'$tmp/n.json' && json_names '$tmp/n.json'"
 done
 t "fxt2json: a name cut mid-character is valid UTF-8 JSON, the cut replaced by U+FFFD" "'$J' '$F/odd_names.fxt' >'$tmp/n.json' && json_names '$tmp/n.json'"
+# long_names.fxt: names are kept to 63 bytes, as fxt-sched(1) and
+# fxt2json(1) say; a character cut there is U+FFFD.
+long_names() { python3 -c '
+import json,sys
+o=json.loads(open(sys.argv[2],"rb").read())
+if sys.argv[1]=="fxt2json":
+    n={(e["name"],e.get("tid")):e["args"]["name"] for e in o["traceEvents"] if e["name"] in ("thread_name","process_name") and e["pid"]==100}
+    assert n=={("process_name",None):"p"*63,("thread_name",101):"x"*62+"\ufffd",("thread_name",102):"z"*63}, n
+else:
+    n={t["tid"]:t["name"] for t in o["threads"]}
+    p={q["pid"]:q["name"] for q in o["processes"]}
+    assert n=={101:"x"*62+"\ufffd",102:"z"*63} and p=={100:"p"*63}, (n,p)
+' "$1" "$2"; }
+t "fxt-sched latency -P --json and fxt2json: names longer than 63 bytes are cut at 63 (long_names.fxt: a character cut there is U+FFFD)" "'$S' latency -P --json '$F/long_names.fxt' >'$tmp/l1.json' && long_names fxt-sched '$tmp/l1.json' && '$J' '$F/long_names.fxt' >'$tmp/l2.json' && long_names fxt2json '$tmp/l2.json'"
 t "fxt2json --reorder-window takes units; bad values exit 2" "'$J' --reorder-window 500ms '$F/holes.fxt' >/dev/null && { '$J' --reorder-window 1parsec '$F/holes.fxt' 2>/dev/null; [ \$? -eq 2 ]; }"
 for P in "$S summary" "$J"; do
 	p=${P##*/}
