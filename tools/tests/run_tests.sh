@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
 # run_tests.sh - tools/ host tests as one TAP stream (called by make check
-# with BUILD, ASAN_BUILD, SRCDIR, MAKE). Test programs print unnumbered
+# with BUILD, ASAN_BUILD, SRCDIR, MAKE, and FAIL_ALLOC: the collector's
+# fail_alloc.so). Test programs print unnumbered
 # "ok - ..." lines; this numbers them and ends with "N passed, N failed".
 set -u
 : "${BUILD:?}" "${ASAN_BUILD:?}" "${SRCDIR:?}" "${MAKE:=make}"
