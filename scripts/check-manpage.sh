@@ -10,7 +10,7 @@ prog=${0##*/}
 
 usage() {
 	cat <<EOF
-Usage: $prog [--options-only] PAGE PROGRAM [SOURCE.c...]
+Usage: $prog PAGE PROGRAM [SOURCE.c...]
 
 Checks the man page PAGE against PROGRAM (run with --help) and prints TAP:
   - it renders with groff -man -ww without a single warning ("cannot adjust
@@ -24,16 +24,12 @@ Checks the man page PAGE against PROGRAM (run with --help) and prints TAP:
   - every option the page's OPTIONS section names is one of those
   - every exit status in --help's "Exit status" paragraph is in the page's
     EXIT STATUS section, and the section lists no other
-  --options-only  only the groff warnings and the option checks (for pages
-                  that predate this test)
 Exit status: 0 all passed, 1 a check failed, 2 usage error.
 EOF
 }
 
-options_only=0
 while [[ $# -gt 0 ]]; do
 	case $1 in
-	--options-only) options_only=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
@@ -94,7 +90,7 @@ in_text() {
 	grep -qE -- "(^|[^a-zA-Z0-9-])$1([^a-zA-Z0-9-]|$)" <<<"$2"
 }
 
-# Every page, --options-only or not. man fits the page to the terminal
+# man fits the page to the terminal
 # (a line length about 2 less), and some warnings come only at some widths.
 warnings=
 for cols in 60 80 120; do
@@ -105,16 +101,14 @@ done
 ok "$(test -z "$warnings"; echo $?)" "$name: renders with groff -ww and no warning at 60, 80 and 120 columns" \
 	"${warnings%$'\n'}"
 
-if [[ $options_only -eq 0 ]]; then
-	missing=()
-	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
-		grep -qx "$s" <<<"$rendered" || missing+=("$s")
-	done
-	ok "${#missing[@]}" "$name: has the standard sections" "missing: ${missing[*]:-}"
-	first=$(section NAME | sed -n '1s/^ *//p')
-	ok "$([[ $first == "$name "* ]]; echo $?)" "$name: NAME starts with '$name'" \
-		"NAME reads: $first"
-fi
+missing=()
+for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+	grep -qx "$s" <<<"$rendered" || missing+=("$s")
+done
+ok "${#missing[@]}" "$name: has the standard sections" "missing: ${missing[*]:-}"
+first=$(section NAME | sed -n '1s/^ *//p')
+ok "$([[ $first == "$name "* ]]; echo $?)" "$name: NAME starts with '$name'" \
+	"NAME reads: $first"
 
 [[ -n $help_options ]] || { echo "$prog: no long option found in '$program --help'" >&2; exit 2; }
 missing=()
@@ -170,7 +164,7 @@ else
 fi
 
 exit_para=$(sed -n '/^Exit status/,/^$/p' <<<"$help")
-if [[ $options_only -eq 0 && -n $exit_para ]]; then
+if [[ -n $exit_para ]]; then
 	help_codes=$(grep -oE '\b[0-9]{1,3}\b' <<<"$exit_para" | sort -un | paste -sd' ')
 	exit_text=$(section "EXIT STATUS")
 	page_codes=$(grep -oE '^ {7}[0-9]{1,3}\b' <<<"$exit_text" | tr -d ' ' | sort -un)

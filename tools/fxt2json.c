@@ -324,6 +324,9 @@ static void usage(FILE *f)
 		"before it are converted), a write error or out of memory; 2 bad command\n"
 		"line; 3 converted, but records beyond --reorder-window were left out (or\n"
 		"holes applied late; stderr says how many).\n"
+		"\nEXAMPLES\n"
+		"  fxt2json sched.fxt -o sched.json   (open it in ui.perfetto.dev)\n"
+		"  fxt2json sched.fxt --reorder-window 500ms | gzip >sched.json.gz\n"
 		"See fxt2json(1).\n");
 }
 
@@ -399,6 +402,7 @@ int main(int argc, char **argv)
 	const char *path, *outpath = NULL;
 	uint64_t widened_from;
 	struct sc_stats names_st;
+	char advice[160];
 	int ret = 0, c;
 
 	/* Past a file size limit (ulimit -f), a write fails with EFBIG and
@@ -528,13 +532,16 @@ int main(int argc, char **argv)
 	sc_take_reorder_oom(&st, &names_st);
 	sc_print_input_notes(stderr, "fxt2json", path, &st);
 	if (st.late)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window left out (first at offset %zu); a --reorder-window above %.9f s, or none, takes them in\n",
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records beyond the reorder window left out (first at offset %zu); %s\n",
 			path, st.late, st.first_late_offset,
-			(double)st.max_disorder_ns / 1e9);
+			sc_late_advice(advice, sizeof(advice), &st,
+				       "takes them in"));
 	if (st.late_holes)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " holes (loss markers) beyond the reorder window applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; a --reorder-window above %.9f s, or none, applies them in time\n",
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " holes (loss markers) beyond the reorder window applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; %s\n",
 			path, st.late_holes, st.first_late_hole_offset,
-			st.max_late_hole_ns, (double)st.max_disorder_ns / 1e9);
+			st.max_late_hole_ns,
+			sc_late_advice(advice, sizeof(advice), &st,
+				       "applies them in time"));
 	if (ret == 0 && (st.late || st.late_holes))
 		ret = 3;	/* the output leaves records out: say so */
 	if (check_output(cv.out))

@@ -652,10 +652,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			an->started ? end : 0, span);
 		fprintf(out, "\"records\": {\"total\": %" PRIu64 ", \"switches\": %"
 			PRIu64 ", \"wakeups\": %" PRIu64 ", \"unknown_skipped\": %"
-			PRIu64 ", \"late_skipped\": %" PRIu64 ", \"late_holes\": %"
-			PRIu64 "},\n", an->io.records, an->io.switches,
-			an->io.wakeups, an->io.skipped, an->io.late,
-			an->io.late_holes);
+			PRIu64 ", \"reorder_oom\": %" PRIu64 ", \"late_skipped\": %"
+			PRIu64 ", \"late_holes\": %" PRIu64 "},\n", an->io.records,
+			an->io.switches, an->io.wakeups, an->io.skipped,
+			an->io.reorder_oom, an->io.late, an->io.late_holes);
 		fprintf(out, "\"dropped\": {\"provider_events\": %" PRIu64
 			", \"records_dropped\": %" PRIu64 ", \"per_cpu\": {",
 			an->drop_events, dropped);
@@ -757,6 +757,9 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			fputc('\n', out);
 		}
 		print_not_counted(an, out);
+		if (an->io.reorder_oom)
+			fprintf(out, "reorder buffer out of memory (what it held handed on early): %"
+				PRIu64 " times\n", an->io.reorder_oom);
 		if (an->io.late)
 			fprintf(out, "records beyond the reorder window (skipped): %"
 				PRIu64 "\n", an->io.late);
@@ -803,20 +806,24 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 void print_input_warnings(const struct analysis *an, const char *path,
 			  FILE *err)
 {
+	char advice[160];
+
 	if (an->io.malformed)
 		fprintf(err, "fxt-sched: %s: offset %zu: %s; the results cover only the records before it\n",
 			path, an->io.error.offset, an->io.error.message);
 	sc_print_input_notes(err, "fxt-sched", path, &an->io);
 	if (an->io.late)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were left out; a --reorder-window above %.9f s, or none, takes them in\n",
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were left out; %s\n",
 			path, an->io.late, an->io.first_late_offset,
 			an->io.max_late_ns,
-			(double)an->io.max_disorder_ns / 1e9);
+			sc_late_advice(advice, sizeof(advice), &an->io,
+				       "takes them in"));
 	if (an->io.late_holes)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived more than the reorder window after newer records (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; a --reorder-window above %.9f s, or none, applies them in time\n",
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived more than the reorder window after newer records (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; %s\n",
 			path, an->io.late_holes, an->io.first_late_hole_offset,
 			an->io.max_late_hole_ns,
-			(double)an->io.max_disorder_ns / 1e9);
+			sc_late_advice(advice, sizeof(advice), &an->io,
+				       "applies them in time"));
 	if (an->oom)
 		fprintf(err, "fxt-sched: warning: out of memory: some statistics are incomplete\n");
 	if (an->spool_error)

@@ -643,13 +643,24 @@ void sc_print_input_notes(FILE *err, const char *prog, const char *path,
 		fprintf(err, "%s: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
 			prog, path);
 	if (st->reorder_oom)
-		fprintf(err, "%s: warning: %s: out of memory holding %zu records in the reorder buffer: what it held was handed on early, %" PRIu64 " times, so records after that may be counted late below or taken out of order; the results are incomplete (a smaller --reorder-window needs less memory)\n",
+		fprintf(err, "%s: warning: %s: out of memory holding %zu records in the reorder buffer: what it held was handed on early, %" PRIu64 " times, so records after that may be counted late below; the results are incomplete (a smaller --reorder-window needs less memory)\n",
 			prog, path, st->reorder_oom_at, st->reorder_oom);
 	if (st->widened_from_ns)
 		fprintf(err, "%s: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
 			prog, path, (double)st->max_disorder_ns / 1e9,
 			(double)st->widened_from_ns / 1e9,
 			(double)st->window_ns / 1e9);
+}
+
+const char *sc_late_advice(char *buf, size_t len, const struct sc_stats *st,
+			   const char *does_it)
+{
+	if (st->reorder_oom)
+		snprintf(buf, len, "the reorder buffer ran out of memory (see above), which made them late: a wider --reorder-window needs more of it");
+	else
+		snprintf(buf, len, "a --reorder-window above %.9f s, or none, %s",
+			 (double)st->max_disorder_ns / 1e9, does_it);
+	return buf;
 }
 
 void sc_take_reorder_oom(struct sc_stats *st, const struct sc_stats *earlier)

@@ -207,6 +207,16 @@ const char *sc_parse_window(const char *s, uint64_t *out);
 void sc_take_reorder_oom(struct sc_stats *st, const struct sc_stats *earlier);
 
 /*
+ * sc_late_advice() - the end of the warning about late records or holes:
+ * the --reorder-window above the input's largest disorder, or none, that
+ * @does_it ("takes them in"); or, when the reorder buffer ran out of memory
+ * (which is what made them late), that a wider window is no cure.
+ * Return: @buf.
+ */
+const char *sc_late_advice(char *buf, size_t len, const struct sc_stats *st,
+			   const char *does_it);
+
+/*
  * sc_print_input_notes() - what fxt-sched and fxt2json (@prog) both say on
  * @err about the input @path as @st read it: that it held no scheduling
  * record, that memory ran out in the reorder buffer, and that it was read
