@@ -98,3 +98,20 @@ for a in --help --version -h -V; do
 		sed 's/^/#     /' "$TMP/err"
 	fi
 done
+# -o - on a terminal: a usage error (exit 2), before the device is opened
+# (-D names none here). script(1) gives the command a terminal.
+name="-o - with stdout a terminal: usage error, exit 2, says to redirect, device not opened"
+if ! command -v script >/dev/null 2>&1; then
+	echo "ok - $name # SKIP script(1) (util-linux) is not installed"
+else
+	script -qec "'$COLLECT' -D '$TMP/no-such-device' -o -; echo \"exit \$?\"" \
+		/dev/null </dev/null >"$TMP/tty.txt" 2>&1
+	if grep -q "^exit 2" "$TMP/tty.txt" &&
+	   grep -q "fxt-collect: -o - would write a binary trace to the terminal: redirect it" "$TMP/tty.txt" &&
+	   ! grep -q "no-such-device" "$TMP/tty.txt"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		sed 's/^/#     /' "$TMP/tty.txt"
+	fi
+fi
