@@ -61,6 +61,12 @@ for skip in 8 5000; do
 done
 t "summary - on a file read to its end already: exit 1, not an FXT trace" "{ cat >/dev/null && '$S' summary - >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ]; } <'$tmp/t.fxt' && grep -q '^fxt-sched: -: .*not an FXT trace (no magic record)' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
 mkdir "$tmp/spool"
+t "--intervals --json: in the order the intervals end (end_ns never decreases; start_ns does, or the check says nothing), as fxt-sched(1) says" "'$S' latency '$tmp/t.fxt' --intervals --json | python3 -c '
+import json,sys
+v=json.load(sys.stdin)[\"intervals\"]
+e=[i[\"end_ns\"] for i in v]; s=[i[\"start_ns\"] for i in v]
+assert len(v)>100 and e==sorted(e) and s!=sorted(s), (len(v), e==sorted(e), s==sorted(s))
+'"
 t "--intervals spools in \$TMPDIR: a TMPDIR that does not exist fails, exit 1, naming it and what to do" "TMPDIR='$tmp/none' '$S' latency --intervals '$tmp/t.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qF 'fxt-sched: --intervals: cannot create a temporary file in $tmp/none: No such file or directory (set TMPDIR to a writable directory)' '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
 t "--intervals with a writable TMPDIR: the same list, nothing left in TMPDIR" "'$S' latency --intervals '$tmp/t.fxt' >'$tmp/i1.txt' && TMPDIR='$tmp/spool' '$S' latency --intervals '$tmp/t.fxt' >'$tmp/i2.txt' && cmp -s '$tmp/i1.txt' '$tmp/i2.txt' && [ -z \"\$(ls -A '$tmp/spool')\" ]"
 head -c 20000 "$tmp/t.fxt" >"$tmp/cut.fxt"
