@@ -758,14 +758,16 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		}
 		print_not_counted(an, out);
 		if (an->io.reorder_oom)
-			fprintf(out, "reorder buffer out of memory (what it held handed on early): %"
-				PRIu64 " times\n", an->io.reorder_oom);
+			fprintf(out, "reorder buffer out of memory (records handed on early): %"
+				PRIu64 "\n", an->io.reorder_oom);
 		if (an->io.late)
-			fprintf(out, "records beyond the reorder window (skipped): %"
-				PRIu64 "\n", an->io.late);
+			fprintf(out, "records %s (skipped): %" PRIu64 "\n",
+				an->io.reorder_oom ? SC_OOM_LATE :
+				"beyond the reorder window", an->io.late);
 		if (an->io.late_holes)
-			fprintf(out, "holes beyond the reorder window (applied late): %"
-				PRIu64 "\n", an->io.late_holes);
+			fprintf(out, "holes %s (applied late): %" PRIu64 "\n",
+				an->io.reorder_oom ? SC_OOM_LATE :
+				"beyond the reorder window", an->io.late_holes);
 		if (an->io.malformed)
 			fprintf(out, "stopped at a malformed record: offset %zu: %s\n",
 				an->io.error.offset, an->io.error.message);
@@ -813,15 +815,18 @@ void print_input_warnings(const struct analysis *an, const char *path,
 			path, an->io.error.offset, an->io.error.message);
 	sc_print_input_notes(err, "fxt-sched", path, &an->io);
 	if (an->io.late)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived more than the reorder window after newer ones (first at offset %zu, up to %" PRIu64 " ns late) and were left out; %s\n",
-			path, an->io.late, an->io.first_late_offset,
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived %s (first at offset %zu, up to %" PRIu64 " ns late) and were left out; %s\n",
+			path, an->io.late, an->io.reorder_oom ? SC_OOM_LATE :
+			"more than the reorder window after newer ones",
+			an->io.first_late_offset,
 			an->io.max_late_ns,
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "takes them in"));
 	if (an->io.late_holes)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived more than the reorder window after newer records (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; %s\n",
-			path, an->io.late_holes, an->io.first_late_hole_offset,
-			an->io.max_late_hole_ns,
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived %s (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; %s\n",
+			path, an->io.late_holes, an->io.reorder_oom ? SC_OOM_LATE :
+			"more than the reorder window after newer records",
+			an->io.first_late_hole_offset, an->io.max_late_hole_ns,
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "applies them in time"));
 	if (an->oom)

@@ -450,9 +450,12 @@ static void push(struct run *r, const struct sc_event *e)
 	struct sc_event out;
 
 	if (heap_push(&r->heap, e)) {
+		/* Once per hand-on; a buffer that cannot be allocated at all
+		 * (nothing held) fails every push: counted once. */
 		if (!r->st->reorder_oom)
 			r->st->reorder_oom_at = r->heap.n;
-		r->st->reorder_oom++;
+		if (!r->st->reorder_oom || r->heap.n)
+			r->st->reorder_oom++;
 		while (r->heap.n) {
 			heap_pop(&r->heap, &out);
 			emit(r, &out);
@@ -639,12 +642,22 @@ static int run_input(struct input *in, const struct sc_opts *opts,
 void sc_print_input_notes(FILE *err, const char *prog, const char *path,
 			  const struct sc_stats *st)
 {
+	char times[32];
+
 	if (!st->switches && !st->wakeups && !st->malformed)
 		fprintf(err, "%s: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
 			prog, path);
-	if (st->reorder_oom)
-		fprintf(err, "%s: warning: %s: out of memory holding %zu records in the reorder buffer: what it held was handed on early, %" PRIu64 " times, so records after that may be counted late below; the results are incomplete (a smaller --reorder-window needs less memory)\n",
-			prog, path, st->reorder_oom_at, st->reorder_oom);
+	if (st->reorder_oom == 1)
+		snprintf(times, sizeof(times), "once");
+	else
+		snprintf(times, sizeof(times), "%" PRIu64 " times",
+			 st->reorder_oom);
+	if (st->reorder_oom && !st->reorder_oom_at)
+		fprintf(err, "%s: warning: %s: out of memory for the reorder buffer: every record was handed on as read, in file order, so those out of order may be counted late below; the results are incomplete\n",
+			prog, path);
+	else if (st->reorder_oom)
+		fprintf(err, "%s: warning: %s: out of memory holding %zu records in the reorder buffer: what it held was handed on early (%s), so records after that may be counted late below; the results are incomplete (a smaller --reorder-window needs less memory)\n",
+			prog, path, st->reorder_oom_at, times);
 	if (st->widened_from_ns)
 		fprintf(err, "%s: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
 			prog, path, (double)st->max_disorder_ns / 1e9,
@@ -656,7 +669,7 @@ const char *sc_late_advice(char *buf, size_t len, const struct sc_stats *st,
 			   const char *does_it)
 {
 	if (st->reorder_oom)
-		snprintf(buf, len, "the reorder buffer ran out of memory (see above), which made them late: a wider --reorder-window needs more of it");
+		snprintf(buf, len, "memory ran out (see above), not the window: a wider --reorder-window would need more of it");
 	else
 		snprintf(buf, len, "a --reorder-window above %.9f s, or none, %s",
 			 (double)st->max_disorder_ns / 1e9, does_it);

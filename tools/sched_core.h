@@ -202,9 +202,15 @@ const char *sc_parse_window(const char *s, uint64_t *out);
  * sc_take_reorder_oom() - @st reports the reorder buffer running out of
  * memory in an @earlier pass over the same input, if its own did not: the
  * later pass's stats are the ones printed. sc_run_twice() does it for its
- * second pass.
+ * second pass. Both passes use the same window, so a size limit fails
+ * both alike (the tests cannot tell this apart); real memory pressure
+ * need not.
  */
 void sc_take_reorder_oom(struct sc_stats *st, const struct sc_stats *earlier);
+
+/* Where late records are when the reorder buffer ran out of memory (not
+ * beyond the window: the buffer handed on newer ones before their time). */
+#define SC_OOM_LATE "behind newer records the reorder buffer, out of memory, handed on early"
 
 /*
  * sc_late_advice() - the end of the warning about late records or holes:

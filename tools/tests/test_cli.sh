@@ -361,15 +361,22 @@ fail_alloc=${FAIL_ALLOC:-}	# the collector's fail_alloc.so (make check)
 for P in "$S summary" "$J"; do
 	p=${P##*/}
 	name="$p, out of memory in the reorder buffer (--reorder-window 100s, realloc above 500000 bytes fails): the warning says so, the late records' warning blames it (no advice to widen the window), exit 1, output still whole (summary: a line and JSON reorder_oom); without the failure: exit 0, no warning"
+	name2="$p, out of memory in the reorder buffer with no --reorder-window (realloc above 200000 bytes fails): no wider window tried (no 'read again' note), the warning, exit 1"
+	name3="$p, a reorder buffer that cannot be allocated at all (realloc above 50000 bytes fails): 'every record was handed on as read', exit 1"
+	skip=
 	if ldd "${P%% *}" 2>/dev/null | grep -q libasan; then
-		echo "ok - $name # SKIP an ASan build's realloc cannot be preloaded over"
+		skip="an ASan build's realloc cannot be preloaded over"
+	elif [ ! -f "$fail_alloc" ]; then
+		skip="FAIL_ALLOC (the collector's fail_alloc.so) is not given: run it with make check"
+	fi
+	if [ -n "$skip" ]; then
+		for n in "$name" "$name2" "$name3"; do echo "ok - $n # SKIP $skip"; done
 		continue
 	fi
-	if [ ! -f "$fail_alloc" ]; then
-		echo "ok - $name # SKIP FAIL_ALLOC (the collector's fail_alloc.so) is not given: run it with make check"
-		continue
-	fi
-	t "$name" "FAIL_REALLOC_ABOVE=500000 LD_PRELOAD='$fail_alloc' $P '$oom_fxt' --reorder-window 100s >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^${p%% *}: warning: .*oom.fxt: out of memory holding 8192 records in the reorder buffer: what it held was handed on early, [0-9]* times, so records after that may be counted late below; the results are incomplete' '$tmp/e.txt' && grep -q 'scheduling records .*; the reorder buffer ran out of memory (see above), which made them late: a wider --reorder-window needs more of it\$' '$tmp/e.txt' && ! grep -q 'a --reorder-window above' '$tmp/e.txt' && if [ '$p' = fxt2json ]; then json_ok '$tmp/o.txt'; else grep -qx 'reorder buffer out of memory (what it held handed on early): [1-9][0-9]* times' '$tmp/o.txt' && FAIL_REALLOC_ABOVE=500000 LD_PRELOAD='$fail_alloc' $P --json '$oom_fxt' --reorder-window 100s 2>/dev/null | grep -q '\"reorder_oom\": [1-9][0-9]*, \"late_skipped\": [1-9]'; fi && $P '$oom_fxt' --reorder-window 100s >/dev/null 2>'$tmp/e.txt' && ! grep -q 'out of memory' '$tmp/e.txt'"
+	t "$name" "FAIL_REALLOC_ABOVE=500000 LD_PRELOAD='$fail_alloc' $P '$oom_fxt' --reorder-window 100s >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^${p%% *}: warning: .*oom.fxt: out of memory holding 8192 records in the reorder buffer: what it held was handed on early ([0-9]* times), so records after that may be counted late below; the results are incomplete' '$tmp/e.txt' && grep -q 'scheduling records .*behind newer records the reorder buffer, out of memory, handed on early.*; memory ran out (see above), not the window: a wider --reorder-window would need more of it\$' '$tmp/e.txt' && ! grep -q 'more than the reorder window' '$tmp/e.txt' && ! grep -q 'a --reorder-window above' '$tmp/e.txt' && if [ '$p' = fxt2json ]; then json_ok '$tmp/o.txt'; else grep -qx 'reorder buffer out of memory (records handed on early): [1-9][0-9]*' '$tmp/o.txt' && grep -qx 'records behind newer records the reorder buffer, out of memory, handed on early (skipped): [1-9][0-9]*' '$tmp/o.txt' && FAIL_REALLOC_ABOVE=500000 LD_PRELOAD='$fail_alloc' $P --json '$oom_fxt' --reorder-window 100s 2>/dev/null | grep -q '\"reorder_oom\": [1-9][0-9]*, \"late_skipped\": [1-9]'; fi && $P '$oom_fxt' --reorder-window 100s >/dev/null 2>'$tmp/e.txt' && ! grep -q 'out of memory' '$tmp/e.txt'"
+	t "$name2" "FAIL_REALLOC_ABOVE=200000 LD_PRELOAD='$fail_alloc' $P '$oom_fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^${p%% *}: warning: .*oom.fxt: out of memory holding 2048 records in the reorder buffer' '$tmp/e.txt' && ! grep -q 'read again' '$tmp/e.txt'"
+	# Every push fails: counted once, not once a record.
+	t "$name3" "FAIL_REALLOC_ABOVE=50000 LD_PRELOAD='$fail_alloc' $P '$oom_fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^${p%% *}: warning: .*oom.fxt: out of memory for the reorder buffer: every record was handed on as read, in file order' '$tmp/e.txt' && { [ '$p' = fxt2json ] || grep -qx 'reorder buffer out of memory (records handed on early): 1' '$tmp/o.txt'; }"
 done
 
 # ---- the documentation agrees with the kernel module ----
