@@ -23,7 +23,8 @@ Checks the man page PAGE against PROGRAM (run with --help) and prints TAP:
     and in --help
   - every option the page's OPTIONS section names is one of those
   - every exit status in --help's "Exit status" paragraph is in the page's
-    EXIT STATUS section, and the section lists no other
+    EXIT STATUS section, and the section, a list (.TP items, at least
+    two), lists no other
 Exit status: 0 all passed, 1 a check failed, 2 usage error.
 EOF
 }
@@ -171,6 +172,10 @@ if [[ -n $exit_para ]]; then
 	missing=() extra=()
 	for c in $help_codes; do in_text "$c" "$exit_text" || missing+=("$c"); done
 	for c in $page_codes; do in_text "$c" "$help_codes" || extra+=("$c"); done
+	# A paragraph instead of a list (.TP items) would hide a status the
+	# program does not have: only a list's statuses are read as such.
+	nlisted=$(wc -w <<<"$page_codes")
+	((nlisted >= 2)) || missing+=("(EXIT STATUS is not a .TP list: $nlisted statuses found at the start of a line)")
 	ok "$(( ${#missing[@]} + ${#extra[@]} ))" \
 		"$name: EXIT STATUS lists exactly the statuses of --help ($help_codes)" \
 		"in --help, not in the page: ${missing[*]:-}" \
