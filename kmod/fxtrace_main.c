@@ -418,7 +418,7 @@ static const struct vm_operations_struct fxtrace_vm_ops = {
 
 /*
  * Map one CPU's control page (read-write) or part of its data area
- * (read-only). Offsets: uapi header, "mmap layout".
+ * (read-only), never executable. Offsets: uapi header, "mmap layout".
  */
 static int fxtrace_mmap_locked(struct fxtrace_session *s,
 			       struct vm_area_struct *vma)
@@ -434,6 +434,15 @@ static int fxtrace_mmap_locked(struct fxtrace_session *s,
 		return -EINVAL;
 	if (!cpu_possible(cpu))
 		return -ENXIO;
+	/*
+	 * Never executable, now or by mprotect(): the data holds bytes any
+	 * task chooses (a name set with prctl(PR_SET_NAME) is copied inline),
+	 * and a writable control page must not be W+X. /dev is not always
+	 * mounted noexec, which would refuse it before us.
+	 */
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+	fxtrace_vm_flags_clear(vma, VM_MAYEXEC);
 	if (pgoff == 0) {
 		/* The control page, on its own. */
 		if (len != PAGE_SIZE)

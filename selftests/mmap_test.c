@@ -5,7 +5,7 @@
  * consumer positions out of range; mremap (grow refused, move and shrink
  * keep the data and the buffers busy), fork (the child shares the ring),
  * and a mapping that outlives its fd (the session lives on until munmap);
- * what a file opened read-only or write-only can map.
+ * what a file opened read-only or write-only can map; nothing executable.
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -129,6 +130,52 @@ TEST(data_mprotect_to_writable_is_eacces)
 
 	ASSERT_ERRNO(EACCES, mprotect(data, info.buf_size,
 				      PROT_READ | PROT_WRITE));
+	close(fd);
+}
+
+/*
+ * The module's own refusal, not the kernel's for a noexec mount (which
+ * would give the same EPERM without the module's check): SKIP on one.
+ */
+static void skip_on_noexec_dev(void)
+{
+	struct statvfs sv;
+
+	ASSERT_EQ(0, statvfs(FXTRACE_DEV_PATH, &sv));
+	if (sv.f_flag & ST_NOEXEC)
+		SKIP("%s is on a noexec mount: the kernel refuses PROT_EXEC before the module",
+		     FXTRACE_DEV_PATH);
+}
+
+TEST(executable_mapping_is_eperm)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+
+	skip_on_noexec_dev();
+	ASSERT_ERRNO(EPERM, (long)mmap(NULL, info.ctrl_size,
+				       PROT_READ | PROT_WRITE | PROT_EXEC,
+				       MAP_SHARED, fd,
+				       (off_t)ctrl_offset(&info, 0)));
+	ASSERT_ERRNO(EPERM, (long)mmap(NULL, info.buf_size,
+				       PROT_READ | PROT_EXEC, MAP_SHARED, fd,
+				       (off_t)data_offset(&info, 0)));
+	close(fd);
+}
+
+TEST(mprotect_to_executable_is_eacces)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+	void *ctrl, *data;
+
+	skip_on_noexec_dev();
+	ctrl = map_ctrl(fd, &info, 0);
+	data = (void *)map_data(fd, &info, 0);
+	ASSERT_ERRNO(EACCES, mprotect(ctrl, info.ctrl_size,
+				      PROT_READ | PROT_WRITE | PROT_EXEC));
+	ASSERT_ERRNO(EACCES, mprotect(data, info.buf_size,
+				      PROT_READ | PROT_EXEC));
 	close(fd);
 }
 

@@ -43,7 +43,8 @@
  *   control page at  info.ctrl_offset + n * info.cpu_stride, info.ctrl_size bytes
  *   data area at     info.data_offset + n * info.cpu_stride, info.buf_size bytes
  * Data areas can only be mapped read-only (PROT_WRITE gives EPERM, and
- * mprotect() cannot add it later). A CPU below info.nr_cpu_ids that is not
+ * mprotect() cannot add it later). No region can be mapped executable
+ * (PROT_EXEC gives EPERM; mprotect() cannot add it either). A CPU below info.nr_cpu_ids that is not
  * possible on this machine gives ENXIO. Offsets or lengths outside one region,
  * CPUs from nr_cpu_ids on included, give EINVAL.
  *
@@ -380,7 +381,9 @@ struct fxtrace_ctrl {
  *                      kernel checks write access for shared mappings
  *                      only); offset or length outside one region (a CPU
  *                      from nr_cpu_ids on is outside them all)
- *              EPERM   PROT_WRITE on a data area
+ *              EPERM   PROT_WRITE on a data area; PROT_EXEC on any
+ *                      region (also what a READ_IMPLIES_EXEC
+ *                      personality adds)
  *              ENXIO   a CPU below nr_cpu_ids that is not possible here
  *              ENOMEM  the first mapping of a session with no buffers
  *                      (never configured, or its CONFIGURE failed) could
