@@ -26,7 +26,11 @@
  * that fails with ENOMEM leaves no buffers, but its buf_size and watermark
  * stay (GET_INFO shows the buf_size, state EMPTY; it has no field for the
  * watermark): the first mmap or START tries that size again, so configure
- * a smaller one first.
+ * a smaller one first. A first mmap that allocates does it holding the
+ * caller's mmap_lock, as does an mmap waiting for a CONFIGURE in another
+ * thread: every page fault of that process waits meanwhile (one zeroed
+ * buffer per possible CPU). A reader that configures (or starts) before it
+ * maps never allocates in mmap.
  *
  * The session, and tracing if it was started, lasts until its last file
  * descriptor and its last mapping are gone. Both are inherited by fork(): a
