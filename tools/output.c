@@ -762,12 +762,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				PRIu64 "\n", an->io.reorder_oom);
 		if (an->io.late)
 			fprintf(out, "records %s (skipped): %" PRIu64 "\n",
-				an->io.reorder_oom ? SC_OOM_LATE :
-				"beyond the reorder window", an->io.late);
+				sc_late_where(&an->io), an->io.late);
 		if (an->io.late_holes)
 			fprintf(out, "holes %s (applied late): %" PRIu64 "\n",
-				an->io.reorder_oom ? SC_OOM_LATE :
-				"beyond the reorder window", an->io.late_holes);
+				sc_late_where(&an->io), an->io.late_holes);
 		if (an->io.malformed)
 			fprintf(out, "stopped at a malformed record: offset %zu: %s\n",
 				an->io.error.offset, an->io.error.message);

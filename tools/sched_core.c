@@ -647,22 +647,28 @@ void sc_print_input_notes(FILE *err, const char *prog, const char *path,
 	if (!st->switches && !st->wakeups && !st->malformed)
 		fprintf(err, "%s: warning: %s: no context switch or wakeup records: a trace of something other than the scheduler, or fxt-collect stopped before any were written\n",
 			prog, path);
-	if (st->reorder_oom == 1)
-		snprintf(times, sizeof(times), "once");
-	else
-		snprintf(times, sizeof(times), "%" PRIu64 " times",
-			 st->reorder_oom);
-	if (st->reorder_oom && !st->reorder_oom_at)
+	if (st->reorder_oom && !st->reorder_oom_at) {
 		fprintf(err, "%s: warning: %s: out of memory for the reorder buffer: every record was handed on as read, in file order, so those out of order may be counted late below; the results are incomplete\n",
 			prog, path);
-	else if (st->reorder_oom)
+	} else if (st->reorder_oom) {
+		if (st->reorder_oom == 1)
+			snprintf(times, sizeof(times), "once");
+		else
+			snprintf(times, sizeof(times), "%" PRIu64 " times",
+				 st->reorder_oom);
 		fprintf(err, "%s: warning: %s: out of memory holding %zu records in the reorder buffer: what it held was handed on early (%s), so records after that may be counted late below; the results are incomplete (a smaller --reorder-window needs less memory)\n",
 			prog, path, st->reorder_oom_at, times);
+	}
 	if (st->widened_from_ns)
 		fprintf(err, "%s: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",
 			prog, path, (double)st->max_disorder_ns / 1e9,
 			(double)st->widened_from_ns / 1e9,
 			(double)st->window_ns / 1e9);
+}
+
+const char *sc_late_where(const struct sc_stats *st)
+{
+	return st->reorder_oom ? SC_OOM_LATE : "beyond the reorder window";
 }
 
 const char *sc_late_advice(char *buf, size_t len, const struct sc_stats *st,

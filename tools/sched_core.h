@@ -212,6 +212,10 @@ void sc_take_reorder_oom(struct sc_stats *st, const struct sc_stats *earlier);
  * beyond the window: the buffer handed on newer ones before their time). */
 #define SC_OOM_LATE "behind newer records the reorder buffer, out of memory, handed on early"
 
+/* Where @st's late records and holes are: SC_OOM_LATE, or "beyond the
+ * reorder window". */
+const char *sc_late_where(const struct sc_stats *st);
+
 /*
  * sc_late_advice() - the end of the warning about late records or holes:
  * the --reorder-window above the input's largest disorder, or none, that
