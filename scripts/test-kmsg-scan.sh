@@ -7,7 +7,8 @@
 # number also when the log buffer is full and old lines drop out; records
 # lost before the scan read them fail the step, never pass it; a reader
 # that fails does too; a step's mark is where the previous step's scan
-# ended, so records printed between two steps are not skipped; the last
+# ended, so records printed between two steps are not skipped; only the
+# Call Trace line of the OOM report ioctl_test asks for passes; the last
 # step (kernel_log_final) checks the W taint bit. Run with busybox's sh,
 # awk, grep and sed (what the
 # VM has) when busybox is installed, and with the host's sh and tools.
@@ -165,6 +166,24 @@ recs 205 300 >"$L/lost-first"
 { recs 1 5; rec 6 6000 'virtio_blk virtio1: [vda] 8388608 512-byte logical blocks (4.29 GB/4.00 GiB); a,b;c'
   echo ' SUBSYSTEM=virtio'; echo ' DEVICE=+virtio:virtio1 WARNING: not a message'; } >"$L/dict"
 : >"$L/empty"
+# oom REPORTER VICTIM [EXTRA]: an OOM report, as 6.1 prints one, woken by
+# REPORTER, killing VICTIM, with EXTRA as one more line of its stack.
+oom() {
+	rec 6 6000 "$1 invoked oom-killer: gfp_mask=0xcc2(GFP_KERNEL|__GFP_HIGHMEM), order=0, oom_score_adj=0"
+	rec 7 6001 "CPU: 1 PID: 77 Comm: $1 Not tainted 6.1.0-56-amd64 #1  Debian 6.1.158-1"
+	rec 8 6002 'Call Trace:'
+	rec 9 6003 ' <TASK>'
+	rec 10 6004 " ${3:-dump_stack_lvl+0x44/0x5c}"
+	rec 11 6005 ' </TASK>'
+	rec 12 6006 'Mem-Info:'
+	rec 13 6007 "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/,task=$2,pid=78,uid=0"
+	rec 14 6008 "Out of memory: Killed process 78 ($2) total-vm:2468kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:44kB oom_score_adj:0"
+}
+{ recs 1 5; oom bystander fxt-oom-origin; rec 15 6009 'oom_reaper: reaped process 78 (fxt-oom-origin)'; } >"$L/oom-asked"
+{ recs 1 5; oom fxt-oom-origin bystander; } >"$L/oom-other"
+{ recs 1 5; oom bystander fxt-oom-origin 'WARNING: CPU: 1 PID: 77 at mm/vmalloc.c:1 x+0x1/0x2'; } >"$L/oom-warn"
+{ recs 1 5; oom bystander fxt-oom-origin; rec 15 6009 'Call Trace:'; } >"$L/oom-then-trace"
+{ recs 1 5; oom bystander fxt-oom-origin | head -n 5; } >"$L/oom-cut"
 
 for sh in "${shells[@]}"; do
 	scan "$sh" "$L/1-5" "$L/1-5"
@@ -211,6 +230,24 @@ for sh in "${shells[@]}"; do
 	scan "$sh" "$L/empty" "$L/1-8"
 	fails "#   kmsg: no mark from before this step (no record in /dev/kmsg): its messages were not checked"
 	result $? "$sh: no record before the step: the scan fails"
+
+	# The OOM report ioctl_test asks for: only its Call Trace line passes.
+	scan "$sh" "$L/1-5" "$L/oom-asked"
+	clean
+	result $? "$sh: an OOM report killing fxt-oom-origin (ioctl_test's allocator): the step is clean"
+	scan "$sh" "$L/1-5" "$L/oom-other"
+	fails "#   [    0.006000] fxt-oom-origin invoked oom-killer: gfp_mask=0xcc2(GFP_KERNEL|__GFP_HIGHMEM), order=0, oom_score_adj=0" \
+		"#   [    0.006002] Call Trace:"
+	result $? "$sh: an OOM report killing another process fails the step, even if fxt-oom-origin woke the OOM killer"
+	scan "$sh" "$L/1-5" "$L/oom-warn"
+	fails "#   [    0.006004]  WARNING: CPU: 1 PID: 77 at mm/vmalloc.c:1 x+0x1/0x2"
+	result $? "$sh: a WARNING inside the asked OOM report still fails the step"
+	scan "$sh" "$L/1-5" "$L/oom-then-trace"
+	fails "#   [    0.006009] Call Trace:"
+	result $? "$sh: a Call Trace after the asked OOM report's end fails the step"
+	scan "$sh" "$L/1-5" "$L/oom-cut"
+	fails "#   [    0.006002] Call Trace:"
+	result $? "$sh: an OOM report cut before its kill line fails the step"
 
 	# Two steps in a row: the second's mark is where the first's scan ended.
 	scan2 "$sh" "$L/1-5" "$L/1-5" "$L/warn" "$L/warn"
