@@ -36,9 +36,11 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/oom.h>
 #include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/fxtrace.h>
@@ -136,16 +138,29 @@ static int fxtrace_alloc_rings(struct fxtrace_session *s)
 					__alignof__(struct fxtrace_ring));
 	if (!s->rings)
 		return -ENOMEM;
+	/*
+	 * The check above is an estimate, and other tasks may take memory
+	 * while the rings are filled. Should the OOM killer wake meanwhile,
+	 * whoever woke it, make it take this task, as ftrace's ring buffer
+	 * does: the rings are the cause, and as vmalloc() memory they show in
+	 * no task's RSS, so it would otherwise take the largest bystander.
+	 * vmalloc() gives up once a fatal signal is pending; so does the loop.
+	 */
+	set_current_oom_origin();
 	for_each_possible_cpu(cpu) {
 		ret = fxtrace_ring_init(per_cpu_ptr(s->rings, cpu), cpu,
 					s->buf_size, s->watermark, &s->wq,
 					s->owner_tgid, s->owner_tid);
+		if (!ret && fatal_signal_pending(current))
+			ret = -EINTR;
 		if (ret)
-			goto out_destroy_rings;
+			goto out_clear_oom_origin;
 	}
+	clear_current_oom_origin();
 	return 0;
 
-out_destroy_rings:
+out_clear_oom_origin:
+	clear_current_oom_origin();
 	/*
 	 * Never given to the probes, so no wakeup was ever queued: nothing
 	 * to sync, and no grace period to wait for, which on PREEMPT_RT

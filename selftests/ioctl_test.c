@@ -4,15 +4,20 @@
  * one test per documented errno.
  */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <sched.h>
 #include <stdint.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 
 #include "fault_inject.h"
 #include "fxtrace_dev.h"
+
+/* The allocator the OOM killer must take (kmsg_scan.sh's KS_OOM_VICTIM). */
+#define OOM_VICTIM_COMM "fxt-oom-origin"
 
 TEST(get_info_describes_the_abi)
 {
@@ -447,21 +452,54 @@ TEST(mmap_runs_alongside_start_and_stop)
 }
 
 /*
+ * Memory this test takes from everyone: a tmpfs of @bytes in a mount
+ * namespace of the test's own (so it is freed however the test ends), in
+ * @dir (a mkdtemp() template). Returns the open file, for unfill_memory().
+ */
+static int fill_memory(unsigned long long bytes, char *dir)
+{
+	char opts[64], path[64];
+	int file;
+
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	snprintf(opts, sizeof(opts), "size=%llu", bytes + (1 << 20));
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	ASSERT_EQ(0, mount("fxtrace-fill", dir, "tmpfs", 0, opts));
+	snprintf(path, sizeof(path), "%s/fill", dir);
+	file = open(path, O_RDWR | O_CREAT, 0600);
+	ASSERT_TRUE(file >= 0);
+	ASSERT_EQ(0, fallocate(file, 0, 0, (off_t)bytes));
+	return file;
+}
+
+static void unfill_memory(int file, const char *dir)
+{
+	close(file);
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+}
+
+static unsigned long long mem_available(void)
+{
+	return (unsigned long long)proc_field("/proc/meminfo", "MemAvailable:") << 10;
+}
+
+/*
  * Rings that would not fit in the memory available are refused up front,
  * before vmalloc() could wake the OOM killer. Available memory is brought
- * below the request by filling a tmpfs in a mount namespace of this test's
- * own, so it is freed however the test ends.
+ * below the request by filling a tmpfs.
  */
 TEST(configure_beyond_available_memory_is_enomem_without_oom_kill)
 {
 	unsigned long long request, avail, fill;
 	unsigned int n = session_possible_cpus();
-	char opts[64], dir[] = "/tmp/fxtrace-fill.XXXXXX", path[64];
+	char dir[] = "/tmp/fxtrace-fill.XXXXXX";
 	long long oom_before;
 	int fd, file;
 
 	request = (unsigned long long)n * FXTRACE_BUF_SIZE_MAX;
-	avail = (unsigned long long)proc_field("/proc/meminfo", "MemAvailable:") << 10;
+	avail = mem_available();
 	/* Leave three quarters of the request available: short of it, but
 	 * enough for the system to carry on.
 	 */
@@ -469,15 +507,7 @@ TEST(configure_beyond_available_memory_is_enomem_without_oom_kill)
 		SKIP("only %llu MiB available: the fill would starve the system",
 		     avail >> 20);
 	fill = avail - request * 3 / 4;
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	snprintf(opts, sizeof(opts), "size=%llu", fill + (1 << 20));
-	ASSERT_TRUE(mkdtemp(dir) != NULL);
-	ASSERT_EQ(0, mount("fxtrace-fill", dir, "tmpfs", 0, opts));
-	snprintf(path, sizeof(path), "%s/fill", dir);
-	file = open(path, O_RDWR | O_CREAT, 0600);
-	ASSERT_TRUE(file >= 0);
-	ASSERT_EQ(0, fallocate(file, 0, 0, (off_t)fill));
+	file = fill_memory(fill, dir);
 	printf("#   %llu MiB available, %llu MiB of it filled; asking for %u x %llu MiB\n",
 	       avail >> 20, fill >> 20, n, (unsigned long long)FXTRACE_BUF_SIZE_MAX >> 20);
 
@@ -489,9 +519,178 @@ TEST(configure_beyond_available_memory_is_enomem_without_oom_kill)
 	/* A size that fits is still taken. */
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
 	close(fd);
-	close(file);
-	umount2(dir, MNT_DETACH);
-	rmdir(dir);
+	unfill_memory(file, dir);
+	expect_no_live_allocations();
+}
+
+/*
+ * The bystander: takes @first bytes, says 'r', waits for a byte on @go,
+ * takes @then bytes more, says 'd', and holds them until @go closes.
+ * MAP_POPULATE takes them in the kernel, at about the rate vmalloc() fills
+ * the rings, not one page fault at a time.
+ */
+static void bystander(int go, int said, size_t first, size_t then)
+{
+	char c;
+
+	if (mmap(NULL, first, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0) == MAP_FAILED ||
+	    write(said, "r", 1) != 1 || read(go, &c, 1) != 1)
+		_exit(2);
+	if (mmap(NULL, then, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0) == MAP_FAILED ||
+	    write(said, "d", 1) != 1)
+		_exit(2);
+	while (read(go, &c, 1) > 0)
+		;
+	_exit(0);
+}
+
+/*
+ * The allocator: the session, named for the kernel log's scan. Exit 3 if
+ * its rings were allocated: the OOM killer took someone else (their
+ * memory goes back on exit, so the bystander is not starved meanwhile).
+ */
+static void allocator(void)
+{
+	int fd = open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC);
+
+	prctl(PR_SET_NAME, OOM_VICTIM_COMM);
+	if (fd < 0 || dev_configure(fd, FXTRACE_BUF_SIZE_MAX, 0))
+		_exit(2);
+	_exit(3);
+}
+
+/* Where @pid is, in the kernel: for a test that waited too long for it. */
+static void show_task(pid_t pid, const char *who)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	printf("#   %s (pid %d) still there; its kernel stack:\n", who, (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		printf("#     %s", line);
+	if (f)
+		fclose(f);
+}
+
+/* waitpid(@pid), 60 s at most; the task's kernel stack if that is not enough. */
+static int wait_task(pid_t pid, const char *who)
+{
+	double deadline = now_s() + 60;
+	int status;
+	pid_t got;
+
+	while (!(got = waitpid(pid, &status, WNOHANG)) && now_s() < deadline)
+		usleep(10000);
+	if (!got)
+		show_task(pid, who);
+	ASSERT_EQ(pid, got);
+	return status;
+}
+
+/*
+ * The memory check is an estimate: memory another task takes while the
+ * rings are filled can still wake the OOM killer. It must then take the
+ * task filling the rings, whose vmalloc() memory shows in no RSS, not the
+ * bystander with the largest (kmod sets the OOM killer's origin mark).
+ *
+ * A bystander holds a quarter of the request (so its RSS is the largest),
+ * then memory is filled until 1.1 requests are available: the check
+ * passes. Once the rings have taken a sixteenth, the bystander takes half
+ * a request more: 0.4 of one too much. The OOM killer wakes while the
+ * rings are filled unless they finish before the bystander has taken a
+ * tenth of a request; they take about 2.5 times as much meanwhile on 6.1,
+ * not 9. The allocator is named OOM_VICTIM_COMM: the kernel log scans
+ * (selftests/kmsg_scan.sh) let the OOM report of its kill pass.
+ */
+TEST(oom_while_filling_the_rings_kills_the_allocator_not_a_bystander)
+{
+	unsigned long long request, avail, fill, before;
+	unsigned int n = session_possible_cpus();
+	char dir[] = "/tmp/fxtrace-fill.XXXXXX";
+	int go[2], said[2], status, file;
+	struct pollfd pfd;
+	pid_t by, alloc;
+	long long oom_before;
+	double deadline;
+	char c;
+
+	request = (unsigned long long)n * FXTRACE_BUF_SIZE_MAX;
+	/* The bystander's quarter, and 1.1 requests for the rest. */
+	if (mem_available() <= request * 3 / 2)
+		SKIP("only %llu MiB available: too little to race %u x %llu MiB of rings against a bystander",
+		     mem_available() >> 20, n,
+		     (unsigned long long)FXTRACE_BUF_SIZE_MAX >> 20);
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(said, O_CLOEXEC));
+	by = fork();
+	ASSERT_TRUE(by >= 0);
+	if (!by) {
+		close(go[1]);
+		close(said[0]);
+		bystander(go[0], said[1], request / 4, request / 2);
+	}
+	close(go[0]);
+	ASSERT_EQ(1, read(said[0], &c, 1));
+	ASSERT_EQ('r', c);
+
+	avail = mem_available();
+	ASSERT_TRUE(avail > request * 11 / 10);
+	fill = avail - request * 11 / 10;
+	file = fill_memory(fill, dir);
+	before = mem_available();
+	printf("#   %llu MiB available after the fill (%llu MiB); rings of %u x %llu MiB, the bystander holding %llu MiB, then %llu MiB more\n",
+	       before >> 20, fill >> 20, n,
+	       (unsigned long long)FXTRACE_BUF_SIZE_MAX >> 20, request >> 22,
+	       request >> 21);
+
+	oom_before = proc_field("/proc/vmstat", "oom_kill ");
+	alloc = fork();
+	ASSERT_TRUE(alloc >= 0);
+	if (!alloc)
+		allocator();
+	/* Only the bystander writes now: EOF if it dies. */
+	close(said[1]);
+	/*
+	 * Until the rings have taken a sixteenth of their memory (an
+	 * allocator that exited already failed its CONFIGURE, or was faster
+	 * than this loop).
+	 */
+	deadline = now_s() + 60;
+	while ((long long)(before - mem_available()) < (long long)(request / 16)) {
+		ASSERT_EQ(0, waitpid(alloc, &status, WNOHANG));
+		ASSERT_TRUE(now_s() < deadline);
+		usleep(1000);
+	}
+	printf("#   the rings have taken %llu MiB: the bystander takes its share\n",
+	       (before - mem_available()) >> 20);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+
+	status = wait_task(alloc, "the allocator");
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	if (WIFEXITED(status))
+		printf("#   the allocator exited %d: %s\n", WEXITSTATUS(status),
+		       WEXITSTATUS(status) == 3 ? "it got its rings, so the OOM killer took someone else" :
+		       "its open() or CONFIGURE failed");
+	/* The bystander got its memory and lives on. */
+	pfd.fd = said[0];
+	pfd.events = POLLIN;
+	c = '\0';
+	if (poll(&pfd, 1, 60000) != 1)
+		show_task(by, "the bystander");
+	EXPECT_EQ(1, read(said[0], &c, 1));
+	EXPECT_EQ('d', c);
+	close(go[1]);
+	status = wait_task(by, "the bystander");
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (WIFSIGNALED(status))
+		printf("#   the bystander was killed by signal %d\n", WTERMSIG(status));
+	EXPECT_EQ(oom_before + 1, proc_field("/proc/vmstat", "oom_kill "));
+	close(said[0]);
+	unfill_memory(file, dir);
 	expect_no_live_allocations();
 }
 

@@ -364,7 +364,10 @@ struct fxtrace_ctrl {
  *                      possible CPU of buf_size would need more than the
  *                      memory available (a kernel message says how much);
  *                      either way none are left, and a smaller buf_size
- *                      may be configured
+ *                      may be configured. The check is an estimate: if
+ *                      memory runs out while the rings are filled, the
+ *                      OOM killer takes the caller, not another process
+ *                      (as for ftrace's buffer_size_kb), and none are left
  *   START      EBUSY   already tracing
  *              ENOMEM  buffers of the configured or default size could
  *                      not be allocated (as for CONFIGURE), or attaching
