@@ -216,7 +216,8 @@ stub "$TMP/vbin/make" 'for a; do case $a in BUILDDIR=*) mkdir -p "${a#BUILDDIR=}
 case " $* " in *" modules "*) mkdir -p "$2/kmod" && : >"$2/kmod/fxtrace.ko" ;; esac'
 stub "$TMP/vbin/modinfo" 'echo "6.1.0-stub SMP mod_unload"'
 # vm-run.sh: notes its --timeout; exits with the next status in
-# $TMP/vmrun.rc (0 once there is none), the guest's kernel log "returned".
+# $TMP/vmrun.rc (0 once there is none), the guest's kernel log "returned",
+# after $STUB_BOOT_S seconds (0).
 stub "$vt/scripts/vm-run.sh" "out=''
 while [ \$# -gt 0 ]; do
 	case \$1 in
@@ -226,6 +227,7 @@ while [ \$# -gt 0 ]; do
 	shift
 done
 mkdir -p \"\$out\" && : >\"\$out/dmesg.txt\" && : >\"\$out/console.log\"
+sleep \"\${STUB_BOOT_S:-0}\"
 rc=\$(head -n 1 '$TMP/vmrun.rc' 2>/dev/null); sed -i 1d '$TMP/vmrun.rc' 2>/dev/null
 exit \${rc:-0}"
 
@@ -281,6 +283,13 @@ ok=0
 [[ $rc -eq 124 && -z $boots ]] &&
 	grep -qE '^vm-test.sh: time budget exhausted: (79|80) s left before FXTRACE_DEADLINE, a boot needs 60 s and 30 s after it: not booting$' "$TMP/vt.err" && ok=1
 verdict "FXTRACE_DEADLINE in 80 s: no boot, exit 124, 'time budget exhausted: 80 s left ...: not booting' (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+STUB_BOOT_S=3 run_vt 92 '125'
+ok=0
+[[ $rc -eq 125 && ($boots == 62 || $boots == 61) ]] &&
+	grep -qE '^vm-test.sh: time budget exhausted: (88|89) s left before FXTRACE_DEADLINE, a boot needs 60 s and 30 s after it: not booting$' "$TMP/vt.err" &&
+	grep -qF 'vm-test.sh: not retried: no time left for a boot; the guest that died while booting is the result (exit 125)' "$TMP/vt.err" && ok=1
+verdict "a guest that died before the tests, with no time left to boot it again: exit 125 (its failure), not 124, and it says so (boots: '$boots')" "$ok" "$TMP/vt.err"
 
 FXTRACE_DEADLINE=soon bash "$vt/scripts/vm-test.sh" 6.1 >/dev/null 2>"$TMP/vt.err"
 rc=$?

@@ -48,7 +48,8 @@ Options --smp, --mem and --timeout are passed to scripts/vm-run.sh
 FXTRACE_DEADLINE=EPOCH_SECONDS (scripts/run-tests.sh sets it): each boot's
 --timeout is the time left before it minus $VM_RESERVE_S s, at most --timeout;
 with less than $VM_MIN_BOOT_S s for it, no VM boots ("time budget exhausted",
-exit 124).
+exit 124), or, for the second boot of a guest that died while booting, the
+first one's failure stands (exit 125).
   --command CMD   run CMD in the guest instead of the selftests (same payload)
   --out DIR       results directory (default: build/vm-out/FLAVOUR)
 Environment: FXTRACE_CACHE, FXTRACE_KERNEL_RELEASE (fetch-kernel.sh),
@@ -242,20 +243,29 @@ boot_timeout() {
 }
 run_vm() {
 	rc=0
-	boot_timeout || { rc=124; return; }
 	"$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
 		--payload "$payload" --out "$outdir" "${vm_opts[@]}" --timeout "$boot_s" \
 		"${guest_mods[@]}" -- "$guest_cmd" || rc=$?
 }
-run_vm
+if boot_timeout; then
+	run_vm
+else
+	rc=124
+fi
 # Multi-vCPU TCG has crashed Debian's kernels while they patch their own
 # text during boot (an int3 oops before any module is loaded). A guest that
 # died before our command started says nothing about fxtrace: boot it once
 # more, and say so. A failure after the command started is never retried.
+# With no time left for that boot, the failure stands: exit 125, not the
+# 124 of a budget that let nothing boot.
 if [[ $rc -eq 125 ]] && ! grep -q 'vm-init: running:' "$outdir/console.log" 2>/dev/null; then
 	log "the guest died while booting, before the tests started (see $outdir/console.log); retrying once"
 	cp "$outdir/console.log" "$outdir/console.boot-failure.log" 2>/dev/null || true
-	run_vm
+	if boot_timeout; then
+		run_vm
+	else
+		log "not retried: no time left for a boot; the guest that died while booting is the result (exit 125)"
+	fi
 fi
 # The whole kernel log, boot to power-off: a kernel bug the steps' scans
 # did not see (before the first step, after the last, or with --command)
