@@ -199,6 +199,19 @@ for how in "--kernels ' '" "--kernels ''" "FXTRACE_KERNELS=' '"; do
 	verdict "--vm-only $how: exit 2, a message, nothing run" "$ok" "$TMP/rt.out"
 done
 
+# Guest steps that passing VM selftests skipped are named and counted in
+# the summary; a nested test's SKIP (inside a guest step) is not a step's.
+stub "$rt/scripts/vm-test.sh" 'mkdir -p build/vm-out/6.1 && printf "%s\n" "ok 2 ioctl_test" \
+	"# ok 4 a_nested_test # SKIP not a step" "ok 3 hotplug_collect # SKIP the host is too slow" \
+	>build/vm-out/6.1/console.log'
+run_rt 300 ok --vm-only
+ok=0
+grep -qxF '# skipped in the guest (6.1): 3 hotplug_collect # SKIP the host is too slow' "$TMP/rt.out" &&
+	tail -n 1 "$TMP/rt.out" | grep -qE '^[0-9]+ passed, [0-9]+ failed, 1 guest steps skipped$' &&
+	[[ $(grep -c 'skipped in the guest' "$TMP/rt.out") -eq 1 ]] && ok=1
+verdict "VM selftests that pass with a guest step skipped: it is named after the step and counted in the summary (in ${secs} s)" "$ok" "$TMP/rt.out"
+stub "$rt/scripts/vm-test.sh" 'exit 0'
+
 # ---- vm-test.sh ------------------------------------------------------------
 vt=$TMP/vt
 mkdir -p "$vt/scripts" "$vt/selftests" "$TMP/k/kdir" "$TMP/k/modules" "$TMP/vbin"
