@@ -989,10 +989,9 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 			return;
 		t = &an->threads[i];
 		apply_holes(an, t);
-		if (t->named &&
-		    ((has_pid && t->pid_known && t->pid != ev->b) ||
-		     (t->dead &&
-		      !same_name(t->name, ev->name, ev->name_len)))) {
+		if ((t->named && has_pid && t->pid_known && t->pid != ev->b) ||
+		    (t->dead && (!t->named ||
+				 !same_name(t->name, ev->name, ev->name_len)))) {
 			/* the new thread may have begun in a hole since
 			 * the old one was last seen switching */
 			i = add_row(an, ev->a,

@@ -75,9 +75,10 @@ static const char *name_of(struct conv *cv, uint64_t tid)
 /* Before pass 2: every tid starts with the name its first thread has at
  * the end of pass 1 (its last: renames replace it in place), but
  * for a thread that begins in the trace (new_task): its name is not its
- * tid's earlier thread's, so a tid whose first named row is such a thread
+ * tid's earlier thread's, so a tid whose first row is such a thread
  * starts with no name (a blank row, which that thread's record takes when
- * nothing came before it). */
+ * nothing came before it). So does a tid whose first thread never got a
+ * name (it died unnamed): a later row's name is another thread's. */
 static void seed_names(struct conv *cv)
 {
 	size_t i;
@@ -87,9 +88,9 @@ static void seed_names(struct conv *cv)
 
 		if (analysis_find(&cv->live, t->tid))
 			continue;
-		if (t->born)
+		if (t->born || !t->named)
 			analysis_seed_name(&cv->live, t->tid, 0, false, "");
-		else if (t->named)
+		else
 			analysis_seed_name(&cv->live, t->tid, t->pid,
 					   t->pid_known, t->name);
 	}

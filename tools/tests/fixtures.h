@@ -506,6 +506,26 @@ static void build_sparse_cpus(struct tb *t)
 	tb_switch(t, 4095, 5000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 
+/*
+ * A thread that died unnamed, and a name record (not new_task) for its
+ * tid after that: the next thread's, not the dead one's.
+ *   cpu0: 1000 idle -> 101 (no name); 2000 101 -> idle (dead);
+ *         name 101 "worker" (pid 100); 3000 wakeup 101;
+ *         3500 idle -> 101; 4000 101 -> idle (blocked)
+ */
+FX_UNUSED
+static void build_dead_unnamed(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "proc");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_thread(t, 101, 100, "worker");
+	tb_wake(t, 0, 3000, 101, 0);
+	tb_switch(t, 0, 3500, IDLE, 101, 0);
+	tb_switch(t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
 FX_UNUSED
 static void build_us_ticks(struct tb *t)
 {

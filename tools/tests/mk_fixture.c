@@ -4,7 +4,7 @@
  * (filtered, start, reuse, holes, odd_names, hole_top, empty_names,
  * open_end, ctl_names, us_ticks, top_ties, top_many, hole_sleepers,
  * late_hole, late_sched, late_lost, many_procs, doubles, sparse_cpus,
- * long_names) for the command-line tests.
+ * long_names, dead_unnamed) for the command-line tests.
  */
 #include <stdio.h>
 
@@ -58,5 +58,6 @@ int main(int argc, char **argv)
 	       save(argv[1], "many_procs", build_many_procs) |
 	       save(argv[1], "doubles", build_doubles) |
 	       save(argv[1], "sparse_cpus", build_sparse_cpus) |
-	       save(argv[1], "long_names", build_long_names);
+	       save(argv[1], "long_names", build_long_names) |
+	       save(argv[1], "dead_unnamed", build_dead_unnamed);
 }

@@ -294,6 +294,12 @@ assert s==[(0,1.0,3.0,\"near\"),(4095,2.0,3.0,\"edge\")], s
 w=[(e[\"tid\"],e[\"args\"]) for e in ev if e[\"name\"]==\"wakeup\"]
 assert w==[(101,{\"cpu\":7,\"waker\":102})], w
 '"
+t "fxt2json: a thread that died unnamed keeps no name: the name record after its death is the next thread's (dead_unnamed.fxt)" "'$J' '$F/dead_unnamed.fxt' | python3 -c '
+import json,sys
+ev=json.load(sys.stdin)[\"traceEvents\"]
+s=sorted((e[\"ts\"],e[\"dur\"],e[\"name\"]) for e in ev if e[\"ph\"]==\"X\" and e[\"pid\"]==2147483647)
+assert s==[(1.0,1.0,\"tid 101\"),(3.5,0.5,\"worker\")], s
+'"
 # odd_names.fxt: a thread "a\"b,c;d:e" and one whose name is cut mid-character.
 t "top --csv: names with quote, comma, ';' and ':' keep every row's columns; ran_meanwhile decodes to the names" "'$S' top '$F/odd_names.fxt' --csv >'$tmp/n.csv' && python3 -c '
 import csv,sys

@@ -1190,6 +1190,38 @@ TEST(a_new_thread_on_a_seen_tid_is_another_thread)
 }
 
 /*
+ * A name record (without new_task) after a thread died unnamed is another
+ * thread's, as after a named one died with another name:
+ *   cpu0: 1000 idle -> 101 (no name); 1200 101 -> idle (dead);
+ *         name 101 "worker" (pid 100); 3100 wakeup 101; 3300 idle -> 101
+ * Two rows: the dead thread keeps no name, and the wait (200 ns) is the
+ * second's. (It was one row, the dead thread named "worker".)
+ */
+TEST(a_name_after_an_unnamed_thread_died_is_another_threads)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_thread(&t, 101, 100, "worker");
+	tb_wake(&t, 0, 3100, 101, 0);
+	tb_switch(&t, 0, 3300, IDLE, 101, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.nthreads, 2);
+	EXPECT_EQ(an.threads[0].tid, 101);
+	EXPECT_EQ(an.threads[0].named, false);
+	EXPECT_EQ(an.threads[0].switches, 1);
+	EXPECT_EQ(an.threads[1].tid, 101);
+	EXPECT_EQ(strcmp(an.threads[1].name, "worker"), 0);
+	EXPECT_EQ(an.threads[1].lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(an.threads[1].lat[LAT_WAKEUP].max, 200);
+	analysis_free(&an);
+}
+
+/*
  * A dead thread's tid switched in after a hole with no wakeup seen: a new
  * thread took the tid, and its wakeup_new was lost in the hole, so a wait
  * went unmeasured there, as for a thread seen asleep before the hole:
@@ -1801,6 +1833,7 @@ int main(void)
 	RUN(a_dead_tid_switched_in_after_a_hole_is_not_counted);
 	RUN(a_thread_born_after_a_hole_has_its_first_wait_counted);
 	RUN(a_new_thread_on_a_seen_tid_is_another_thread);
+	RUN(a_name_after_an_unnamed_thread_died_is_another_threads);
 	RUN(late_loss_markers_are_counted);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
