@@ -809,6 +809,7 @@ static void switch_in(struct analysis *an, struct thread *t,
 	t->tainted = false;
 	t->unseen = false;
 	t->dead = false;
+	t->gone = false;
 	t->last_cpu = ev->cpu;
 	t->has_waker = false;
 }
@@ -835,6 +836,8 @@ static void switch_out(struct analysis *an, struct thread *t,
 		if (ev->state == FXT_THREAD_STATE_DYING ||
 		    ev->state == FXT_THREAD_STATE_DEAD)
 			t->dead = true;
+		if (ev->state == FXT_THREAD_STATE_DEAD)
+			t->gone = true;
 	}
 	t->last_cpu = ev->cpu;
 }
@@ -953,7 +956,8 @@ static bool row_is_blank(const struct thread *t)
  * already has a name is renamed in place (exec, prctl), unless the record
  * shows the tid was reused: it says the thread begins here (new_task, the
  * module's record at its creation), or it names another process, or
- * another name after the thread died. Then the tid gets a new row from
+ * another name after the thread died; or the row has no name and the
+ * thread is gone (dead, not a zombie). Then the tid gets a new row from
  * here on.
  */
 static void do_name(struct analysis *an, const struct sc_event *ev)
@@ -989,9 +993,13 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 			return;
 		t = &an->threads[i];
 		apply_holes(an, t);
+		/* An unnamed thread takes its first name even dying: a
+		 * zombie stays in /proc, where fxt-collect may name it;
+		 * once dead (gone from /proc), a name is another thread's. */
 		if ((t->named && has_pid && t->pid_known && t->pid != ev->b) ||
-		    (t->dead && (!t->named ||
-				 !same_name(t->name, ev->name, ev->name_len)))) {
+		    (t->named && t->dead &&
+		     !same_name(t->name, ev->name, ev->name_len)) ||
+		    (!t->named && t->gone)) {
 			/* the new thread may have begun in a hole since
 			 * the old one was last seen switching */
 			i = add_row(an, ev->a,

@@ -80,6 +80,8 @@ struct thread {
 					 * (new_task): no earlier record of the
 					 * tid is this thread's */
 	bool dead;			/* switched out dying/dead since */
+	bool gone;			/* switched out dead (not dying: a
+					 * zombie is still in /proc) since */
 	/* scheduling state */
 	uint8_t st;
 	bool tainted;			/* the clock started in, or ran into,

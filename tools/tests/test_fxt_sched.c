@@ -1222,6 +1222,28 @@ TEST(a_name_after_an_unnamed_thread_died_is_another_threads)
 }
 
 /*
+ * But a zombie (switched out dying) is still in /proc, where fxt-collect
+ * names unnamed tids after a drain and at the end: a name for it then is
+ * its own. The trace above with 101 dying, not dead: one row, "worker".
+ */
+TEST(a_name_after_an_unnamed_thread_turned_zombie_is_its_own)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_DYING);
+	tb_thread(&t, 101, 100, "worker");
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.nthreads, 1);
+	EXPECT_EQ(an.threads[0].switches, 1);
+	EXPECT_EQ(strcmp(an.threads[0].name, "worker"), 0);
+	analysis_free(&an);
+}
+
+/*
  * A dead thread's tid switched in after a hole with no wakeup seen: a new
  * thread took the tid, and its wakeup_new was lost in the hole, so a wait
  * went unmeasured there, as for a thread seen asleep before the hole:
@@ -1834,6 +1856,7 @@ int main(void)
 	RUN(a_thread_born_after_a_hole_has_its_first_wait_counted);
 	RUN(a_new_thread_on_a_seen_tid_is_another_thread);
 	RUN(a_name_after_an_unnamed_thread_died_is_another_threads);
+	RUN(a_name_after_an_unnamed_thread_turned_zombie_is_its_own);
 	RUN(late_loss_markers_are_counted);
 	RUN(json_strings_are_valid_utf8);
 	RUN(truncated_file_reports_offset_and_keeps_results);
