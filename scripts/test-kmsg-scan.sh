@@ -184,6 +184,8 @@ oom() {
 { recs 1 5; oom bystander fxt-oom-origin 'WARNING: CPU: 1 PID: 77 at mm/vmalloc.c:1 x+0x1/0x2'; } >"$L/oom-warn"
 { recs 1 5; oom bystander fxt-oom-origin; rec 15 6009 'Call Trace:'; } >"$L/oom-then-trace"
 { recs 1 5; oom bystander fxt-oom-origin | head -n 5; } >"$L/oom-cut"
+# Another CPU's report inside the asked one: its Call Trace stays.
+{ recs 1 5; oom bystander fxt-oom-origin 'Call Trace:'; } >"$L/oom-two-traces"
 
 for sh in "${shells[@]}"; do
 	scan "$sh" "$L/1-5" "$L/1-5"
@@ -245,6 +247,9 @@ for sh in "${shells[@]}"; do
 	scan "$sh" "$L/1-5" "$L/oom-then-trace"
 	fails "#   [    0.006009] Call Trace:"
 	result $? "$sh: a Call Trace after the asked OOM report's end fails the step"
+	scan "$sh" "$L/1-5" "$L/oom-two-traces"
+	fails "#   [    0.006004]  Call Trace:"
+	result $? "$sh: a second Call Trace inside the asked OOM report (another CPU's) still fails the step"
 	scan "$sh" "$L/1-5" "$L/oom-cut"
 	fails "#   [    0.006002] Call Trace:"
 	result $? "$sh: an OOM report cut before its kill line fails the step"
