@@ -366,8 +366,14 @@ struct fxtrace_ctrl {
  *                      either way none are left, and a smaller buf_size
  *                      may be configured. The check is an estimate: if
  *                      memory runs out while the rings are filled, the
- *                      OOM killer takes the caller, not another process
- *                      (as for ftrace's buffer_size_kb), and none are left
+ *                      caller is marked the OOM killer's first choice
+ *                      (ftrace's buffer_size_kb does the same), so it is
+ *                      killed rather than another process (unless
+ *                      vm.oom_kill_allocating_task is set, or the OOM is
+ *                      confined to a cpuset or memory cgroup), and none
+ *                      are left. Unlike ftrace's, the rings' own
+ *                      allocation may wake the OOM killer (vmalloc_user()
+ *                      cannot be asked to fail instead)
  *   START      EBUSY   already tracing
  *              ENOMEM  buffers of the configured or default size could
  *                      not be allocated (as for CONFIGURE), or attaching
