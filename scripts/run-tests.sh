@@ -409,7 +409,8 @@ echo "1..$n"
 if ((${#guest_skips[@]})); then
 	echo "# guest steps skipped (the VM selftests passed without them):"
 	printf '#   %s\n' "${guest_skips[@]}"
-	echo "$passed passed, $failed failed, ${#guest_skips[@]} guest steps skipped"
+	plural=s; ((${#guest_skips[@]} == 1)) && plural=''
+	echo "$passed passed, $failed failed, ${#guest_skips[@]} guest step$plural skipped"
 else
 	echo "$passed passed, $failed failed"
 fi

@@ -207,7 +207,7 @@ stub "$rt/scripts/vm-test.sh" 'mkdir -p build/vm-out/6.1 && printf "%s\n" "ok 2 
 run_rt 300 ok --vm-only
 ok=0
 grep -qxF '# skipped in the guest (6.1): 3 hotplug_collect # SKIP the host is too slow' "$TMP/rt.out" &&
-	tail -n 1 "$TMP/rt.out" | grep -qE '^[0-9]+ passed, [0-9]+ failed, 1 guest steps skipped$' &&
+	tail -n 1 "$TMP/rt.out" | grep -qE '^[0-9]+ passed, [0-9]+ failed, 1 guest step skipped$' &&
 	[[ $(grep -c 'skipped in the guest' "$TMP/rt.out") -eq 1 ]] && ok=1
 verdict "VM selftests that pass with a guest step skipped: it is named after the step and counted in the summary (in ${secs} s)" "$ok" "$TMP/rt.out"
 stub "$rt/scripts/vm-test.sh" 'exit 0'
