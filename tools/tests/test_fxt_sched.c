@@ -1190,26 +1190,36 @@ TEST(a_new_thread_on_a_seen_tid_is_another_thread)
 }
 
 /*
- * A name record (without new_task) after a thread died unnamed is another
- * thread's, as after a named one died with another name:
- *   cpu0: 1000 idle -> 101 (no name); 1200 101 -> idle (dead);
+ * A thread that ends unnamed, switched out in @state, then a name record
+ * (without new_task) for its tid:
+ *   cpu0: 1000 idle -> 101 (no name); 1200 101 -> idle (@state);
  *         name 101 "worker" (pid 100); 3100 wakeup 101; 3300 idle -> 101
- * Two rows: the dead thread keeps no name, and the wait (200 ns) is the
- * second's. (It was one row, the dead thread named "worker".)
  */
-TEST(a_name_after_an_unnamed_thread_died_is_another_threads)
+static void run_unnamed_end_then_name(struct analysis *an, unsigned state)
 {
-	struct analysis an;
 	struct tb t;
 
 	tb_begin(&t, 1000000000);
 	tb_switch(&t, 0, 1000, IDLE, 101, 0);
-	tb_switch(&t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_switch(&t, 0, 1200, 101, IDLE, state);
 	tb_thread(&t, 101, 100, "worker");
 	tb_wake(&t, 0, 3100, 101, 0);
 	tb_switch(&t, 0, 3300, IDLE, 101, 0);
-	analysis_init(&an);
-	ASSERT(run(&an, &t, 0) == 0);
+	analysis_init(an);
+	ASSERT(run(an, &t, 0) == 0);
+}
+
+/*
+ * Dead: the name is another thread's, as after a named one died with
+ * another name. Two rows: the dead thread keeps no name, and the wait
+ * (200 ns) is the second's. (It was one row, the dead thread named
+ * "worker".)
+ */
+TEST(a_name_after_an_unnamed_thread_died_is_another_threads)
+{
+	struct analysis an;
+
+	run_unnamed_end_then_name(&an, FXT_THREAD_STATE_DEAD);
 	EXPECT_EQ(an.nthreads, 2);
 	EXPECT_EQ(an.threads[0].tid, 101);
 	EXPECT_EQ(an.threads[0].named, false);
@@ -1222,23 +1232,17 @@ TEST(a_name_after_an_unnamed_thread_died_is_another_threads)
 }
 
 /*
- * But a zombie (switched out dying) is still in /proc, where fxt-collect
- * names unnamed tids after a drain and at the end: a name for it then is
- * its own. The trace above with 101 dying, not dead: one row, "worker".
+ * Dying: a zombie is still in /proc, where fxt-collect names unnamed tids
+ * after a drain and at the end, so a name for it then is its own: one
+ * row, "worker" (1dbc5c4 made it two).
  */
 TEST(a_name_after_an_unnamed_thread_turned_zombie_is_its_own)
 {
 	struct analysis an;
-	struct tb t;
 
-	tb_begin(&t, 1000000000);
-	tb_switch(&t, 0, 1000, IDLE, 101, 0);
-	tb_switch(&t, 0, 1200, 101, IDLE, FXT_THREAD_STATE_DYING);
-	tb_thread(&t, 101, 100, "worker");
-	analysis_init(&an);
-	ASSERT(run(&an, &t, 0) == 0);
+	run_unnamed_end_then_name(&an, FXT_THREAD_STATE_DYING);
 	EXPECT_EQ(an.nthreads, 1);
-	EXPECT_EQ(an.threads[0].switches, 1);
+	EXPECT_EQ(an.threads[0].tid, 101);
 	EXPECT_EQ(strcmp(an.threads[0].name, "worker"), 0);
 	analysis_free(&an);
 }
