@@ -55,6 +55,8 @@ struct ring {
 	ring_switch_fn on_switch;	/* optional: rings_watch() */
 	ring_wakeup_fn on_wakeup;	/* optional: rings_watch() */
 	void *watch_ctx;		/* both callbacks' ctx */
+	__u64 opener_tgid;	/* the session's opener: loss markers name it */
+	__u64 opener_tid;
 };
 
 struct rings {
@@ -76,7 +78,10 @@ static inline void ring_store_consumer(struct fxtrace_ctrl *ctrl, __u64 pos)
 	__atomic_store_n(&ctrl->consumer_pos, pos, __ATOMIC_RELEASE);
 }
 
-/* Map the control page and data area of every possible CPU. */
+/*
+ * Map the control page and data area of every possible CPU. The calling
+ * thread opened @fd: loss markers name it.
+ */
 static inline void rings_map(int fd, const struct fxtrace_info *info,
 			     struct rings *rs)
 {
@@ -101,6 +106,8 @@ static inline void rings_map(int fd, const struct fxtrace_info *info,
 		rs->r[rs->n].cpu = cpu;
 		rs->r[rs->n].ctrl = ctrl;
 		rs->r[rs->n].data = map_data(fd, info, cpu);
+		rs->r[rs->n].opener_tgid = (__u64)getpid();
+		rs->r[rs->n].opener_tid = (__u64)gettid();
 		rs->n++;
 	}
 	ASSERT_GE(rs->n, 1);
@@ -122,20 +129,31 @@ static inline void rings_unmap(struct rings *rs)
 /*
  * Loss markers come in pairs followed by a record, all published at once
  * (uapi header, "Loss markers"): N records lost from the first marker's
- * time, then 0 at the time of the record after the pair, for this CPU.
- * Return the bytes of the pair.
+ * time, then 0 at the time of the record after the pair, for this CPU, on
+ * the opener's thread, in one int64 argument "cpu". Return the bytes of
+ * the pair.
  */
 static inline __u64 ring_check_loss_markers(struct ring *r, const __u64 *rec,
 					    __u64 bytes)
 {
 	const __u64 *zero = rec + FXTRACE_LOSS_WORDS;
 	const __u64 *next = zero + FXTRACE_LOSS_WORDS;
+	/* One int64 of 2 words (header and value), named "cpu". */
+	const __u64 loss_arg_word = (__u64)FXT_ARG_INT64 << FXT_ARG_TYPE_SHIFT |
+				    2 << FXT_ARG_SIZE_SHIFT |
+				    (__u64)FXTRACE_STR_CPU << FXT_ARG_NAME_SHIFT;
 	enum krec next_kind;
 
 	ASSERT_LE(2 * FXTRACE_LOSS_WORDS * 8 + 8, bytes);
 	ASSERT_EQ(KREC_LOSS, krec_classify(zero[0]));
 	next_kind = krec_classify(next[0]);
 	ASSERT_TRUE(next_kind != KREC_BAD && next_kind != KREC_LOSS);
+	ASSERT_EQ(r->opener_tgid, rec[2]);
+	ASSERT_EQ(r->opener_tid, rec[3]);
+	ASSERT_EQ(r->opener_tgid, zero[2]);
+	ASSERT_EQ(r->opener_tid, zero[3]);
+	ASSERT_EQ(loss_arg_word, rec[4]);
+	ASSERT_EQ(loss_arg_word, zero[4]);
 	ASSERT_EQ((__u64)r->cpu, rec[6]);
 	ASSERT_EQ((__u64)r->cpu, zero[6]);
 	ASSERT_NE(0, rec[5]);
