@@ -12,8 +12,9 @@
  * A test running longer than HARNESS_TIMEOUT_S is killed and fails.
  * The child leads a process group of its own: when the test ends, however
  * it ends, whatever it started and left running in that group is killed
- * (SIGKILL) before the next test starts, and so it is when the runner is
- * sent SIGINT, SIGTERM or SIGHUP.
+ * (SIGKILL) and waited for before the next test starts (the runner is
+ * the subreaper of what the test leaves orphaned), and so it is killed
+ * when the runner is sent SIGINT, SIGTERM or SIGHUP.
  * Output is TAP 13; the exit status follows kselftest: 0 pass, 1 fail, 4 skip.
  */
 #ifndef FXTRACE_HARNESS_H
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,6 +42,13 @@
  * line): where a VM run's time goes, when the host is slow.
  */
 #define HARNESS_REPORT_S	5
+
+/*
+ * How long the runner waits for the processes of a test's group to be
+ * gone once they are killed (a SIGKILLed process may still be freeing
+ * a large allocation); one still there, which left the group, fails it.
+ */
+#define HARNESS_REAP_S		30
 
 /* Seconds on CLOCK_MONOTONIC, for tests that time what they do. */
 static inline double now_s(void)
@@ -223,6 +232,33 @@ static inline void harness_uncatch_signals(void)
 	}
 }
 
+/*
+ * After the test's group was killed and the test reaped: wait until the
+ * runner has no child left, so that nothing of the test still holds the
+ * device, or memory, when the next test starts (killed is not yet gone).
+ * The runner is the subreaper of the processes the test left orphaned
+ * (harness_run()), so they are its children now. 0, or -1 if some are
+ * still there after HARNESS_REAP_S: they left the group, so no kill
+ * reached them.
+ */
+static inline int harness_reap_rest(void)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	double end = now_s() + HARNESS_REAP_S;
+	pid_t w;
+
+	for (;;) {
+		w = waitpid(-1, NULL, WNOHANG);
+		if (w > 0 || (w < 0 && errno == EINTR))
+			continue;
+		if (w < 0)
+			return 0;	/* ECHILD: all gone */
+		if (now_s() >= end)
+			return -1;
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* Run @t in a child; a skip's reason (if any) lands in @why. */
 static inline int harness_run_one(struct harness_test *t, char *why,
 				  size_t len)
@@ -294,6 +330,12 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 		close(p[0]);
 		return KSFT_FAIL;
 	}
+	if (harness_reap_rest()) {
+		printf("#   processes the test started still run %d s after it ended, outside its process group\n",
+		       HARNESS_REAP_S);
+		close(p[0]);
+		return KSFT_FAIL;
+	}
 	n = read(p[0], why, len - 1);
 	why[n > 0 ? n : 0] = '\0';
 	close(p[0]);
@@ -318,6 +360,10 @@ static inline int harness_run(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	harness_catch_signals();
+	/* What a test leaves orphaned is ours to wait for (Linux >= 3.4). */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		printf("#   PR_SET_CHILD_SUBREAPER: %s (a test's orphans are not waited for)\n",
+		       strerror(errno));
 	for (t = harness_tests; t; t = t->next)
 		n++;
 	printf("TAP version 13\n1..%d\n", n);

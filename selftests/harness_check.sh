@@ -139,7 +139,7 @@ EOF
 
 check_helpers 6 1 <<'EOF'
 TAP version 13
-1..3
+1..4
 # helper P
 #   timed out after 1 s
 not ok 1 times_out_leaving_a_helper
@@ -148,7 +148,8 @@ not ok 1 times_out_leaving_a_helper
 ok 2 skips_leaving_a_helper # SKIP a helper is still running
 # helper P
 ok 3 passes_leaving_a_helper
-# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0
+ok 4 earlier_tests_helpers_are_gone
+# Totals: pass:2 fail:1 xfail:0 xpass:0 skip:1 error:0
 EOF
 
 # Set 7: SIGTERM to the runner (what timeout(1) or a cancelled CI job

@@ -15,7 +15,8 @@
  *	   it forked without exec (so holding the skip-reason pipe) that
  *	   would sleep HELPER_S: each test must end within the timeout, the
  *	   skip keep its reason, and every helper be killed with its test
- *	   (exit 1)
+ *	   and gone (not even a zombie) before the next test starts, as a
+ *	   fourth test checks (exit 1)
  *	7  a test and its helper, both asleep, until the runner is sent
  *	   SIGTERM: both must die with it
  */
@@ -78,6 +79,22 @@ TEST(fails_by_expect_then_skips)
 #if HARNESS_SET == 6 || HARNESS_SET == 7
 #define HELPER_S	8
 
+#include <sys/mman.h>
+
+/* The helpers' pids, shared by every test's process (set 6's last reads). */
+static pid_t *helpers;
+static int helpers_max = 16;
+
+__attribute__((constructor))
+static void helpers_map(void)
+{
+	void *p = mmap(NULL, helpers_max * sizeof(*helpers),
+		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+
+	helpers = p == MAP_FAILED ? NULL : p;
+}
+
 /*
  * A helper forked without exec: it inherits the skip-reason pipe and
  * would outlive its test by HELPER_S. Prints its pid for harness_check.sh.
@@ -94,6 +111,10 @@ static void fork_helper(void)
 		_exit(0);
 	}
 	printf("# helper %d\n", (int)pid);
+	ASSERT_TRUE(helpers != NULL);
+	for (int i = 0; i < helpers_max; i++)
+		if (__sync_bool_compare_and_swap(&helpers[i], 0, pid))
+			break;
 }
 #endif
 
@@ -113,6 +134,19 @@ TEST(skips_leaving_a_helper)
 TEST(passes_leaving_a_helper)
 {
 	fork_helper();
+}
+
+/* Not there at all: kill() finds a zombie too. */
+TEST(earlier_tests_helpers_are_gone)
+{
+	int i, n = 0;
+
+	ASSERT_TRUE(helpers != NULL);
+	for (i = 0; i < helpers_max && helpers[i]; i++) {
+		n++;
+		EXPECT_TRUE(kill(helpers[i], 0) == -1 && errno == ESRCH);
+	}
+	EXPECT_EQ(3, n);
 }
 #endif
 
