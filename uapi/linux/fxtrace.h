@@ -46,6 +46,8 @@
  * Userspace is told the layout, it does not compute it: for CPU n,
  *   control page at  info.ctrl_offset + n * info.cpu_stride, info.ctrl_size bytes
  *   data area at     info.data_offset + n * info.cpu_stride, info.buf_size bytes
+ * These offsets are 64-bit: a 32-bit process maps them with a 64-bit off_t
+ * (_FILE_OFFSET_BITS=64); a 32-bit one cuts those of 2 GiB and more.
  * Data areas can only be mapped read-only (PROT_WRITE gives EPERM, and
  * mprotect() cannot add it later). No region can be mapped executable
  * (PROT_EXEC gives EPERM; mprotect() cannot add it either). A CPU below info.nr_cpu_ids that is not
@@ -58,7 +60,13 @@
  * at data[p & (buf_size - 1)]. A record may wrap around the end of the data
  * area; records are whole multiples of 8 bytes and the area size is a power of
  * two, so no 8-byte word is ever split. Positions are compared by subtraction
- * (pos_a - pos_b), never with '<', so the 64-bit wrap is harmless.
+ * (pos_a - pos_b), never with '<', so the 64-bit wrap is harmless. A consumer
+ * loads and stores them, and loads the 64-bit counters, as single 64-bit
+ * atomic accesses (__atomic_load_n()/__atomic_store_n() on the __u64), in a
+ * 32-bit process too: an access split into two 32-bit halves can be torn by
+ * the other side's store in between. A torn consumer_pos is 4 GiB off, out
+ * of range for any ring (FXTRACE_BUF_SIZE_MAX): records are dropped and
+ * counted in consumer_errors, but nothing unread is overwritten.
  *
  *   kernel (producer)                     userspace (consumer)
  *   -----------------                     --------------------
