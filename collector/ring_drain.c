@@ -34,6 +34,8 @@ int ring_init(struct ring *ring, struct fxtrace_ctrl *ctrl, const void *data,
 	ring->read_to = ring->tail;
 	ring->dropped_base = __atomic_load_n(&ctrl->records_dropped,
 					     __ATOMIC_RELAXED);
+	ring->consumer_errors = __atomic_load_n(&ctrl->consumer_errors,
+						__ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -506,6 +508,39 @@ static void publish_consumer(struct ring *ring, uint64_t pos)
 	ring->tail = pos;
 	/* (D), pairs with (B): we are done reading every byte below pos. */
 	__atomic_store_n(&ring->ctrl->consumer_pos, pos, __ATOMIC_RELEASE);
+	/*
+	 * Read after the store: an error counted from here on was counted
+	 * against @pos (or a value stored over it), not against the one it
+	 * replaces. One load of the producer's line, which the next drain
+	 * loads anyway.
+	 */
+	ring->consumer_errors = __atomic_load_n(&ring->ctrl->consumer_errors,
+						__ATOMIC_RELAXED);
+}
+
+/*
+ * Whether @head, behind what was already read, is where the kernel really
+ * is: the window the last drain read ended at an overwritten producer_pos
+ * ahead of the kernel's own, but within a ring of our position (nothing
+ * tells such a one from a real one), and we published it as consumer_pos.
+ * The kernel finds a consumer_pos ahead of its own position out of range
+ * (kmod/fxtrace_ring.h, fxtrace_ring_reserve()): it drops the record,
+ * counts it in consumer_errors and stores its own position in producer_pos
+ * again (fxtrace_ring_drop()), and does so for every record from then on.
+ * Only going back to that position ends it.
+ *
+ * A producer_pos merely overwritten with one behind leaves consumer_errors
+ * alone, and the kernel's next record or drop stores the real one, which
+ * is not behind: that one is not followed. The kernel stores
+ * consumer_errors before the producer_pos of the same drop, and @head was
+ * loaded with (C), so the count of the drop that stored @head is seen
+ * here. Its positions are whole words: one that is not is no kernel's.
+ */
+static bool followed_ahead(const struct ring *ring, uint64_t head)
+{
+	return !(head & 7) &&
+	       __atomic_load_n(&ring->ctrl->consumer_errors, __ATOMIC_RELAXED) !=
+	       ring->consumer_errors;
 }
 
 /*
@@ -639,6 +674,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 		.sink = sink, .name = name,
 	};
 	uint64_t head, tail = ring->tail, avail, good, ts;
+	bool behind;
 	int err;
 
 	if (!res)
@@ -647,6 +683,33 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 	/* (C), pairs with (A): the bytes below head are written before we look. */
 	head = __atomic_load_n(&ring->ctrl->producer_pos, __ATOMIC_ACQUIRE);
 	avail = head - tail;
+	behind = (int64_t)(head - ring->read_to) < 0;
+	if (__builtin_expect(behind, 0) && followed_ahead(ring, head)) {
+		/*
+		 * Go back to the kernel's real position. An impossible
+		 * producer position after all, the one we followed, and the
+		 * same unknown: what we copied beyond the real one were the
+		 * area's older bytes (a previous lap's records, copied
+		 * again, or no records, skipped), and records the kernel
+		 * committed there meanwhile were missed. The records it
+		 * dropped since, it marks itself, with its next record.
+		 */
+		res->status = RING_DRAIN_BAD_PRODUCER;
+		ring->bad_producer++;
+		skip(ring, ring->last_ts, ring->size, RING_DRAIN_BAD_PRODUCER);
+		ring->read_to = head;
+		publish_consumer(ring, head);
+		return 0;
+	}
+	/*
+	 * Not what we stored: the kernel drops every record against a value
+	 * out of range, or fills up against one behind, and may then publish
+	 * nothing for us to copy and publish past. Ours again, before
+	 * anything returns.
+	 */
+	if (__builtin_expect(__atomic_load_n(&ring->ctrl->consumer_pos,
+					     __ATOMIC_RELAXED) != tail, 0))
+		publish_consumer(ring, tail);
 	if (avail == 0)
 		return 0;
 	if (impossible_window(ring, head, avail)) {
@@ -655,7 +718,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 		 * those bytes again. The kernel stores its real position at
 		 * its next record or drop; until then there is nothing to do.
 		 */
-		if ((int64_t)(head - ring->read_to) < 0) {
+		if (behind) {
 			res->status = RING_DRAIN_PRODUCER_BEHIND;
 			ring->producer_behind++;
 			return 0;

@@ -19,13 +19,24 @@
  * read from a copy of its two pieces.
  *   - producer_pos ahead of the consumer by more than the area size, behind
  *     it, or not a multiple of 8: nothing is copied, the consumer jumps to
- *     producer_pos (RING_DRAIN_BAD_PRODUCER).
+ *     producer_pos (RING_DRAIN_BAD_PRODUCER); but not back to one behind
+ *     what was already copied (RING_DRAIN_PRODUCER_BEHIND), unless the
+ *     kernel has found consumer_pos out of range since it was stored
+ *     (consumer_errors rose): then the position followed last was ahead of
+ *     the kernel's own, and the consumer goes back to the real one
+ *     (RING_DRAIN_BAD_PRODUCER, see ring_drain.c).
  *   - a record of size 0, of metadata or large type, or one that runs past
  *     producer_pos: the whole records before it are copied, the rest of the
  *     window is skipped (RING_DRAIN_CORRUPT).
  * Either way the ring keeps working, the loss is counted, and the hole it
  * leaves is placed in time for the caller to mark in the file
  * (ring_drain_holes(), decision 7: loss is never silent).
+ *
+ * consumer_pos is ours alone, but the page is writable: a drain that finds
+ * another value there stores its own again. The kernel measures room
+ * against whatever is there, and against another value may drop every
+ * record while the ring gives the drain nothing to copy, and so nothing
+ * to publish.
  */
 #ifndef RING_DRAIN_H
 #define RING_DRAIN_H
@@ -150,7 +161,9 @@ enum ring_drain_status {
  * @read_to:  where the last drain of a possible window ended: no record
  *            below it is copied again. @tail is above it only after a
  *            skip to an impossible producer position, and comes back to
- *            the kernel's real one, which is never below @read_to.
+ *            the kernel's real one, which is never below @read_to, unless
+ *            that window ended at an overwritten producer_pos: then both
+ *            go back to the real one (see @consumer_errors).
  * @last_ts:  timestamp of the last copied record that has one (scheduling
  *            and event records), kept across drains; the @after_ts of the
  *            next name record
@@ -160,6 +173,9 @@ enum ring_drain_status {
  *            if @hole_open (see struct ring_hole)
  * @dropped_base: ctrl->records_dropped at ring_init() (see
  *            ring_unmarked_loss())
+ * @consumer_errors: ctrl->consumer_errors just after consumer_pos was
+ *            last stored (or at ring_init()): more since, and the kernel
+ *            has found it out of range
  *
  * Cumulative counters, updated by ring_drain():
  * @bytes:          bytes handed to the sink
@@ -173,7 +189,9 @@ enum ring_drain_status {
  * @bad_producer:   drains that found an impossible producer_pos; each
  *                  skipped what the ring held unread, an amount nothing
  *                  can tell (the bad position is what would have said),
- *                  at most @size, and not in @bytes_skipped
+ *                  at most @size, and not in @bytes_skipped. Also those
+ *                  that went back from a position followed ahead of the
+ *                  kernel's: impossible too, found out later
  * @producer_behind: drains that found producer_pos behind @read_to
  *                  (RING_DRAIN_PRODUCER_BEHIND): not followed, nothing
  *                  skipped
@@ -192,6 +210,7 @@ struct ring {
 	struct ring_hole hole;
 	bool hole_open;
 	uint64_t dropped_base;
+	uint64_t consumer_errors;
 
 	uint64_t bytes;
 	uint64_t switches;

@@ -552,6 +552,248 @@ TEST(a_skip_too_far_ahead_is_undone_by_the_real_position)
 }
 
 /*
+ * The kernel's side, as kmod/fxtrace_ring.h has it (fxtrace_ring_reserve(),
+ * _commit(), _drop()): its own head, never read back from producer_pos;
+ * consumer_pos loaded at every record, one out of range (behind by more
+ * than the size, or ahead) counted in consumer_errors and the record
+ * dropped; every drop stores the real head in producer_pos again; the
+ * first record that fits after drops brings the pair of loss markers.
+ */
+struct kernel {
+	struct fake *f;
+	uint64_t head, lost, dropped, errors, first_lost_ts;
+};
+
+#define KERNEL_MARKERS_BYTES	(2 * 7 * 8)
+
+static void kernel_init(struct kernel *k, struct fake *f)
+{
+	memset(k, 0, sizeof(*k));
+	k->f = f;
+	k->head = f->ctrl->producer_pos;
+}
+
+/* Write @len bytes at @pos, wrapping, publishing nothing. */
+static uint64_t kernel_write(struct kernel *k, uint64_t pos, const void *rec,
+			     size_t len)
+{
+	const uint8_t *p = rec;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		k->f->data[(pos + i) & (k->f->size - 1)] = p[i];
+	return pos + len;
+}
+
+static void kernel_drop(struct kernel *k, uint64_t ts)
+{
+	if (!k->lost)
+		k->first_lost_ts = ts;
+	k->lost++;
+	k->f->ctrl->records_dropped = ++k->dropped;
+	__atomic_store_n(&k->f->ctrl->producer_pos, k->head, __ATOMIC_RELEASE);
+}
+
+/* Try to write the record @rec of @len bytes, of time @ts: false if dropped. */
+static bool kernel_put(struct kernel *k, const void *rec, size_t len,
+		       uint64_t ts)
+{
+	struct fxtrace_ctrl *ctrl = k->f->ctrl;
+	uint64_t cons = __atomic_load_n(&ctrl->consumer_pos, __ATOMIC_ACQUIRE);
+	uint64_t used = k->head - cons, need = len, m[16];
+	uint64_t head = k->head;
+
+	if (used > k->f->size) {
+		ctrl->consumer_errors = ++k->errors;
+		kernel_drop(k, ts);
+		return false;
+	}
+	if (k->lost)
+		need += KERNEL_MARKERS_BYTES;
+	if (k->f->size - used < need) {
+		kernel_drop(k, ts);
+		return false;
+	}
+	if (k->lost) {
+		head = kernel_write(k, head, m, kernel_loss_marker(m,
+				    k->first_lost_ts, 1, (int64_t)k->lost, 77, 78));
+		head = kernel_write(k, head, m, kernel_loss_marker(m, ts, 1, 0,
+								   77, 78));
+		k->lost = 0;
+	}
+	k->head = kernel_write(k, head, rec, len);
+	__atomic_store_n(&ctrl->producer_pos, k->head, __ATOMIC_RELEASE);
+	return true;
+}
+
+/*
+ * producer_pos overwritten with a position ahead of the kernel's but
+ * within a ring of the consumer's looks like any other: the drain copies
+ * up to it (here the previous lap's records, copied again, or bytes that
+ * are no records, skipped) and publishes it as consumer_pos. The kernel
+ * finds that ahead of its own: it drops every record, counting each in
+ * consumer_errors, and stores its real position again, behind what was
+ * read. That one is followed back (the position followed was impossible
+ * after all: counted, and a hole), and the ring works again: the kernel's
+ * next record comes with the loss markers of its drops. (A producer_pos
+ * behind with no consumer error is not followed: see above.)
+ */
+TEST(a_followed_position_ahead_of_the_kernels_is_gone_back_from)
+{
+	static const uint64_t starts[] = { 4096, UINT64_MAX - 63 };
+	uint64_t rec[16], real, bogus, pos, ts;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct kernel k;
+	struct fake f;
+	unsigned int i, j, stale, m;
+	size_t n, before;
+
+	for (i = 1; i < NSIZES; i++) {	/* 64 bytes: no room for markers */
+		for (j = 0; j < 2 * 2; j++) {
+			stale = j & 1;
+			c.len = c.writes = c.ntids = c.nholes = 0;
+			fake_init(&f, sizes[i], starts[j / 2]);
+			kernel_init(&k, &f);
+			n = kernel_wakeup(rec, 100, 7, 0);
+			EXPECT(kernel_put(&k, rec, n, 100));
+			EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole,
+						   &res), 0);
+			EXPECT_EQ(res.bytes, n);
+			real = k.head;
+
+			/* Past the kernel's position: an earlier lap's bytes. */
+			pos = real;
+			for (m = 0; stale && m < 3; m++)
+				pos = kernel_write(&k, pos, rec,
+						   kernel_wakeup(rec, 10 + m, 5, 0));
+			bogus = real + 3 * 24;
+			f.ctrl->producer_pos = bogus;
+			EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole,
+						   &res), 0);
+			EXPECT_EQ(res.status, stale ? RING_DRAIN_OK : RING_DRAIN_CORRUPT);
+			EXPECT_EQ(f.ctrl->consumer_pos, bogus);
+
+			/* Every record the kernel tries is dropped... */
+			for (ts = 200; ts < 205; ts++)
+				EXPECT(!kernel_put(&k, rec, kernel_wakeup(rec, ts, 8, 0),
+						   ts));
+			EXPECT_EQ(f.ctrl->consumer_errors, 5);
+			EXPECT_EQ(f.ctrl->producer_pos, real);
+
+			/* ...until the drain goes back to its position. */
+			before = c.len;
+			EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole,
+						   &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+			EXPECT_EQ(res.bytes, 0);
+			EXPECT_EQ(c.len, before);
+			EXPECT_EQ(f.ctrl->consumer_pos, real);
+			EXPECT_EQ(f.ring.bad_producer, 1);
+			EXPECT_EQ(f.ring.producer_behind, 0);
+			EXPECT(f.ring.hole_open);
+
+			/* Loss markers, then records: each copied once. */
+			for (ts = 300; ts < 303; ts++) {
+				n = kernel_wakeup(rec, ts, 9, 0);
+				EXPECT(kernel_put(&k, rec, n, ts));
+				before = c.len;
+				EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL,
+							   capture_hole, &res), 0);
+				EXPECT_EQ(res.status, RING_DRAIN_OK);
+				EXPECT_EQ(c.len - before,
+					  n + (ts == 300 ? KERNEL_MARKERS_BYTES : 0));
+				EXPECT_EQ(f.ctrl->consumer_pos, k.head);
+			}
+			EXPECT_EQ(f.ctrl->consumer_errors, 5);
+			EXPECT_EQ(f.ring.loss_markers, 2);
+			EXPECT_EQ(f.ring.lost_marked, 5);
+			EXPECT_EQ(ring_unmarked_loss(&f.ring), 0);
+			EXPECT_EQ(f.ring.bad_producer, 1);
+			/* One hole, up to the first drop (the first marker). */
+			EXPECT_EQ(c.nholes, 1);
+			EXPECT_EQ(c.holes[0].to_ts, 200);
+			EXPECT_EQ(c.holes[0].bad_producer, 1);
+			EXPECT_EQ(c.holes[0].corrupt, !stale);
+			EXPECT_EQ(c.holes[0].bytes, f.size + (stale ? 0 : 3 * 24));
+			fake_free(&f);
+		}
+	}
+	free(c.bytes);
+}
+
+/*
+ * consumer_pos is the consumer's alone, but the page is writable. Another
+ * value stored there makes the kernel drop every record: out of range
+ * (counted in consumer_errors), or in range behind, as a full ring. It
+ * stores its real position in producer_pos again, but that is the one
+ * already drained: with nothing to copy, nothing would be published. The
+ * drain stores its own position again, and the ring works again.
+ */
+TEST(an_overwritten_consumer_position_is_stored_again)
+{
+	uint64_t rec[16], real, ts;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct kernel k;
+	struct fake f;
+	unsigned int i, v;
+	size_t n, before;
+
+	for (i = 1; i < NSIZES; i++) {	/* 64 bytes: no room for markers */
+		const struct {
+			int64_t by;	/* consumer_pos overwritten: real + by */
+			uint64_t errors;
+		} bad[] = {
+			{ 8, 3 },				/* ahead */
+			{ -2 * (int64_t)sizes[i], 3 },		/* far behind */
+			{ -(int64_t)sizes[i], 0 },		/* a full ring */
+		};
+
+		for (v = 0; v < sizeof(bad) / sizeof(bad[0]); v++) {
+			c.len = c.writes = c.ntids = c.nholes = 0;
+			fake_init(&f, sizes[i], 1ULL << 40);
+			kernel_init(&k, &f);
+			n = kernel_switch(rec, 100, 7, 8);
+			EXPECT(kernel_put(&k, rec, n, 100));
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			real = k.head;
+
+			f.ctrl->consumer_pos = real + (uint64_t)bad[v].by;
+			for (ts = 200; ts < 203; ts++)
+				EXPECT(!kernel_put(&k, rec, kernel_wakeup(rec, ts, 8, 0),
+						   ts));
+			EXPECT_EQ(f.ctrl->consumer_errors, bad[v].errors);
+			EXPECT_EQ(f.ctrl->producer_pos, real);
+
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_OK);
+			EXPECT_EQ(res.bytes, 0);
+			EXPECT_EQ(f.ctrl->consumer_pos, real);
+
+			n = kernel_wakeup(rec, 300, 9, 0);
+			EXPECT(kernel_put(&k, rec, n, 300));
+			before = c.len;
+			EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole,
+						   &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_OK);
+			EXPECT_EQ(c.len - before, KERNEL_MARKERS_BYTES + n);
+			EXPECT_EQ(f.ctrl->consumer_pos, k.head);
+			EXPECT_EQ(f.ring.lost_marked, 3);
+			EXPECT_EQ(ring_unmarked_loss(&f.ring), 0);
+			/* The kernel marked its drops: nothing skipped here. */
+			EXPECT_EQ(f.ring.bad_producer + f.ring.corrupt +
+				  f.ring.producer_behind, 0);
+			EXPECT_EQ(c.nholes, 0);
+			fake_free(&f);
+		}
+	}
+	free(c.bytes);
+}
+
+/*
  * Decision 7 for what the drain skips: each hole is reported once, when
  * the first timestamped record after it is about to be written (so a
  * marker lands in the file right there), spanning from the last record
@@ -1727,6 +1969,8 @@ int main(void)
 	RUN(bogus_producer_positions_are_not_trusted);
 	RUN(a_producer_position_behind_what_was_read_is_not_followed);
 	RUN(a_skip_too_far_ahead_is_undone_by_the_real_position);
+	RUN(a_followed_position_ahead_of_the_kernels_is_gone_back_from);
+	RUN(an_overwritten_consumer_position_is_stored_again);
 	RUN(malformed_records_end_the_copy);
 	RUN(skipped_data_is_one_hole_reported_before_the_next_record);
 	RUN(lying_argument_sizes_stop_the_waker_search);

@@ -92,7 +92,17 @@
  * producer_pos back: every drop stores its own position there again, so a
  * consumer that was shown an overwritten producer_pos (and followed it, or
  * found nothing to drain in a full ring) finds the real one and can catch
- * up.
+ * up. One that followed a position ahead of the real one has stored it as
+ * consumer_pos: every record is then dropped, each counted in
+ * consumer_errors, and the real position is behind what it took as read.
+ * It catches up by going back to that one (what it copied past it was not
+ * this lap's records); consumer_errors, risen since it stored consumer_pos,
+ * tells this from a producer_pos overwritten with one behind, which the
+ * kernel's next record or drop replaces with the real one. Likewise, a
+ * consumer that finds another value in consumer_pos than it stored stores
+ * its own again: the kernel measures room against whatever is there, and
+ * against another value may drop every record while publishing nothing new
+ * to drain.
  *
  * A record that does not fit is dropped, never an old one, and
  * records_dropped counts it. Room is measured for a record's longest form:
