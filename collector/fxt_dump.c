@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,14 +103,17 @@ struct stats {
 	bool have_ts;
 	uint64_t *cpu_switches, *cpu_wakeups;	/* indexed by CPU */
 	unsigned int ncpus;
-	struct tid_set seen_tids, named_tids;
+	/*
+	 * Tids of scheduling records; koids of thread and process objects,
+	 * each once (a thread or process may be named again, at its exec).
+	 */
+	struct tid_set seen_tids, named_tids, named_processes;
 	/*
 	 * Tids known to be in seen_tids, direct-mapped by tid % SEEN_SLOTS
 	 * (0: empty): most records repeat a few tids, and a compare is much
 	 * cheaper than a hash-set add (about a tenth of --check's time).
 	 */
 	uint64_t seen_cache[SEEN_SLOTS];
-	uint64_t processes;
 	uint64_t buffer_full_events;
 	struct drop_counter *drops;	/* one per argument name */
 	size_t ndrops, drops_cap;
@@ -122,6 +127,7 @@ struct stats {
 	unsigned int nhole_cpus;
 	struct cpu_holes hole_totals;	/* all CPUs */
 	bool oom;
+	bool input_lost;	/* the mapped file shrank: no totals to give */
 };
 
 static void usage(FILE *f)
@@ -141,12 +147,12 @@ static void usage(FILE *f)
 "                  counted by type\n"
 "  -s, --summary   print totals instead of records: records by type, context\n"
 "                  switches and wakeups per CPU, time span, threads seen and\n"
-"                  named, and every loss the trace records: fxt-collect's\n"
-"                  records_dropped counters and buffer-full events, per CPU\n"
-"                  the records lost by the kernel's records_lost markers and\n"
-"                  the bytes fxt-collect skipped as invalid by its\n"
-"                  bytes_skipped markers, each with its number of holes and\n"
-"                  of those still open where the trace ends\n"
+"                  named, processes named, and every loss the trace records:\n"
+"                  fxt-collect's records_dropped counters and buffer-full\n"
+"                  events, per CPU the records lost by the kernel's\n"
+"                  records_lost markers and the bytes fxt-collect skipped as\n"
+"                  invalid by its bytes_skipped markers, each with its number\n"
+"                  of holes and of those still open where the trace ends\n"
 "  -h, --help      show this help and exit\n"
 "  -V, --version   show the release and exit\n"
 "\n"
@@ -160,8 +166,8 @@ static void usage(FILE *f)
 "reserved bits and the like are not looked at); 1 malformed, empty or not\n"
 "FXT (the message names the offset and what is wrong; records before it\n"
 "were printed), the input cannot be read (missing, a directory, too large\n"
-"for memory), writing the output failed, or out of memory; 2 bad command\n"
-"line.\n"
+"for memory, a file that shrank while being read), writing the output\n"
+"failed, or out of memory; 2 bad command line.\n"
 "\n"
 "EXAMPLES:\n"
 "    fxt-dump sched.fxt | less              # every record\n"
@@ -312,6 +318,44 @@ static void free_input(struct input *in)
 		free((void *)in->data);
 }
 
+/*
+ * A mapped file that shrinks while it is read has pages past its new end,
+ * and the first load from one of them is a SIGBUS; so is one from a page
+ * the disk failed to read. fxt-collect -o truncates an existing file in
+ * place, so running it again on the file fxt-dump reads killed fxt-dump
+ * (exit 135, the output cut without a word). Instead, on_sigbus() jumps
+ * back to read_guarded(), and fxt-dump says so and exits 1, as for any
+ * input it cannot read. Only a fault inside the mapping, while the records
+ * are read, jumps; any other SIGBUS keeps the default action.
+ *
+ * The jump can leave a function mid-way: the reader, note_record() or
+ * stdio (print_name() hands fwrite() the mapped bytes), never at a point
+ * that leaves them inconsistent: the fault is a load of the input, and
+ * they change their state only after those loads (note_drop_counter()
+ * copies a name only once it would be freed), glibc's fwrite() too (its
+ * buffer pointer moves after the copy). The record being read is left
+ * half counted, so no summary is printed for such a file.
+ *
+ * The signal is synchronous, raised by a load in read_records(), so the
+ * handler reads guard_data and guard_len as they were set before it; the
+ * fences keep those loads between the two stores to guarding.
+ */
+static sigjmp_buf input_fault;
+static volatile sig_atomic_t guarding;
+static const uint8_t *guard_data;
+static size_t guard_len;
+
+static void on_sigbus(int sig, siginfo_t *si, void *context)
+{
+	uintptr_t addr = (uintptr_t)si->si_addr;
+
+	(void)context;
+	if (guarding && addr - (uintptr_t)guard_data < guard_len)
+		siglongjmp(input_fault, 1);
+	/* Not the input's: the default action, when the load is retried. */
+	signal(sig, SIG_DFL);
+}
+
 /* ---- printing --------------------------------------------------------- */
 
 static void print_text(const char *text, size_t len)
@@ -414,8 +458,26 @@ static void print_args(const struct fxt_record *rec)
 		print_arg(&rec->args[i]);
 }
 
-static void print_thread(const char *label, const struct fxt_thread_ref *t)
+/*
+ * Is @t, of the record @r just returned, a ref no Thread record defined
+ * (lenient mode)? Its koids read as 0/0, the idle task's.
+ */
+static bool thread_undefined(const struct fxt_reader *r,
+			     const struct fxt_thread_ref *t)
 {
+	uint64_t pid, tid;
+
+	return t->index && !fxt_reader_lookup_thread(r, t->index, &pid, &tid);
+}
+
+/* " label=pid/tid(#index)", or " label=<undefined #index>". */
+static void print_thread(const struct fxt_reader *r, const char *label,
+			 const struct fxt_thread_ref *t)
+{
+	if (thread_undefined(r, t)) {
+		printf(" %s=<undefined #%u>", label, t->index);
+		return;
+	}
 	printf(" %s=%" PRIu64 "/%" PRIu64, label, t->pid, t->tid);
 	if (t->index)
 		printf("(#%u)", t->index);
@@ -446,13 +508,13 @@ static void print_metadata(const struct fxt_record *rec)
 	}
 }
 
-static void print_event(const struct fxt_record *rec)
+static void print_event(const struct fxt_reader *r, const struct fxt_record *rec)
 {
 	const struct fxt_event *ev = &rec->event;
 
 	printf("event %s ts=%" PRIu64, fxt_event_type_name(ev->type),
 	       ev->timestamp);
-	print_thread("thread", &ev->thread);
+	print_thread(r, "thread", &ev->thread);
 	fputs(" category=", stdout);
 	print_str(&ev->category);
 	fputs(" name=", stdout);
@@ -466,7 +528,8 @@ static void print_event(const struct fxt_record *rec)
 	print_args(rec);
 }
 
-static void print_scheduling(const struct fxt_record *rec)
+static void print_scheduling(const struct fxt_reader *r,
+			     const struct fxt_record *rec)
 {
 	const struct fxt_context_switch *cs = &rec->context_switch;
 	const struct fxt_wakeup *wk = &rec->wakeup;
@@ -484,17 +547,18 @@ static void print_scheduling(const struct fxt_record *rec)
 		break;
 	case FXT_SCHED_KIND_LEGACY_SWITCH:
 		printf("legacy_context_switch ts=%" PRIu64 " cpu=%u", ls->timestamp, ls->cpu);
-		print_thread("out", &ls->outgoing);
+		print_thread(r, "out", &ls->outgoing);
 		printf(" (%s) out_prio=%u", fxt_thread_state_name(ls->outgoing_state),
 		       ls->outgoing_priority);
-		print_thread("in", &ls->incoming);
+		print_thread(r, "in", &ls->incoming);
 		printf(" in_prio=%u", ls->incoming_priority);
 		break;
 	}
 	print_args(rec);
 }
 
-static void print_record(const struct fxt_record *rec)
+/* @r: the reader @rec came from, and just returned it (its thread table). */
+static void print_record(const struct fxt_reader *r, const struct fxt_record *rec)
 {
 	printf("0x%08zx ", rec->offset);
 	if (!rec->decoded) {
@@ -519,7 +583,7 @@ static void print_record(const struct fxt_record *rec)
 		       rec->thread.index, rec->thread.pid, rec->thread.tid);
 		break;
 	case FXT_RECORD_EVENT:
-		print_event(rec);
+		print_event(r, rec);
 		break;
 	case FXT_RECORD_BLOB:
 		fputs("blob name=", stdout);
@@ -540,11 +604,11 @@ static void print_record(const struct fxt_record *rec)
 		print_args(rec);
 		break;
 	case FXT_RECORD_SCHEDULING:
-		print_scheduling(rec);
+		print_scheduling(r, rec);
 		break;
 	case FXT_RECORD_LOG:
 		printf("log ts=%" PRIu64, rec->log.timestamp);
-		print_thread("thread", &rec->log.thread);
+		print_thread(r, "thread", &rec->log.thread);
 		putchar(' ');
 		print_text(rec->log.message, rec->log.len);
 		break;
@@ -555,7 +619,7 @@ static void print_record(const struct fxt_record *rec)
 		print_str(&rec->large_blob.name);
 		if (rec->large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
 			printf(" ts=%" PRIu64, rec->large_blob.timestamp);
-			print_thread("thread", &rec->large_blob.thread);
+			print_thread(r, "thread", &rec->large_blob.thread);
 		}
 		printf(" size=%" PRIu64 " data=", rec->large_blob.size);
 		print_bytes(rec->large_blob.data, (size_t)rec->large_blob.size);
@@ -749,13 +813,22 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 				st->oom = true;
 				continue;
 			}
-			memcpy(st->drops[j].name, name, len);
 			st->drops[j].len = len;
 			st->drops[j].value = 0;
 			*slot = ++st->ndrops;
+			/*
+			 * Copied once the entry is counted: if the mapped
+			 * file shrank under the name (read_guarded()), the
+			 * copy is cut short, and free_stats() still frees it.
+			 */
+			memcpy(st->drops[j].name, name, len);
 		}
-		if (a->v.u64 > st->drops[j].value)
-			st->drops[j].value = a->v.u64;
+		/*
+		 * The last sample, not the largest: a counter starts again
+		 * from 0 when the module is reloaded, and a trace appended
+		 * after that one ends with the new count.
+		 */
+		st->drops[j].value = a->v.u64;
 	}
 }
 
@@ -821,10 +894,24 @@ static void note_hole_marker(struct stats *st, const struct fxt_record *rec)
 	count_hole(all, amount);
 }
 
-/* @r: the reader @rec came from (its tick rate). */
+/* A thread of a legacy switch, unless its ref was undefined (no tid). */
+static void note_seen_ref(struct stats *st, const struct fxt_reader *r,
+			  const struct fxt_thread_ref *t)
+{
+	if (!thread_undefined(r, t))
+		note_seen(st, t->tid);
+}
+
+/*
+ * @r: the reader @rec came from (its tick rate). Every timestamp the
+ * reader decodes counts for the time span: events (and a duration
+ * complete's end), scheduling records of all three kinds, logs, and large
+ * blobs with metadata.
+ */
 static void note_record(struct stats *st, const struct fxt_reader *r,
 			const struct fxt_record *rec)
 {
+	const struct fxt_legacy_switch *ls = &rec->legacy_switch;
 	const struct fxt_arg *waker;
 
 	st->records++;
@@ -844,6 +931,8 @@ static void note_record(struct stats *st, const struct fxt_reader *r,
 	case FXT_RECORD_EVENT:
 		st->events_by_kind[rec->kind]++;
 		note_ts(st, r, rec->event.timestamp);
+		if (rec->event.type == FXT_EVENT_DURATION_COMPLETE)
+			note_ts(st, r, rec->event.data);	/* its end */
 		note_drop_counter(st, rec);
 		note_hole_marker(st, rec);
 		break;
@@ -851,7 +940,7 @@ static void note_record(struct stats *st, const struct fxt_reader *r,
 		if (rec->kobj.obj_type == FXT_OBJ_TYPE_THREAD)
 			note_tid(st, &st->named_tids, rec->kobj.koid);
 		else if (rec->kobj.obj_type == FXT_OBJ_TYPE_PROCESS)
-			st->processes++;
+			note_tid(st, &st->named_processes, rec->kobj.koid);
 		break;
 	case FXT_RECORD_SCHEDULING:
 		st->sched_by_kind[rec->kind]++;
@@ -867,7 +956,19 @@ static void note_record(struct stats *st, const struct fxt_reader *r,
 			waker = fxt_record_find_arg(rec, "waker");
 			if (waker && waker->type == FXT_ARG_KOID)
 				note_seen(st, waker->v.koid);
+		} else if (rec->kind == FXT_SCHED_KIND_LEGACY_SWITCH) {
+			note_ts(st, r, ls->timestamp);
+			note_cpu(st, ls->cpu, true);
+			note_seen_ref(st, r, &ls->outgoing);
+			note_seen_ref(st, r, &ls->incoming);
 		}
+		break;
+	case FXT_RECORD_LOG:
+		note_ts(st, r, rec->log.timestamp);
+		break;
+	case FXT_RECORD_LARGE:
+		if (rec->large_blob.format == FXT_LARGE_BLOB_WITH_METADATA)
+			note_ts(st, r, rec->large_blob.timestamp);
 		break;
 	}
 }
@@ -999,7 +1100,7 @@ static void print_summary(struct stats *st, const char *path, size_t len)
 		printf("%" PRIu64, unnamed);
 	else
 		fputs("(out of memory: not counted)", stdout);
-	printf(" seen but unnamed; %" PRIu64 " process objects\n", st->processes);
+	printf(" seen but unnamed; processes: %zu named\n", st->named_processes.count);
 	if (st->ndrops || st->buffer_full_events) {
 		printf("  records dropped: %" PRIu64 " buffer-full events;", st->buffer_full_events);
 		for (i = 0; i < (long)st->ndrops; i++) {
@@ -1037,15 +1138,85 @@ static void free_stats(struct stats *st)
 	free(st->holes);
 	tid_set_free(&st->seen_tids);
 	tid_set_free(&st->named_tids);
+	tid_set_free(&st->named_processes);
 }
 
 /* ---- main ------------------------------------------------------------- */
+
+/* read_guarded(): the mapped input lost a page (on_sigbus()). */
+#define READ_FAULT	(-2)
+
+/* Every record of @r into @st, and printed: fxt_reader_next()'s 0 or -1. */
+static int read_records(const struct dump_options *opts, struct fxt_reader *r,
+			struct stats *st)
+{
+	struct fxt_record rec;
+	int ret;
+
+	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		note_record(st, r, &rec);
+		if (!opts->check && !opts->summary) {
+			print_record(r, &rec);
+			/* The output is broken (main() says so): stop. */
+			if (ferror(stdout)) {
+				output_errno = errno;
+				break;
+			}
+		}
+	}
+	return ret;
+}
+
+/*
+ * read_records(), with a mapped input guarded against shrinking under it
+ * (on_sigbus()): READ_FAULT when it did. No cost per record: one
+ * sigaction() and one sigsetjmp() per file.
+ */
+static int read_guarded(const struct dump_options *opts, const struct input *in,
+			struct fxt_reader *r, struct stats *st)
+{
+	struct sigaction sa;
+	int ret;
+
+	if (!in->mapped)
+		return read_records(opts, r, st);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);	/* cannot fail: a valid signal */
+	guard_data = in->data;
+	guard_len = in->len;
+	/* 1: the jump out of the handler unblocks SIGBUS again */
+	if (sigsetjmp(input_fault, 1)) {
+		guarding = 0;
+		return READ_FAULT;
+	}
+	guarding = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	ret = read_records(opts, r, st);
+	atomic_signal_fence(memory_order_seq_cst);
+	guarding = 0;
+	return ret;
+}
+
+/* Why a mapped file lost a page: it shrank (the usual), or the disk. */
+static void read_failed(const char *path, const struct input *in)
+{
+	struct stat now;
+
+	if (stat(path, &now) == 0 && (uint64_t)now.st_size < in->len)
+		fprintf(stderr, "fxt-dump: reading %s failed: the file shrank while being read (from %zu to %jd bytes)\n",
+			path, in->len, (intmax_t)now.st_size);
+	else
+		fprintf(stderr, "fxt-dump: reading %s failed: a page of it could not be read: the file was cut while being read, or an I/O error\n",
+			path);
+}
 
 static int run(const struct dump_options *opts, const struct input *in,
 	       struct stats *st)
 {
 	struct fxt_reader *r;
-	struct fxt_record rec;
 	const struct fxt_error *e;
 	int ret;
 
@@ -1057,21 +1228,14 @@ static int run(const struct dump_options *opts, const struct input *in,
 		fprintf(stderr, "fxt-dump: out of memory\n");
 		return EXIT_FAILED;
 	}
-	while ((ret = fxt_reader_next(r, &rec)) > 0) {
-		note_record(st, r, &rec);
-		if (!opts->check && !opts->summary) {
-			print_record(&rec);
-			/* The output is broken (main() says so): stop. */
-			if (ferror(stdout)) {
-				output_errno = errno;
-				break;
-			}
-		}
-	}
+	ret = read_guarded(opts, in, r, st);
 	/* Records before the error message; a failure here is main()'s too. */
 	if (fflush(stdout) && !output_errno)
 		output_errno = errno;
-	if (ret < 0) {
+	if (ret == READ_FAULT) {
+		read_failed(opts->path, in);
+		st->input_lost = true;
+	} else if (ret < 0) {
 		e = fxt_reader_error(r);
 		fprintf(stderr, "fxt-dump: %s: offset %zu (0x%zx): %s\n",
 			opts->path, e->offset, e->offset, e->message);
@@ -1102,9 +1266,10 @@ int main(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	tid_set_init(&st.seen_tids);
 	tid_set_init(&st.named_tids);
+	tid_set_init(&st.named_processes);
 	status = run(&opts, &in, &st);
 	/* Not a trace at all: no summary of "0 records" under the error. */
-	if (opts.summary && (status == 0 || st.records))
+	if (opts.summary && !st.input_lost && (status == 0 || st.records))
 		print_summary(&st, opts.path, in.len);
 	/* A summary with totals missing is not a success either. */
 	if (opts.summary && st.oom) {

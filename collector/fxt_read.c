@@ -20,7 +20,9 @@
 
 /*
  * A hostile file could name millions of providers, each with its own string
- * and thread tables; real archives have a handful. Refuse past this many.
+ * and thread tables; real archives have a handful. Refuse past this many,
+ * not counting the anonymous provider 0 every reader starts with (so that
+ * "more than 256 providers" is what the file named).
  */
 #define MAX_PROVIDERS		256
 
@@ -177,7 +179,8 @@ static struct provider *add_provider(struct fxt_reader *r, uint32_t id)
 {
 	struct provider **list, *p;
 
-	if (r->nproviders >= MAX_PROVIDERS)
+	/* providers[0] is provider 0, the reader's own (fxt_reader_new()) */
+	if (r->nproviders > MAX_PROVIDERS)
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)

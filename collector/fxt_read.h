@@ -48,9 +48,12 @@
  * Without FXT_READ_STRICT the reader is lenient in the way the format asks
  * of readers: it only fails when records cannot be framed or decoded (size
  * 0, record past the end of the buffer, fields that run past the end of
- * their record, trailing bytes that are not a whole word). Undefined string
- * and thread refs resolve to "unknown" (text NULL, koids 0), reserved bits
- * are ignored, and records of unknown types are returned undecoded.
+ * their record, trailing bytes that are not a whole word), or name more
+ * providers than it keeps tables for (256, besides the anonymous provider 0
+ * of records before any provider record). Undefined string and thread refs
+ * resolve to "unknown" (text NULL, koids 0: fxt_reader_lookup_thread()
+ * tells such a thread ref from one defined as 0/0), reserved bits are
+ * ignored, and records of unknown types are returned undecoded.
  *
  * FXT_READ_STRICT additionally requires what a trace written by fxtrace
  * must satisfy (fxt-dump --check):
@@ -191,6 +194,9 @@ bool fxt_reader_lookup_string(const struct fxt_reader *r, uint16_t index,
 
 /**
  * fxt_reader_lookup_thread() - the current provider's thread @index
+ * Asked right after fxt_reader_next() returned a record, it answers for
+ * that record's thread refs: was the ref defined, or (lenient mode) is
+ * it one whose koids read as 0/0 only because no Thread record defined it?
  * Return: true and the koids in @pid/@tid if the index is defined.
  */
 bool fxt_reader_lookup_thread(const struct fxt_reader *r, uint8_t index,

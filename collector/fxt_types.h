@@ -84,7 +84,8 @@ struct fxt_str {
  *
  * Writer: a non-zero @index is written as-is, else @pid and @tid inline.
  * Reader: @pid/@tid are resolved through the thread table for indexed refs
- * (both 0 when the index is undefined, lenient mode only).
+ * (both 0 when the index is undefined, lenient mode only: the idle task's
+ * koids too, so fxt_reader_lookup_thread() tells which).
  */
 struct fxt_thread_ref {
 	uint8_t index;

@@ -13,18 +13,23 @@
  * mutations of the valid trace then hammer the reader in both modes.
  * fxt-dump's exit status is 1 for anything but a bad command line (2):
  * input it cannot read, a directory, output it cannot write (/dev/full).
- * --summary's time span must follow the trace's tick rates, and it must
- * report every loss the trace records (drop counters, records_lost and
- * bytes_skipped markers).
+ * --summary's time span must follow the trace's tick rates and take in
+ * every timestamp, its per-CPU and thread totals both kinds of context
+ * switch, its processes each koid once, and it must report every loss the
+ * trace records (drop counters, records_lost and bytes_skipped markers).
+ * Undefined thread refs print as such. A file that shrinks while fxt-dump
+ * reads it is input it cannot read (exit 1), not a SIGBUS.
  * CORPUS_DIR keeps the files (the valgrind test reuses them). RELEASE is
  * the top-level VERSION file's, which fxt-dump --version must show.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "archive_meta.h"
@@ -575,7 +580,7 @@ TEST(provider_announced_again_starts_empty)
 }
 
 /*
- * A small hostile file: 254 providers, each with one String record at the
+ * A small hostile file: 255 providers, each with one String record at the
  * largest index (0x7fff). A string table allocated up to its largest index
  * took 512 KiB per provider, 128 MiB in all, from 20 KiB. Read in a child,
  * whose peak RSS may grow by less than 32 MiB.
@@ -593,7 +598,7 @@ TEST(string_tables_stay_small_for_high_indices)
 	pid_t pid;
 
 	start(&t);
-	for (id = 2; id <= 255; id++) {	/* with provider 1 and the default one: MAX_PROVIDERS */
+	for (id = 2; id <= 256; id++) {	/* with provider 1: MAX_PROVIDERS */
 		fxt_write_provider_info(&t.w, id, "p", 1);
 		fxt_write_provider_section(&t.w, id);
 		fxt_write_string(&t.w, FXT_MAX_STRING_INDEX, "x", 1);
@@ -613,12 +618,55 @@ TEST(string_tables_stay_small_for_high_indices)
 		       n, bytes_of(&t), grown);
 		fflush(stdout);
 		/* _exit: no leak check of what the child did not free */
-		_exit(!r || ret != 0 || n < 3 * 254 ? 2 : grown >= 32 ? 3 : 0);
+		_exit(!r || ret != 0 || n < 3 * 255 ? 2 : grown >= 32 ? 3 : 0);
 	}
 	ASSERT(waitpid(pid, &status, 0) == pid);
 	EXPECT(WIFEXITED(status));
 	EXPECT_EQ(WEXITSTATUS(status), 0);
 	free(buf);
+}
+
+/*
+ * The reader keeps the tables of 256 providers besides provider 0, its own
+ * for records before any provider record: provider 0 took one of the 256
+ * slots, so the 256th provider a file named was refused with "more than
+ * 256 providers". Now 256 are read, and the 257th is refused, in every
+ * mode (lenient printing too: fxt-dump(1) says so), naming the limit.
+ */
+TEST(provider_limit_does_not_count_provider_0)
+{
+	static struct trace t;
+	struct fxt_record rec;
+	struct fxt_reader *r;
+	char path[4200], err[2048];
+	uint32_t id;
+	size_t at;
+	int ret, status;
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	t.extra = 0;
+	fxt_write_magic(&t.w);
+	for (id = 1; id <= 256; id++)
+		fxt_write_provider_info(&t.w, id, "p", 1);
+	r = fxt_reader_new(t.words, here(&t), FXT_READ_STRICT);
+	ASSERT(r);
+	while ((ret = fxt_reader_next(r, &rec)) > 0)
+		;
+	EXPECT_EQ(ret, 0);
+	if (ret < 0)
+		printf("#   offset %zu: %s\n", fxt_reader_error(r)->offset,
+		       fxt_reader_error(r)->message);
+	fxt_reader_free(r);
+	at = here(&t);
+	fxt_write_provider_info(&t.w, 257, "p", 1);
+	expect_refused("provider_257", &t, at,
+		       "cannot track provider 257 (more than 256 providers");
+	if (!fxt_dump)
+		return;
+	snprintf(path, sizeof(path), "%s/provider_257.fxt", corpus_dir);
+	status = run_dump(NULL, path, err, sizeof(err));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	EXPECT_CONTAINS(err, "cannot track provider 257 (more than 256 providers");
 }
 
 TEST(zero_tick_rate)
@@ -1372,6 +1420,332 @@ TEST(summary_reports_holes_still_open)
 	EXPECT(!strstr(out, "still open"));
 }
 
+/*
+ * Without --check, a thread ref no Thread record defined prints as
+ * <undefined #N>, as fxt-dump(1) and --help say, in every record that has
+ * one (event, log, legacy switch, large blob): it printed as 0/0(#N), the
+ * koids of the idle task. fxt_reader_lookup_thread() tells them apart,
+ * asked right after the record was read. A defined ref, and an inline
+ * thread, print their koids as before.
+ */
+TEST(undefined_thread_refs_print_as_undefined)
+{
+	static struct trace t;
+	static const uint8_t blob[3] = { 1, 2, 3 };
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT, .timestamp = 10,
+		.thread = { .index = 5 },
+		.category = fxt_str_c("c"), .name = fxt_str_c("n"),
+	};
+	struct fxt_event defined = {
+		.type = FXT_EVENT_INSTANT, .timestamp = 11,
+		.thread = { .index = 1 },
+		.category = fxt_str_c("c"), .name = fxt_str_c("n"),
+	};
+	struct fxt_log log = { .thread = { .index = 9 }, .timestamp = 12,
+			       .message = "hi", .len = 2 };
+	struct fxt_legacy_switch ls = {
+		.cpu = 2, .timestamp = 13, .outgoing = { .index = 7 },
+		.incoming = { .index = 0, .pid = 0, .tid = 0 },
+	};
+	struct fxt_large_blob lb = {
+		.format = FXT_LARGE_BLOB_WITH_METADATA,
+		.category = fxt_str_c("c"), .name = fxt_str_c("lb"),
+		.timestamp = 14, .thread = { .index = 8 },
+		.data = blob, .size = 3,
+	};
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	char out[4096];
+	uint64_t pid, tid;
+	unsigned int undefined = 0, defined_refs = 0, i;
+	uint8_t refs[2];
+
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	t.extra = 0;
+	fxt_write_magic(&t.w);
+	fxt_write_thread(&t.w, 1, 10, 11);
+	fxt_write_event(&t.w, &ev, NULL, 0);
+	fxt_write_event(&t.w, &defined, NULL, 0);
+	fxt_write_log(&t.w, &log);
+	fxt_write_legacy_context_switch(&t.w, &ls);
+	fxt_write_large_blob(&t.w, &lb, NULL, 0);
+	r = fxt_reader_new(t.words, here(&t), 0);
+	ASSERT(r);
+	while (fxt_reader_next(r, &rec) > 0) {
+		refs[0] = rec.type == FXT_RECORD_EVENT ? rec.event.thread.index :
+			  rec.type == FXT_RECORD_LOG ? rec.log.thread.index :
+			  rec.type == FXT_RECORD_SCHEDULING ? rec.legacy_switch.outgoing.index :
+			  rec.type == FXT_RECORD_LARGE ? rec.large_blob.thread.index : 0;
+		refs[1] = rec.type == FXT_RECORD_SCHEDULING ?
+			  rec.legacy_switch.incoming.index : 0;
+		for (i = 0; i < 2; i++) {
+			if (!refs[i])
+				continue;
+			if (fxt_reader_lookup_thread(r, refs[i], &pid, &tid))
+				defined_refs++;
+			else
+				undefined++;
+		}
+	}
+	EXPECT(!fxt_reader_error(r));
+	fxt_reader_free(r);
+	EXPECT_EQ(undefined, 4);
+	EXPECT_EQ(defined_refs, 1);
+	if (!fxt_dump) {
+		tap_skip("undefined_thread_refs_print_as_undefined (fxt-dump)",
+			 "no FXT_DUMP argument");
+		return;
+	}
+	dump_stdout(NULL, &t, "undefined-threads", out, sizeof(out));
+	EXPECT_CONTAINS(out, " event instant ts=10 thread=<undefined #5> category=");
+	EXPECT_CONTAINS(out, " event instant ts=11 thread=10/11(#1) category=");
+	EXPECT_CONTAINS(out, " log ts=12 thread=<undefined #9> \"hi\"\n");
+	EXPECT_CONTAINS(out, " legacy_context_switch ts=13 cpu=2 out=<undefined #7> (new) out_prio=0 in=0/0 in_prio=0\n");
+	EXPECT_CONTAINS(out, " ts=14 thread=<undefined #8> size=3 ");
+	EXPECT(!strstr(out, "0/0(#"));
+}
+
+/*
+ * Processes are counted as threads are, by koid: a process named twice
+ * (its exec, say) is one process, not two "process objects".
+ */
+TEST(summary_counts_processes_by_koid)
+{
+	static struct trace t;
+	struct fxt_kernel_object proc = {
+		.obj_type = FXT_OBJ_TYPE_PROCESS, .name = fxt_str_c("bash"),
+		.koid = 100,
+	};
+	struct fxt_kernel_object thread = {
+		.obj_type = FXT_OBJ_TYPE_THREAD, .name = fxt_str_c("bash"),
+		.koid = 100,
+	};
+	struct fxt_arg process = fxt_arg_koid(fxt_str_index(FXTRACE_STR_PROCESS), 100);
+	char out[4096];
+
+	if (!summary_trace_start(&t, "summary_counts_processes_by_koid"))
+		return;
+	fxt_write_kernel_object(&t.w, &proc, NULL, 0);
+	fxt_write_kernel_object(&t.w, &thread, &process, 1);
+	proc.name = thread.name = fxt_str_c("make");
+	fxt_write_kernel_object(&t.w, &proc, NULL, 0);
+	fxt_write_kernel_object(&t.w, &thread, &process, 1);
+	proc.koid = 200;
+	fxt_write_kernel_object(&t.w, &proc, NULL, 0);
+	dump_stdout("--summary", &t, "processes-by-koid", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  threads: 2 seen in scheduling records (tid 0 = idle included), 1 named, 2 seen but unnamed; processes: 2 named\n");
+}
+
+/*
+ * The time span takes every timestamp the reader decodes: it took only
+ * events' start and kind 1 and 2 scheduling records', so a duration
+ * complete's end, a log, a legacy switch or a large blob before or after
+ * all of those was left out. The switch at 100, then each in turn.
+ */
+TEST(summary_time_span_counts_every_timestamp)
+{
+	static struct trace t;
+	static const uint8_t blob[3] = { 1, 2, 3 };
+	struct fxt_event dc = {
+		.type = FXT_EVENT_DURATION_COMPLETE, .timestamp = 300,
+		.thread = { .index = 0, .pid = 5, .tid = 5 },
+		.category = fxt_str_c("c"), .name = fxt_str_c("n"), .data = 5000,
+	};
+	struct fxt_log log = { .thread = { .index = 0, .pid = 5, .tid = 5 },
+			       .timestamp = 9000, .message = "hi", .len = 2 };
+	struct fxt_legacy_switch ls = {
+		.timestamp = 50,
+		.outgoing = { .index = 0, .pid = 5, .tid = 5 },
+		.incoming = { .index = 0, .pid = 0, .tid = 0 },
+	};
+	struct fxt_large_blob lb = {
+		.format = FXT_LARGE_BLOB_WITH_METADATA,
+		.category = fxt_str_c("c"), .name = fxt_str_c("lb"),
+		.timestamp = 12000, .thread = { .index = 0, .pid = 5, .tid = 5 },
+		.data = blob, .size = 3,
+	};
+	char out[4096];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		if (!summary_trace_start(&t, "summary_time_span_counts_every_timestamp"))
+			return;
+		if (i == 0)
+			fxt_write_event(&t.w, &dc, NULL, 0);
+		else if (i == 1)
+			fxt_write_log(&t.w, &log);
+		else if (i == 2)
+			fxt_write_legacy_context_switch(&t.w, &ls);
+		else
+			fxt_write_large_blob(&t.w, &lb, NULL, 0);
+		dump_stdout("--summary", &t, "span-every-timestamp", out, sizeof(out));
+		EXPECT_CONTAINS(out, i == 0 ? "(timestamps 100 .. 5000, " :
+				     i == 1 ? "(timestamps 100 .. 9000, " :
+				     i == 2 ? "(timestamps 50 .. 100, " :
+					      "(timestamps 100 .. 12000, ");
+	}
+}
+
+/*
+ * Legacy context switches (scheduling kind 0, thread refs) count as
+ * switches of their CPU, and their threads as seen in scheduling records,
+ * as kind 1 switches: they were left out of both. A ref no Thread record
+ * defined has no tid to count (not 0, the idle task's).
+ */
+TEST(summary_counts_legacy_switches)
+{
+	static struct trace t;
+	struct fxt_legacy_switch ls = {
+		.cpu = 3, .timestamp = 100,
+		.outgoing = { .index = 1 },
+		.incoming = { .index = 0, .pid = 1, .tid = 12 },
+	};
+	char out[4096];
+
+	if (!fxt_dump) {
+		tap_skip("summary_counts_legacy_switches", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	fxt_write_thread(&t.w, 1, 1, 10);
+	fxt_write_legacy_context_switch(&t.w, &ls);
+	ls.timestamp = 200;
+	ls.outgoing = ls.incoming;
+	ls.incoming = (struct fxt_thread_ref){ .index = 2 };	/* undefined */
+	fxt_write_legacy_context_switch(&t.w, &ls);
+	dump_stdout("--summary", &t, "legacy-switches", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  cpu3: 2 context switches, 0 wakeups\n");
+	EXPECT_CONTAINS(out, "  threads: 2 seen in scheduling records (tid 0 = idle included), 0 named, 2 seen but unnamed;");
+}
+
+/*
+ * A records_dropped counter's value is its last sample, as fxt-dump(1)
+ * says, not its largest: a trace appended after the module was reloaded
+ * counts from 0 again, 7 and then 3 is 3.
+ */
+TEST(summary_drop_counter_is_its_last_value)
+{
+	static struct trace t;
+	struct fxt_event ev = {
+		.type = FXT_EVENT_COUNTER,
+		.thread = { .index = 0, .pid = 5, .tid = 5 },
+		.category = fxt_str_c("fxtrace"),
+		.name = fxt_str_c("records_dropped"),
+		.timestamp = 1000,
+	};
+	struct fxt_arg a = fxt_arg_uint64(fxt_str_c("cpu0"), 7);
+	char out[4096];
+
+	if (!fxt_dump) {
+		tap_skip("summary_drop_counter_is_its_last_value", "no FXT_DUMP argument");
+		return;
+	}
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	fxt_write_magic(&t.w);
+	fxt_write_event(&t.w, &ev, &a, 1);
+	ev.timestamp = 2000;
+	a.v.u64 = 3;
+	fxt_write_event(&t.w, &ev, &a, 1);
+	dump_stdout("--summary", &t, "drop-last-value", out, sizeof(out));
+	EXPECT_CONTAINS(out, "  records dropped: 0 buffer-full events; cpu0 3\n");
+}
+
+/* Sleep @ms milliseconds. */
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * A file that shrinks while fxt-dump reads it (fxt-collect -o truncates a
+ * file it writes anew, in place) is input fxt-dump cannot read: exit 1,
+ * and a message. The file is mapped, and the first load past its new end
+ * was a SIGBUS that killed fxt-dump without a word (exit 135). fxt-dump
+ * prints a trace of 1 MiB into a pipe of one page this process does not
+ * read yet; once the pipe is full, fxt-dump waits to write with nearly all
+ * of the file unread, and the file is cut to nothing under it.
+ */
+TEST(input_shrinking_while_read_exits_1)
+{
+	static struct trace t;
+	char path[4200], err[2048], buf[4096];
+	int out[2], errpipe[2], status = 0, fd, avail = 0, pipe_size, i;
+	size_t len, chunks = 32, err_len = 0, printed = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (!fxt_dump) {
+		tap_skip("input_shrinking_while_read_exits_1", "no FXT_DUMP argument");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/shrinking.fxt", corpus_dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT(fd >= 0);
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	ASSERT(archive_write_preamble(&t.w) == 0);
+	len = here(&t);
+	EXPECT(write(fd, t.words, len) == (ssize_t)len);
+	/* then 32 times 32 KiB of context switches (32 bytes each) */
+	fxt_writer_init(&t.w, t.words, MAX_WORDS);
+	while (here(&t) + 32 <= sizeof(t.words))
+		switch_at(&t, 1000 + here(&t));
+	for (i = 0; i < (int)chunks; i++)
+		EXPECT(write(fd, t.words, here(&t)) == (ssize_t)here(&t));
+	close(fd);
+	ASSERT(pipe(out) == 0);
+	ASSERT(pipe(errpipe) == 0);
+	/* One page, if it may (the smallest pipe): fxt-dump soon waits. */
+	fcntl(out[0], F_SETPIPE_SZ, 4096);
+	pipe_size = fcntl(out[0], F_GETPIPE_SZ);
+	ASSERT(pipe_size > 0);
+	pid = fork();
+	ASSERT(pid >= 0);
+	if (pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		dup2(errpipe[1], STDERR_FILENO);
+		close(out[0]);
+		close(out[1]);
+		close(errpipe[0]);
+		close(errpipe[1]);
+		execl(fxt_dump, fxt_dump, path, (char *)NULL);
+		_exit(126);
+	}
+	close(out[1]);
+	close(errpipe[1]);
+	/* The pipe full: fxt-dump waits in write() (10 s at most). */
+	for (i = 0; i < 1000; i++) {
+		if (ioctl(out[0], FIONREAD, &avail) == 0 && avail >= pipe_size)
+			break;
+		sleep_ms(10);
+	}
+	if (avail < pipe_size)
+		printf("#   the pipe holds %d of %d bytes after 10 s\n", avail, pipe_size);
+	EXPECT(avail >= pipe_size);
+	EXPECT(truncate(path, 0) == 0);
+	while ((n = read(out[0], buf, sizeof(buf))) > 0)
+		printed += (size_t)n;
+	close(out[0]);
+	while (err_len + 1 < sizeof(err) &&
+	       (n = read(errpipe[0], err + err_len, sizeof(err) - 1 - err_len)) > 0)
+		err_len += (size_t)n;
+	err[err_len] = '\0';
+	close(errpipe[0]);
+	ASSERT(waitpid(pid, &status, 0) == pid);
+	printf("#   %zu bytes printed before the file shrank from %zu\n",
+	       printed, len + chunks * here(&t));
+	EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), 1);
+	EXPECT_CONTAINS(err, "fxt-dump: reading ");
+	EXPECT_CONTAINS(err, path);
+	snprintf(buf, sizeof(buf), " failed: the file shrank while being read (from %zu to 0 bytes)\n",
+		 len + chunks * here(&t));
+	EXPECT_CONTAINS(err, buf);
+	unlink(path);
+}
+
 static uint64_t rnd_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
@@ -1464,6 +1838,7 @@ int main(int argc, char **argv)
 	RUN(string_and_thread_index_0);
 	RUN(provider_announced_again_starts_empty);
 	RUN(string_tables_stay_small_for_high_indices);
+	RUN(provider_limit_does_not_count_provider_0);
 	RUN(zero_tick_rate);
 	RUN(corrupted_magic_word);
 	RUN(not_fxt_is_refused_in_every_mode);
@@ -1481,6 +1856,12 @@ int main(int argc, char **argv)
 	RUN(summary_reports_records_lost_markers);
 	RUN(summary_reports_bytes_skipped_markers);
 	RUN(summary_reports_holes_still_open);
+	RUN(undefined_thread_refs_print_as_undefined);
+	RUN(summary_counts_processes_by_koid);
+	RUN(summary_time_span_counts_every_timestamp);
+	RUN(summary_counts_legacy_switches);
+	RUN(summary_drop_counter_is_its_last_value);
+	RUN(input_shrinking_while_read_exits_1);
 	RUN(random_mutations_never_crash);
 	if (!fxt_dump)
 		tap_skip("fxt-dump --check on the corpus", "no FXT_DUMP argument");
