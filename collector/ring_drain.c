@@ -32,6 +32,7 @@ int ring_init(struct ring *ring, struct fxtrace_ctrl *ctrl, const void *data,
 	/* Only we write consumer_pos; start where the last consumer stopped. */
 	ring->tail = __atomic_load_n(&ctrl->consumer_pos, __ATOMIC_RELAXED);
 	ring->read_to = ring->tail;
+	ring->read_from = ring->tail;
 	ring->dropped_base = __atomic_load_n(&ctrl->records_dropped,
 					     __ATOMIC_RELAXED);
 	ring->consumer_errors = __atomic_load_n(&ctrl->consumer_errors,
@@ -509,10 +510,12 @@ static void publish_consumer(struct ring *ring, uint64_t pos)
 	/* (D), pairs with (B): we are done reading every byte below pos. */
 	__atomic_store_n(&ring->ctrl->consumer_pos, pos, __ATOMIC_RELEASE);
 	/*
-	 * Read after the store: an error counted from here on was counted
-	 * against @pos (or a value stored over it), not against the one it
-	 * replaces. One load of the producer's line, which the next drain
-	 * loads anyway.
+	 * The count to compare with later (followed_ahead()). An error the
+	 * kernel counts against the position this one replaces, after this
+	 * load, still makes the count rise once: the go-back also needs
+	 * @head inside the window last read, so one such late error alone
+	 * never sends us back. One load of the producer's line, which the
+	 * next drain loads anyway.
 	 */
 	ring->consumer_errors = __atomic_load_n(&ring->ctrl->consumer_errors,
 						__ATOMIC_RELAXED);
@@ -523,6 +526,8 @@ static void publish_consumer(struct ring *ring, uint64_t pos)
  * is: the window the last drain read ended at an overwritten producer_pos
  * ahead of the kernel's own, but within a ring of our position (nothing
  * tells such a one from a real one), and we published it as consumer_pos.
+ * The real position is then inside that window: not below its start,
+ * which was the kernel's consumer_pos, and so not above its own.
  * The kernel finds a consumer_pos ahead of its own position out of range
  * (kmod/fxtrace_ring.h, fxtrace_ring_reserve()): it drops the record,
  * counts it in consumer_errors and stores its own position in producer_pos
@@ -538,9 +543,12 @@ static void publish_consumer(struct ring *ring, uint64_t pos)
  */
 static bool followed_ahead(const struct ring *ring, uint64_t head)
 {
+	uint64_t errors = __atomic_load_n(&ring->ctrl->consumer_errors,
+					  __ATOMIC_RELAXED);
+
 	return !(head & 7) &&
-	       __atomic_load_n(&ring->ctrl->consumer_errors, __ATOMIC_RELAXED) !=
-	       ring->consumer_errors;
+	       (int64_t)(head - ring->read_from) >= 0 &&
+	       (int64_t)(errors - ring->consumer_errors) > 0;
 }
 
 /*
@@ -698,6 +706,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 		ring->bad_producer++;
 		skip(ring, ring->last_ts, ring->size, RING_DRAIN_BAD_PRODUCER);
 		ring->read_to = head;
+		ring->read_from = head;
 		publish_consumer(ring, head);
 		return 0;
 	}
@@ -754,6 +763,7 @@ int ring_drain_holes(struct ring *ring, const struct ring_sink *sink,
 	ring->bytes += res->bytes;
 	add_counts(ring, &scan);
 	ring->last_ts = scan.last_ts;
+	ring->read_from = tail;
 	ring->read_to = head;
 	publish_consumer(ring, head);
 	return 0;

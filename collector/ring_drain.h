@@ -164,6 +164,7 @@ enum ring_drain_status {
  *            the kernel's real one, which is never below @read_to, unless
  *            that window ended at an overwritten producer_pos: then both
  *            go back to the real one (see @consumer_errors).
+ * @read_from: where that window began: the real position is not below it
  * @last_ts:  timestamp of the last copied record that has one (scheduling
  *            and event records), kept across drains; the @after_ts of the
  *            next name record
@@ -205,6 +206,7 @@ struct ring {
 	uint64_t size;
 	uint64_t tail;
 	uint64_t read_to;
+	uint64_t read_from;
 	uint64_t last_ts;
 	uint64_t tid_seen[RING_TID_SLOTS];
 	struct ring_hole hole;

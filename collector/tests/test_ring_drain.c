@@ -724,6 +724,78 @@ TEST(a_followed_position_ahead_of_the_kernels_is_gone_back_from)
 }
 
 /*
+ * A producer_pos behind what was read is gone back to only as a position
+ * followed ahead: consumer_errors risen since consumer_pos was stored, and
+ * the position inside the window last read. Not when the control page is
+ * put back from an older copy after a consumer error (the count fell),
+ * nor when the count rose but the position is below that window (no
+ * window ending ahead of the kernel's position would have it):
+ * nothing is copied twice, and the kernel's next record is copied once.
+ */
+TEST(a_position_behind_is_gone_back_to_only_inside_the_last_window)
+{
+	uint64_t rec[16], read_from, read_to;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct kernel k;
+	struct fake f;
+	unsigned int i, v;
+	size_t n, before;
+
+	for (i = 1; i < NSIZES; i++) {	/* room for 4 wakeups */
+		for (v = 0; v < 2; v++) {
+			c.len = c.writes = c.ntids = c.nholes = 0;
+			fake_init(&f, sizes[i], 0);
+			kernel_init(&k, &f);
+			n = kernel_wakeup(rec, 100, 7, 0);
+			EXPECT(kernel_put(&k, rec, n, 100));
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			read_from = k.head;
+			/* An error counted between the two drains. */
+			f.ctrl->consumer_errors = k.errors = 1;
+			EXPECT(kernel_put(&k, rec, n, 101));
+			EXPECT(kernel_put(&k, rec, n, 102));
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			EXPECT_EQ(c.len, 3 * n);
+			read_to = k.head;
+
+			if (v == 0) {
+				/*
+				 * A copy of the page from between the drains
+				 * put back: a position inside the last
+				 * window, and the count falls.
+				 */
+				f.ctrl->producer_pos = read_from;
+				f.ctrl->consumer_pos = read_from;
+				f.ctrl->consumer_errors = 0;
+			} else {
+				/* Below the last window, and a count risen. */
+				f.ctrl->producer_pos = read_from - 8;
+				f.ctrl->consumer_errors = k.errors = 2;
+			}
+			EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole,
+						   &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_PRODUCER_BEHIND);
+			EXPECT_EQ(f.ctrl->consumer_pos, read_to);
+			EXPECT_EQ(f.ring.bad_producer, 0);
+
+			EXPECT(kernel_put(&k, rec, n, 103));
+			before = c.len;
+			EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole,
+						   &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_OK);
+			EXPECT_EQ(c.len - before, n);
+			EXPECT_EQ(f.ctrl->consumer_pos, k.head);
+			EXPECT_EQ(f.ring.bad_producer, 0);
+			EXPECT_EQ(c.nholes, 0);
+			fake_free(&f);
+		}
+	}
+	free(c.bytes);
+}
+
+/*
  * consumer_pos is the consumer's alone, but the page is writable. Another
  * value stored there makes the kernel drop every record: out of range
  * (counted in consumer_errors), or in range behind, as a full ring. It
@@ -1971,6 +2043,7 @@ int main(void)
 	RUN(a_skip_too_far_ahead_is_undone_by_the_real_position);
 	RUN(a_followed_position_ahead_of_the_kernels_is_gone_back_from);
 	RUN(an_overwritten_consumer_position_is_stored_again);
+	RUN(a_position_behind_is_gone_back_to_only_inside_the_last_window);
 	RUN(malformed_records_end_the_copy);
 	RUN(skipped_data_is_one_hole_reported_before_the_next_record);
 	RUN(lying_argument_sizes_stop_the_waker_search);
