@@ -334,7 +334,11 @@ static void free_input(struct input *in)
  * they change their state only after those loads (note_drop_counter()
  * copies a name only once it would be freed), glibc's fwrite() too (its
  * buffer pointer moves after the copy). The record being read is left
- * half counted, so no summary is printed for such a file.
+ * half counted, so no summary is printed for such a file. One case ends
+ * otherwise: a name longer than stdout's buffer, which glibc hands to
+ * write(2) from the mapping; the kernel fails that with EFAULT instead of
+ * a SIGBUS, and fxt-dump says "writing the output failed: Bad address"
+ * (exit 1 as well).
  *
  * The signal is synchronous, raised by a load in read_records(), so the
  * handler reads guard_data and guard_len as they were set before it; the
@@ -350,10 +354,17 @@ static void on_sigbus(int sig, siginfo_t *si, void *context)
 	uintptr_t addr = (uintptr_t)si->si_addr;
 
 	(void)context;
-	if (guarding && addr - (uintptr_t)guard_data < guard_len)
+	/* si_code > 0: raised by a fault, not sent (kill(), sigqueue()) */
+	if (guarding && si->si_code > 0 &&
+	    addr - (uintptr_t)guard_data < guard_len)
 		siglongjmp(input_fault, 1);
-	/* Not the input's: the default action, when the load is retried. */
+	/*
+	 * Not the input's: the default action, when a faulting load is
+	 * retried; a sent one is raised again (blocked until we return).
+	 */
 	signal(sig, SIG_DFL);
+	if (si->si_code <= 0)
+		raise(sig);
 }
 
 /* ---- printing --------------------------------------------------------- */
@@ -1182,7 +1193,8 @@ static int read_guarded(const struct dump_options *opts, const struct input *in,
 		return read_records(opts, r, st);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO;
+	/* SA_RESTART: no call the handler interrupts fails with EINTR */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);	/* cannot fail: a valid signal */
 	guard_data = in->data;
