@@ -46,9 +46,12 @@
 /*
  * How long the runner waits for the processes of a test's group to be
  * gone once they are killed (a SIGKILLed process may still be freeing
- * a large allocation); one still there, which left the group, fails it.
+ * a large allocation), unless set before; one still there, which left
+ * the group, fails the test and is killed.
  */
+#ifndef HARNESS_REAP_S
 #define HARNESS_REAP_S		30
+#endif
 
 /* Seconds on CLOCK_MONOTONIC, for tests that time what they do. */
 static inline double now_s(void)
@@ -259,6 +262,27 @@ static inline int harness_reap_rest(void)
 	}
 }
 
+/*
+ * SIGKILL every child the runner has: after harness_reap_rest() failed,
+ * those the test started that left its group, so that they do not hold up
+ * the next tests too. Needs CONFIG_PROC_CHILDREN (Debian's kernels).
+ */
+static inline void harness_kill_children(void)
+{
+	char path[64];
+	long child;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children",
+		 (int)getpid());
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%ld", &child) == 1)
+		kill((pid_t)child, SIGKILL);
+	fclose(f);
+}
+
 /* Run @t in a child; a skip's reason (if any) lands in @why. */
 static inline int harness_run_one(struct harness_test *t, char *why,
 				  size_t len)
@@ -331,8 +355,12 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 		return KSFT_FAIL;
 	}
 	if (harness_reap_rest()) {
-		printf("#   processes the test started still run %d s after it ended, outside its process group\n",
+		printf("#   processes the test started still run %d s after it ended, outside its process group: killed\n",
 		       HARNESS_REAP_S);
+		harness_kill_children();
+		if (harness_reap_rest())
+			printf("#   and still there %d s later\n",
+			       HARNESS_REAP_S);
 		close(p[0]);
 		return KSFT_FAIL;
 	}

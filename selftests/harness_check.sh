@@ -3,7 +3,7 @@
 #
 # harness_check.sh DIR - the test of harness.h, on the host
 #
-# Runs DIR/harness_sample_1 ... _7 (harness_sample.c, one per HARNESS_SET;
+# Runs DIR/harness_sample_1 ... _8 (harness_sample.c, one per HARNESS_SET;
 # make -C selftests harness-check builds them and runs this) and compares
 # each one's whole output and exit status with what harness.h must print:
 # the TAP line of every outcome, the failure messages, what ran after an
@@ -151,6 +151,27 @@ ok 3 passes_leaving_a_helper
 ok 4 earlier_tests_helpers_are_gone
 # Totals: pass:2 fail:1 xfail:0 xpass:0 skip:1 error:0
 EOF
+
+# Set 8: a helper that left its test's group is waited for HARNESS_REAP_S
+# (1 s there), then killed: the test fails, the next one runs at once.
+t0=$(date +%s)
+check 8 1 <<'EOF'
+TAP version 13
+1..2
+#   processes the test started still run 1 s after it ended, outside its process group: killed
+not ok 1 leaves_a_helper_outside_its_group
+# passes_after_it: ran
+ok 2 passes_after_it
+# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
+EOF
+t=$(($(date +%s) - t0))
+n=$((n + 1))
+if [ "$t" -lt 5 ]; then
+	echo "ok $n harness_sample_8 took $t s (its helper sleeps 8 s)"
+else
+	failed=$((failed + 1))
+	echo "not ok $n harness_sample_8 took $t s: the helper outside the group was waited for"
+fi
 
 # Set 7: SIGTERM to the runner (what timeout(1) or a cancelled CI job
 # sends) while its test sleeps. Each test runs in a process group of its

@@ -19,6 +19,10 @@
  *	   fourth test checks (exit 1)
  *	7  a test and its helper, both asleep, until the runner is sent
  *	   SIGTERM: both must die with it
+ *	8  a test whose helper leaves its process group, so the group's
+ *	   kill misses it: the test fails once the runner has waited
+ *	   HARNESS_REAP_S for it, the runner kills it, and the next test
+ *	   passes without waiting (exit 1)
  */
 #define _GNU_SOURCE
 #if HARNESS_SET == 7
@@ -26,6 +30,7 @@
 #else
 #define HARNESS_TIMEOUT_S	1
 #endif
+#define HARNESS_REAP_S		1
 #include "harness.h"
 
 #if HARNESS_SET == 1 || HARNESS_SET == 2 || HARNESS_SET == 4
@@ -156,6 +161,28 @@ TEST(sleeps_with_a_helper)
 	printf("# test %d\n", (int)getpid());
 	fork_helper();
 	sleep(HELPER_S);
+}
+#endif
+
+#if HARNESS_SET == 8
+/* A helper in a process group of its own, asleep for 8 s. */
+TEST(leaves_a_helper_outside_its_group)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		sleep(8);
+		_exit(0);
+	}
+}
+
+TEST(passes_after_it)
+{
+	printf("# passes_after_it: ran\n");
 }
 #endif
 

@@ -209,6 +209,7 @@ static pid_t yielder[YIELDERS];
  */
 static void start_yielders(void)
 {
+	pid_t parent = getpid();
 	int pinned[2], i;
 	char c;
 
@@ -219,8 +220,13 @@ static void start_yielders(void)
 		if (yielder[i] < 0)
 			_exit(1);
 		if (yielder[i] == 0) {
+			/*
+			 * Checked once set, in case the parent ended before:
+			 * an orphan's parent is the harness (a subreaper),
+			 * not init.
+			 */
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() == 1)
+			if (getppid() != parent)
 				_exit(0);
 			close(pinned[0]);
 			if (pin_to_cpu(0, 1) || write(pinned[1], "p", 1) != 1)
