@@ -24,6 +24,20 @@ static inline int in_test_vm(void)
 	return vm && !strcmp(vm, "1");
 }
 
+/* A PREEMPT_RT kernel (/sys/kernel/realtime reads 1)? */
+static inline int kernel_is_preempt_rt(void)
+{
+	FILE *f = fopen("/sys/kernel/realtime", "r");
+	int rt = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &rt) != 1)
+			rt = 0;
+		fclose(f);
+	}
+	return rt == 1;
+}
+
 /*
  * Something the test needs is missing or refused: a skip on a developer's
  * machine, a failure in the test VM, which is set up to have it.

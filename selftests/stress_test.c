@@ -248,8 +248,8 @@ static void see_load_wakeup(void *ctx, int cpu, __u64 tid, __u64 waker,
 		/*
 		 * Only the test's thread posts to the ring's semaphores (the
 		 * tokens, and the stop); a churner may release a kernel lock
-		 * a ring thread waits for (PREEMPT_RT's sleeping spinlocks).
-		 * Any other task did not wake it.
+		 * a ring thread waits for. Any other task did not wake it,
+		 * but on PREEMPT_RT (see below).
 		 */
 		if (!is_in(wl.own, 3, waker) && wl.by_other_task++ < 5)
 			printf("#   cpu %d at %llu: tid %llu woken by tid %llu, not the test's\n",
@@ -326,7 +326,14 @@ TEST(no_wakeup_names_a_stopper_that_did_not_wake_it)
 	       wl.by_other - wl.by_other_task, wl.by_stopper,
 	       wl.by_other_task);
 	EXPECT_EQ(0, wl.by_stopper);
-	EXPECT_EQ(0, wl.by_other_task);
+	/*
+	 * On PREEMPT_RT a futex's hash bucket lock sleeps, and the buckets
+	 * are shared system-wide: any task whose futex hashes to a ring
+	 * thread's bucket may wake it, handing the lock over. Printed there,
+	 * not counted.
+	 */
+	if (!kernel_is_preempt_rt())
+		EXPECT_EQ(0, wl.by_other_task);
 	/* The load ran, and the waker table works. */
 	EXPECT_LE(1, wl.wakeups);
 	EXPECT_LE(wl.wakeups / 2, wl.by_load);
