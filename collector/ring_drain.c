@@ -513,9 +513,9 @@ static void publish_consumer(struct ring *ring, uint64_t pos)
 	 * The count to compare with later (followed_ahead()). An error the
 	 * kernel counts against the position this one replaces, after this
 	 * load, still makes the count rise once: the go-back also needs
-	 * @head inside the window last read, so one such late error alone
-	 * never sends us back. One load of the producer's line, which the
-	 * next drain loads anyway.
+	 * @head inside the window last read, or a rise of 2, so one such
+	 * late error alone never sends us back. One load of the producer's
+	 * line, which the next drain loads anyway.
 	 */
 	ring->consumer_errors = __atomic_load_n(&ring->ctrl->consumer_errors,
 						__ATOMIC_RELAXED);
@@ -527,7 +527,8 @@ static void publish_consumer(struct ring *ring, uint64_t pos)
  * ahead of the kernel's own, but within a ring of our position (nothing
  * tells such a one from a real one), and we published it as consumer_pos.
  * The real position is then inside that window: not below its start,
- * which was the kernel's consumer_pos, and so not above its own.
+ * which was the kernel's consumer_pos, and so not above its own; or,
+ * after more than one such window, in an earlier one.
  * The kernel finds a consumer_pos ahead of its own position out of range
  * (kmod/fxtrace_ring.h, fxtrace_ring_reserve()): it drops the record,
  * counts it in consumer_errors and stores its own position in producer_pos
@@ -545,10 +546,18 @@ static bool followed_ahead(const struct ring *ring, uint64_t head)
 {
 	uint64_t errors = __atomic_load_n(&ring->ctrl->consumer_errors,
 					  __ATOMIC_RELAXED);
+	int64_t rise = (int64_t)(errors - ring->consumer_errors);
 
-	return !(head & 7) &&
-	       (int64_t)(head - ring->read_from) >= 0 &&
-	       (int64_t)(errors - ring->consumer_errors) > 0;
+	/*
+	 * Outside the last window, the real position is behind a window
+	 * before it: two positions followed ahead before the kernel's next
+	 * record, or one found at ring_init(). Then a rise of 2 or more
+	 * tells: only one error can come late, from the one reserve that
+	 * loaded the replaced consumer_pos (a CPU reserves one record at a
+	 * time, interrupts off), so a second was counted against ours.
+	 */
+	return !(head & 7) && rise > 0 &&
+	       ((int64_t)(head - ring->read_from) >= 0 || rise >= 2);
 }
 
 /*

@@ -164,7 +164,8 @@ enum ring_drain_status {
  *            the kernel's real one, which is never below @read_to, unless
  *            that window ended at an overwritten producer_pos: then both
  *            go back to the real one (see @consumer_errors).
- * @read_from: where that window began: the real position is not below it
+ * @read_from: where that window began: after one position followed ahead,
+ *            the real one is not below it
  * @last_ts:  timestamp of the last copied record that has one (scheduling
  *            and event records), kept across drains; the @after_ts of the
  *            next name record

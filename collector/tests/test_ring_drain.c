@@ -796,6 +796,62 @@ TEST(a_position_behind_is_gone_back_to_only_inside_the_last_window)
 }
 
 /*
+ * Two positions followed ahead before the kernel's next record: the real
+ * one is below the window last read, and the first drop (one error, maybe
+ * a late one) does not send the drain back; the second proves the kernel
+ * finds the current consumer_pos out of range, and it goes back then.
+ */
+TEST(two_positions_followed_ahead_are_gone_back_from_at_the_second_drop)
+{
+	uint64_t rec[16], real, ts;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct kernel k;
+	struct fake f;
+	unsigned int i;
+	size_t n, before;
+
+	for (i = 1; i < NSIZES; i++) {	/* 64 bytes: no room for markers */
+		c.len = c.writes = c.ntids = c.nholes = 0;
+		fake_init(&f, sizes[i], 0);
+		kernel_init(&k, &f);
+		n = kernel_wakeup(rec, 100, 7, 0);
+		EXPECT(kernel_put(&k, rec, n, 100));
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		real = k.head;
+
+		f.ctrl->producer_pos = real + n;
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		f.ctrl->producer_pos = real + 2 * n;
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		EXPECT_EQ(f.ctrl->consumer_pos, real + 2 * n);
+
+		EXPECT(!kernel_put(&k, rec, n, 200));
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		EXPECT_EQ(res.status, RING_DRAIN_PRODUCER_BEHIND);
+		EXPECT(!kernel_put(&k, rec, n, 201));
+		EXPECT_EQ(f.ctrl->consumer_errors, 2);
+		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+		EXPECT_EQ(f.ctrl->consumer_pos, real);
+
+		for (ts = 300; ts < 302; ts++) {
+			EXPECT(kernel_put(&k, rec, n, ts));
+			before = c.len;
+			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			EXPECT_EQ(res.status, RING_DRAIN_OK);
+			EXPECT_EQ(c.len - before,
+				  n + (ts == 300 ? KERNEL_MARKERS_BYTES : 0));
+		}
+		EXPECT_EQ(f.ring.lost_marked, 2);
+		EXPECT_EQ(ring_unmarked_loss(&f.ring), 0);
+		fake_free(&f);
+	}
+	free(c.bytes);
+}
+
+/*
  * consumer_pos is the consumer's alone, but the page is writable. Another
  * value stored there makes the kernel drop every record: out of range
  * (counted in consumer_errors), or in range behind, as a full ring. It
@@ -2044,6 +2100,7 @@ int main(void)
 	RUN(a_followed_position_ahead_of_the_kernels_is_gone_back_from);
 	RUN(an_overwritten_consumer_position_is_stored_again);
 	RUN(a_position_behind_is_gone_back_to_only_inside_the_last_window);
+	RUN(two_positions_followed_ahead_are_gone_back_from_at_the_second_drop);
 	RUN(malformed_records_end_the_copy);
 	RUN(skipped_data_is_one_hole_reported_before_the_next_record);
 	RUN(lying_argument_sizes_stop_the_waker_search);
