@@ -178,6 +178,8 @@ TEST(leaves_a_helper_outside_its_group)
 		sleep(8);
 		_exit(0);
 	}
+	/* Both sides: out of the group before the test ends. */
+	setpgid(pid, pid);
 }
 
 TEST(passes_after_it)
