@@ -627,6 +627,29 @@ static bool kernel_put(struct kernel *k, const void *rec, size_t len,
 }
 
 /*
+ * A fresh ring of @size from position @start, its kernel, and one wakeup
+ * (time 100), built in @rec, put and drained; the capture emptied first.
+ * Returns the record's size.
+ */
+static size_t ring_after_one_wakeup(struct fake *f, struct kernel *k,
+				    struct capture *c,
+				    const struct ring_sink *s, uint64_t size,
+				    uint64_t start, uint64_t *rec)
+{
+	struct ring_drain_result res;
+	size_t n;
+
+	c->len = c->writes = c->ntids = c->nholes = 0;
+	fake_init(f, size, start);
+	kernel_init(k, f);
+	n = kernel_wakeup(rec, 100, 7, 0);
+	EXPECT(kernel_put(k, rec, n, 100));
+	EXPECT_EQ(ring_drain(&f->ring, s, &res), 0);
+	EXPECT_EQ(res.bytes, n);
+	return n;
+}
+
+/*
  * producer_pos overwritten with a position ahead of the kernel's but
  * within a ring of the consumer's looks like any other: the drain copies
  * up to it (here the previous lap's records, copied again, or bytes that
@@ -653,14 +676,8 @@ TEST(a_followed_position_ahead_of_the_kernels_is_gone_back_from)
 	for (i = 1; i < NSIZES; i++) {	/* 64 bytes: no room for markers */
 		for (j = 0; j < 2 * 2; j++) {
 			stale = j & 1;
-			c.len = c.writes = c.ntids = c.nholes = 0;
-			fake_init(&f, sizes[i], starts[j / 2]);
-			kernel_init(&k, &f);
-			n = kernel_wakeup(rec, 100, 7, 0);
-			EXPECT(kernel_put(&k, rec, n, 100));
-			EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole,
-						   &res), 0);
-			EXPECT_EQ(res.bytes, n);
+			ring_after_one_wakeup(&f, &k, &c, &s, sizes[i],
+					      starts[j / 2], rec);
 			real = k.head;
 
 			/* Past the kernel's position: an earlier lap's bytes. */
@@ -745,12 +762,8 @@ TEST(a_position_behind_is_gone_back_to_only_inside_the_last_window)
 
 	for (i = 1; i < NSIZES; i++) {	/* room for 4 wakeups */
 		for (v = 0; v < 2; v++) {
-			c.len = c.writes = c.ntids = c.nholes = 0;
-			fake_init(&f, sizes[i], 0);
-			kernel_init(&k, &f);
-			n = kernel_wakeup(rec, 100, 7, 0);
-			EXPECT(kernel_put(&k, rec, n, 100));
-			EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+			n = ring_after_one_wakeup(&f, &k, &c, &s, sizes[i], 0,
+						  rec);
 			read_from = k.head;
 			/* An error counted between the two drains. */
 			f.ctrl->consumer_errors = k.errors = 1;
@@ -813,12 +826,7 @@ TEST(two_positions_followed_ahead_are_gone_back_from_at_the_second_drop)
 	size_t n, before;
 
 	for (i = 1; i < NSIZES; i++) {	/* 64 bytes: no room for markers */
-		c.len = c.writes = c.ntids = c.nholes = 0;
-		fake_init(&f, sizes[i], 0);
-		kernel_init(&k, &f);
-		n = kernel_wakeup(rec, 100, 7, 0);
-		EXPECT(kernel_put(&k, rec, n, 100));
-		EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+		n = ring_after_one_wakeup(&f, &k, &c, &s, sizes[i], 0, rec);
 		real = k.head;
 
 		f.ctrl->producer_pos = real + n;
