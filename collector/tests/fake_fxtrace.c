@@ -177,9 +177,17 @@ static const char *fake_path(void)
 	return p && *p ? p : "/fake/fxtrace";
 }
 
+/*
+ * The C library's function that a call of @name with this off_t reaches:
+ * built with a 64-bit off_t on 32-bit userspace (collector/Makefile), our
+ * open(), mmap() and ftruncate() are its open64() and so on, and so must
+ * be the ones we pass the call on to.
+ */
+#define REAL_NAME(name) (sizeof(off_t) > sizeof(long) ? name "64" : name)
+
 static void *(*real_mmap(void))(void *, size_t, int, int, int, off_t)
 {
-	return (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+	return (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, REAL_NAME("mmap"));
 }
 
 static uint64_t now_ns(void)
@@ -542,7 +550,7 @@ static void delay_with_note(const char *delay_var, const char *note_var)
 EXPORT int open(const char *path, int flags, ...)
 {
 	int (*real)(const char *, int, ...) =
-		(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+		(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, REAL_NAME("open"));
 	mode_t mode = 0;
 	va_list ap;
 	int fd;
@@ -811,7 +819,7 @@ EXPORT ssize_t write(int fd, const void *buf, size_t count)
 
 EXPORT int ftruncate(int fd, off_t length)
 {
-	int (*real)(int, off_t) = (int (*)(int, off_t))dlsym(RTLD_NEXT, "ftruncate");
+	int (*real)(int, off_t) = (int (*)(int, off_t))dlsym(RTLD_NEXT, REAL_NAME("ftruncate"));
 	long err = env_long("FAKE_FXTRACE_FTRUNCATE_ERRNO", 0);
 
 	if (err) {
