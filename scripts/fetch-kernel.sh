@@ -160,12 +160,13 @@ apt_update_once() {
 	updated=1
 	log "running 'apt-get update' (package lists missing or stale)"
 	[[ $(id -u) -eq 0 ]] || die "apt-get update needs root; run 'sudo apt-get update' and retry"
-	apt-get update -qq >&2 || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 || die "'apt-get update' failed; check network access to the Debian mirror"
 }
 
 has_candidate() { # $1 = package; true if apt can download some version of it
 	local c
-	c=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && !n++ {print $2}')
+	# LC_ALL=C: apt translates "Candidate:"
+	c=$(LC_ALL=C apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && !n++ {print $2}')
 	[[ -n $c && $c != '(none)' ]]
 }
 

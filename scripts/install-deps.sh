@@ -51,6 +51,7 @@ PACKAGES=(
 	coreutils       # timeout, sha256sum, truncate
 	procps          # pgrep, ps, free: a minimal image may lack them
 	tar             # unpacks the VM's output disk (a raw tar archive)
+	git             # run-tests.sh lints the files git lists; test-install.sh checks them
 	valgrind        # memory checking of the userspace collector
 	clang           # fuzzing (libFuzzer, sanitizers) of the userspace parsers
 	libclang-rt-14-dev # libFuzzer and the sanitizer runtimes clang-14 links (fuzz/)
@@ -88,18 +89,21 @@ echo "$prog: missing: ${missing[*]}"
 command -v apt-get >/dev/null || die "apt-get not found; this script supports Debian 12 (bookworm) only"
 
 export DEBIAN_FRONTEND=noninteractive
+# A freshly booted machine may run apt-daily or unattended-upgrades: wait
+# for dpkg's lock (up to 5 min) instead of failing at once.
+APT_WAIT=(-o DPkg::Lock::Timeout=300)
 apt_install() {
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	apt-get "${APT_WAIT[@]}" install -y -q --no-install-recommends "${missing[@]}"
 }
 
 # Update first only if apt has no package lists at all (fresh container);
 # otherwise try with the current lists and update once if that fails.
 if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
-	apt-get update -q || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt-get "${APT_WAIT[@]}" update -q || die "'apt-get update' failed; check network access to the Debian mirror"
 	apt_install || die "apt-get install failed for: ${missing[*]}"
 elif ! apt_install; then
 	echo "$prog: install failed with current package lists; running apt-get update and retrying" >&2
-	apt-get update -q || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt-get "${APT_WAIT[@]}" update -q || die "'apt-get update' failed; check network access to the Debian mirror"
 	apt_install || die "apt-get install failed for: ${missing[*]}"
 fi
 echo "$prog: installed: ${missing[*]}"
