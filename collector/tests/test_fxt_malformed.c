@@ -102,6 +102,23 @@ static int write_file(const char *path, const void *data, size_t len)
 	return len && n != (ssize_t)len ? -1 : 0;
 }
 
+/* What @fd gives until EOF, NUL-terminated, cut to fit @size. */
+static void read_to_end(int fd, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	buf[len] = '\0';
+}
+
+/* fxt-dump's exit status, or 128 + the signal that killed it. */
+static int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /*
  * Run fxt-dump with @opt (may be NULL) on @path (may be NULL: no FILE),
  * stdout to @out, standard input closed if @close_stdin; capture stderr.
@@ -111,8 +128,6 @@ static int run_dump_io(const char *opt, const char *path, bool close_stdin,
 		       const char *out, char *err, size_t size)
 {
 	int pipefd[2], status = -1;
-	size_t len = 0;
-	ssize_t n;
 	pid_t pid;
 
 	if (pipe(pipefd))
@@ -133,10 +148,7 @@ static int run_dump_io(const char *opt, const char *path, bool close_stdin,
 		_exit(126);
 	}
 	close(pipefd[1]);
-	while (len + 1 < size &&
-	       (n = read(pipefd[0], err + len, size - 1 - len)) > 0)
-		len += (size_t)n;
-	err[len] = '\0';
+	read_to_end(pipefd[0], err, size);
 	close(pipefd[0]);
 	waitpid(pid, &status, 0);
 	return status;
@@ -941,7 +953,7 @@ TEST(file_size_limit_is_a_write_error)
 	status = run_dump_to(NULL, valid, outpath, err, sizeof(err));
 	ASSERT(setrlimit(RLIMIT_FSIZE, &old) == 0);
 	EXPECT(WIFEXITED(status));
-	EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), 1);
+	EXPECT_EQ(exit_code(status), 1);
 	EXPECT_CONTAINS(err, "fxt-dump: writing the output failed: ");
 	EXPECT_CONTAINS(err, strerror(EFBIG));
 	unlink(valid);
@@ -1674,7 +1686,7 @@ static void dump_blocked_then(const char *test, bool shrink, char *err,
 	static struct trace t;
 	char path[4200], buf[4096];
 	int out[2], errpipe[2], status = 0, fd, avail = 0, pipe_size, i;
-	size_t len, chunks = 32, err_len = 0, printed = 0;
+	size_t len, chunks = 32, printed = 0;
 	ssize_t n;
 	pid_t pid;
 
@@ -1728,22 +1740,13 @@ static void dump_blocked_then(const char *test, bool shrink, char *err,
 	while ((n = read(out[0], buf, sizeof(buf))) > 0)
 		printed += (size_t)n;
 	close(out[0]);
-	while (err_len + 1 < err_size &&
-	       (n = read(errpipe[0], err + err_len, err_size - 1 - err_len)) > 0)
-		err_len += (size_t)n;
-	err[err_len] = '\0';
+	read_to_end(errpipe[0], err, err_size);
 	close(errpipe[0]);
 	ASSERT(waitpid(pid, &status, 0) == pid);
 	*wait_status = status;
 	printf("#   %zu bytes printed of a file of %zu\n", printed,
 	       len + chunks * here(&t));
 	unlink(path);
-}
-
-/* fxt-dump's exit status, or 128 + the signal that killed it. */
-static int exit_code(int status)
-{
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /*
