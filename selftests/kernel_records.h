@@ -100,11 +100,17 @@ static inline int krec_linux_state_implied(__u64 fxt_state, __u64 raw)
 		(raw & ~(__u64)KREC_TASK_FREEZABLE) == 1);
 }
 
+/* An argument's header word of @words words (itself included). */
+static inline __u64 krec_arg_header(__u64 type, __u64 words, __u64 name)
+{
+	return type << FXT_ARG_TYPE_SHIFT | words << FXT_ARG_SIZE_SHIFT |
+	       name << FXT_ARG_NAME_SHIFT;
+}
+
 /* A one-word argument's header word as the kernel writes it, value aside. */
 static inline __u64 krec_arg_word(__u64 type, __u64 name)
 {
-	return type << FXT_ARG_TYPE_SHIFT | 1 << FXT_ARG_SIZE_SHIFT |
-	       name << FXT_ARG_NAME_SHIFT;
+	return krec_arg_header(type, 1, name);
 }
 
 /* A context switch's fields and arguments, as the kernel lays them out. */

@@ -139,9 +139,8 @@ static inline __u64 ring_check_loss_markers(struct ring *r, const __u64 *rec,
 	const __u64 *zero = rec + FXTRACE_LOSS_WORDS;
 	const __u64 *next = zero + FXTRACE_LOSS_WORDS;
 	/* One int64 of 2 words (header and value), named "cpu". */
-	const __u64 loss_arg_word = (__u64)FXT_ARG_INT64 << FXT_ARG_TYPE_SHIFT |
-				    2 << FXT_ARG_SIZE_SHIFT |
-				    (__u64)FXTRACE_STR_CPU << FXT_ARG_NAME_SHIFT;
+	const __u64 loss_arg_word = krec_arg_header(FXT_ARG_INT64, 2,
+						    FXTRACE_STR_CPU);
 	enum krec next_kind;
 
 	ASSERT_LE(2 * FXTRACE_LOSS_WORDS * 8 + 8, bytes);
