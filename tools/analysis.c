@@ -154,18 +154,6 @@ static long thread_idx(struct analysis *an, uint64_t tid)
 	return t ? t - an->threads : add_row(an, tid, an->hole_starts > 0);
 }
 
-void analysis_seed_name(struct analysis *an, uint64_t tid, uint64_t pid,
-			bool pid_known, const char *name)
-{
-	long i = thread_idx(an, tid);
-
-	if (i < 0)
-		return;
-	snprintf(an->threads[i].name, NAME_MAX_LEN, "%s", name);
-	an->threads[i].pid = pid;
-	an->threads[i].pid_known = pid_known;
-}
-
 static struct cpu *get_cpu(struct analysis *an, uint32_t cpu)
 {
 	if (cpu >= an->ncpus) {
@@ -868,6 +856,34 @@ static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
 	push_segment(an, c, ts, false);
 }
 
+/*
+ * The row of @tid's thread when a switch-in or a wakeup names it: the
+ * tid's newest row, unless that thread switched out dying or dead. A task
+ * does that once, in its last switch (TASK_DEAD), and is never woken or
+ * run again: the tid was reused by a thread whose new_task record is not
+ * in the trace (lost in a hole, or a producer that writes none), which
+ * starts a row of its own, as in do_name(). -1 when out of memory.
+ */
+static long live_thread_idx(struct analysis *an, uint64_t tid)
+{
+	struct thread *t = analysis_find(an, tid);
+	long i;
+
+	if (!t || !t->dead)
+		return thread_idx(an, tid);
+	apply_holes(an, t);
+	/* the new thread may have begun in a hole since the old one was
+	 * last seen switching */
+	i = add_row(an, tid, t->unseen || an->holes_open > 0);
+	/* It began after the old one died, and did not run before its
+	 * first wakeup (wake_up_new_task()): asleep until then. So a
+	 * switch-in with no wakeup seen, after a hole, is a wait that went
+	 * unmeasured there (switch_in()), as the dead row's state said. */
+	if (i >= 0)
+		an->threads[i].st = ST_SLEEPING;
+	return i;
+}
+
 static void do_switch(struct analysis *an, const struct sc_event *ev)
 {
 	struct cpu *c = get_cpu(an, ev->cpu);
@@ -883,7 +899,7 @@ static void do_switch(struct analysis *an, const struct sc_event *ev)
 	if (!out_idle)
 		oi = thread_idx(an, ev->a);
 	if (!in_idle)
-		ii = thread_idx(an, ev->b);
+		ii = live_thread_idx(an, ev->b);
 	if (!c->seen) {
 		c->seen = true;
 		c->first_ts = ev->ts;
@@ -910,7 +926,7 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 
 	if (ev->a == 0)
 		return;
-	i = thread_idx(an, ev->a);
+	i = live_thread_idx(an, ev->a);
 	if (i < 0)
 		return;
 	t = &an->threads[i];
@@ -944,13 +960,6 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	}
 }
 
-/* Nothing but a name and pid: never seen scheduling. */
-static bool row_is_blank(const struct thread *t)
-{
-	return t->last_cpu < 0 && t->st == ST_UNKNOWN && !t->dead &&
-	       !t->switches && !t->wakeups && !t->runtime;
-}
-
 /*
  * A thread or process name, at its point of the trace. A thread row that
  * already has a name is renamed in place (exec, prctl), unless the record
@@ -974,19 +983,11 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 		/* The thread begins here (uapi, "Names": new_task): a row
 		 * the tid has is an earlier thread's, and no hole before
 		 * here holds anything of this one; only a hole open now
-		 * may (woken, run and preempted there unseen). A row with
-		 * nothing in it but a name (fxt2json's seed) is taken. */
-		t = analysis_find(an, ev->a);
-		if (t && row_is_blank(t)) {
-			t->unseen = an->holes_open > 0;
-			t->holes_applied = an->hole_starts;
-		} else {
-			i = add_row(an, ev->a, an->holes_open > 0);
-			if (i < 0)
-				return;
-			t = &an->threads[i];
-		}
-		t->born = true;
+		 * may (woken, run and preempted there unseen). */
+		i = add_row(an, ev->a, an->holes_open > 0);
+		if (i < 0)
+			return;
+		t = &an->threads[i];
 	} else {
 		i = thread_idx(an, ev->a);
 		if (i < 0)

@@ -76,9 +76,6 @@ struct thread {
 	bool pid_known;
 	char name[NAME_MAX_LEN];
 	bool named;			/* a kernel object record named it */
-	bool born;			/* its record said it begins there
-					 * (new_task): no earlier record of the
-					 * tid is this thread's */
 	bool dead;			/* switched out dying/dead since */
 	bool gone;			/* switched out dead (not dying: a
 					 * zombie is still in /proc) since */
@@ -257,10 +254,6 @@ void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
 
 /* The newest incarnation of @tid, or NULL. */
 struct thread *analysis_find(struct analysis *an, uint64_t tid);
-/* A row for @tid holding a name to use until a name record comes (the
- * first such record replaces it in place). */
-void analysis_seed_name(struct analysis *an, uint64_t tid, uint64_t pid,
-			bool pid_known, const char *name);
 /* Thread row @row, or NULL for NO_ROW. */
 struct thread *analysis_row(struct analysis *an, uint32_t row);
 /* Send every latency interval to a temporary file in analysis_tmpdir(),

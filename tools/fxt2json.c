@@ -3,12 +3,15 @@
  * fxt2json - convert an FXT trace to Chrome/Catapult JSON (the Trace Event
  * Format), which chrome://tracing and Perfetto open. See fxt2json.1.
  *
- * Two passes over the file, both in bounded memory. Names apply from
- * their point of the trace on (sched_core.h): the second pass, which
- * writes the events, follows them as they come, so a reused tid's events
- * get the new process and name from its new kernel object on. The first
- * pass finds each tid's first name, for the events before any name record
- * (fxt-collect writes most names at the end of the file).
+ * Two passes over the file, both in bounded memory. Both tell a tid's
+ * threads apart (incarnations: analysis.h) by the same records and rules,
+ * so the second pass's thread rows are the first's, row for row. Names
+ * apply from their point of the trace on (sched_core.h): the second pass,
+ * which writes the events, follows them as they come, so a reused tid's
+ * events get the new process and name from its new kernel object on. The
+ * first pass gives each thread the name and process it ends up with, for
+ * its events before any name record of it (fxt-collect writes most names
+ * at the end of the file), and its track.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,16 +28,20 @@
 #include "fxt_release.h"
 
 #define CPU_PID		((uint64_t)2147483647)	/* the pseudo process holding CPU tracks */
+/* The first stand-in tid: above any Linux tid (PID_MAX_LIMIT is 2^22). */
+#define STAND_IN_TID_BASE	((uint64_t)4194304)
 
 struct conv {
 	struct analysis names;		/* pass 1: every name record */
 	struct analysis live;		/* pass 2: names up to this point */
+	uint64_t *track_tid;		/* per thread row: its track's tid */
 	FILE *out;
 	bool first;
 	struct cpu_track {
 		bool known, idle;
 		bool shown;		/* a slice is on its track: name it */
 		uint64_t tid, since;
+		uint32_t row;		/* the running thread's row */
 	} *cpus;
 	uint32_t ncpus;
 	uint64_t events;
@@ -58,42 +65,122 @@ static void put_ts(FILE *out, const char *key, uint64_t ns)
 	fprintf(out, "\"%s\": %" PRIu64 ".%03" PRIu64, key, ns / 1000, ns % 1000);
 }
 
-static uint64_t pid_of(struct conv *cv, uint64_t tid)
+/* Pass 1's row for pass 2's @row: the same thread as it ends up (NULL if
+ * the passes disagree, which only running out of memory in one makes). */
+static const struct thread *final_row(struct conv *cv, uint32_t row)
+{
+	const struct thread *l = analysis_row(&cv->live, row);
+	const struct thread *f = analysis_row(&cv->names, row);
+
+	return l && f && f->tid == l->tid ? f : NULL;
+}
+
+/* A thread's process: the one it ends up with (a row's pid does not change
+ * once known: another process is another row). 0 if never known. */
+static uint64_t pid_of(struct conv *cv, uint32_t row)
+{
+	const struct thread *f = final_row(cv, row);
+	const struct thread *l = analysis_row(&cv->live, row);
+
+	if (f && f->pid_known)
+		return f->pid;
+	return l && l->pid_known ? l->pid : 0;
+}
+
+/* A thread's name at this point of pass 2: the last one its records gave
+ * so far, or before any, the one it ends up with (a thread renamed in the
+ * trace shows its newest name before the rename, which no record gives). */
+static const char *name_of(struct conv *cv, uint32_t row)
+{
+	const struct thread *l = analysis_row(&cv->live, row);
+	const struct thread *f = final_row(cv, row);
+
+	if (l && l->named)
+		return l->name[0] ? l->name : NULL;
+	return f && f->named && f->name[0] ? f->name : NULL;
+}
+
+/* The tid of @row's track: its own, or a stand-in (below). */
+static uint64_t track_of(struct conv *cv, uint32_t row, uint64_t tid)
+{
+	return row < cv->names.nthreads && cv->track_tid ?
+	       cv->track_tid[row] : tid;
+}
+
+/* The row of @tid's thread now (after analysis_sched() took the record). */
+static uint32_t row_of(struct conv *cv, uint64_t tid)
 {
 	struct thread *t = analysis_find(&cv->live, tid);
 
-	return t && t->pid_known ? t->pid : 0;
+	return t ? (uint32_t)(t - cv->live.threads) : NO_ROW;
 }
 
-static const char *name_of(struct conv *cv, uint64_t tid)
-{
-	struct thread *t = analysis_find(&cv->live, tid);
+/* A thread's track, before it is numbered: sorted by tid, process, row */
+struct track_key {
+	uint64_t tid, pid;
+	uint32_t row;
+};
 
-	return t && t->name[0] ? t->name : NULL;
+static int by_tid_pid_row(const void *a, const void *b)
+{
+	const struct track_key *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* Before pass 2: every tid starts with the name its first thread has at
- * the end of pass 1 (its last: renames replace it in place), but
- * for a thread that begins in the trace (new_task): its name is not its
- * tid's earlier thread's, so a tid whose first row is such a thread
- * starts with no name (a blank row, which that thread's record takes when
- * nothing came before it). So does a tid whose first thread never got a
- * name (it died unnamed): a later row's name is another thread's. */
-static void seed_names(struct conv *cv)
+/*
+ * After pass 1: the track (JSON pid, tid) of each thread. A viewer keeps
+ * one track, and one thread_name, per (pid, tid): a thread that took the
+ * tid of an earlier one of the same process (or of one whose process is
+ * not known, as its own is not) would share that track, its slices and
+ * name mixed with the other's. It gets a tid of its own instead, a
+ * stand-in above every tid in the file (and above any Linux tid), and its
+ * events carry the real one in args.tid. 0, or -1 out of memory.
+ */
+static int assign_tracks(struct conv *cv)
 {
-	size_t i;
+	size_t n = cv->names.nthreads, i;
+	uint64_t next = STAND_IN_TID_BASE;
+	struct track_key *keys;
+	bool *stand_in;
 
-	for (i = 0; i < cv->names.nthreads; i++) {
-		struct thread *t = &cv->names.threads[i];
-
-		if (analysis_find(&cv->live, t->tid))
-			continue;
-		if (t->born || !t->named)
-			analysis_seed_name(&cv->live, t->tid, 0, false, "");
-		else
-			analysis_seed_name(&cv->live, t->tid, t->pid,
-					   t->pid_known, t->name);
+	if (!n)
+		return 0;
+	cv->track_tid = malloc(n * sizeof(*cv->track_tid));
+	keys = malloc(n * sizeof(*keys));
+	stand_in = calloc(n, sizeof(*stand_in));
+	if (!cv->track_tid || !keys || !stand_in) {
+		free(keys);
+		free(stand_in);
+		return -1;
 	}
+	for (i = 0; i < n; i++) {
+		const struct thread *t = &cv->names.threads[i];
+
+		keys[i] = (struct track_key){ t->tid,
+					      t->pid_known ? t->pid : 0,
+					      (uint32_t)i };
+		cv->track_tid[i] = t->tid;
+		if (t->tid >= next && t->tid < UINT64_MAX)
+			next = t->tid + 1;
+	}
+	qsort(keys, n, sizeof(*keys), by_tid_pid_row);
+	/* the first thread of each (tid, pid) keeps its tid; the rest are
+	 * marked here and numbered below, in row order */
+	for (i = 1; i < n; i++)
+		if (keys[i].tid == keys[i - 1].tid &&
+		    keys[i].pid == keys[i - 1].pid)
+			stand_in[keys[i].row] = true;
+	free(keys);
+	for (i = 0; i < n; i++)
+		if (stand_in[i])
+			cv->track_tid[i] = next++;
+	free(stand_in);
+	return 0;
 }
 
 static const char *const state_names[] = {
@@ -101,22 +188,33 @@ static const char *const state_names[] = {
 };
 #define END_UNKNOWN	6	/* a slice's end_state: "unknown" */
 
-static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
-		       uint64_t start, uint64_t end, unsigned int end_state)
+/* args.tid, the thread's real tid, on a track with a stand-in tid */
+static void put_real_tid(struct conv *cv, uint32_t row, uint64_t tid)
 {
-	const char *name = name_of(cv, tid);
+	if (track_of(cv, row, tid) != tid)
+		fprintf(cv->out, ", \"tid\": %" PRIu64, tid);
+}
+
+static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
+		       uint32_t row, uint64_t start, uint64_t end,
+		       unsigned int end_state)
+{
+	const char *name = name_of(cv, row);
+	uint64_t pid = pid_of(cv, row);
 	char buf[64];
 	FILE *out = cv->out;
 
 	/* on the thread's own track */
 	begin_event(cv);
 	fprintf(out, "{\"name\": \"running\", \"cat\": \"sched\", \"ph\": \"X\", \"pid\": %"
-		PRIu64 ", \"tid\": %" PRIu64 ", ", pid_of(cv, tid), tid);
+		PRIu64 ", \"tid\": %" PRIu64 ", ", pid, track_of(cv, row, tid));
 	put_ts(out, "ts", start);
 	fputs(", ", out);
 	put_ts(out, "dur", end - start);
-	fprintf(out, ", \"args\": {\"cpu\": %u, \"end_state\": \"%s\"}}", cpu,
+	fprintf(out, ", \"args\": {\"cpu\": %u, \"end_state\": \"%s\"", cpu,
 		end_state < 6 ? state_names[end_state] : "unknown");
+	put_real_tid(cv, row, tid);
+	fputs("}}", out);
 	/* on the CPU's track */
 	cv->cpus[cpu].shown = true;
 	if (!name) {
@@ -132,7 +230,7 @@ static void emit_slice(struct conv *cv, uint32_t cpu, uint64_t tid,
 	fputs(", ", out);
 	put_ts(out, "dur", end - start);
 	fprintf(out, ", \"args\": {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64 "}}",
-		tid, pid_of(cv, tid));
+		tid, pid);
 }
 
 static struct cpu_track *cpu_track(struct conv *cv, uint32_t cpu)
@@ -165,31 +263,40 @@ static void conv_sched(void *ctx, const struct sc_event *ev)
 		 * until its next switch; end the slice where the hole starts */
 		c = ev->a ? cpu_track(cv, ev->cpu) : NULL;
 		if (c && c->known && !c->idle && ev->ts >= c->since)
-			emit_slice(cv, ev->cpu, c->tid, c->since, ev->ts,
-				   END_UNKNOWN);
+			emit_slice(cv, ev->cpu, c->tid, c->row, c->since,
+				   ev->ts, END_UNKNOWN);
 		if (c)
 			c->known = false;
 		return;
 	}
 	if (ev->kind == SC_WAKEUP) {
+		uint32_t row = row_of(cv, ev->a);
+
 		begin_event(cv);
 		fprintf(cv->out, "{\"name\": \"wakeup\", \"cat\": \"sched\", \"ph\": \"i\", \"s\": \"t\", \"pid\": %"
-			PRIu64 ", \"tid\": %" PRIu64 ", ", pid_of(cv, ev->a), ev->a);
+			PRIu64 ", \"tid\": %" PRIu64 ", ", pid_of(cv, row),
+			track_of(cv, row, ev->a));
 		put_ts(cv->out, "ts", ev->ts);
 		fprintf(cv->out, ", \"args\": {\"cpu\": %u", ev->cpu);
 		if (ev->flags & SC_HAS_WAKER)
 			fprintf(cv->out, ", \"waker\": %" PRIu64, ev->waker);
+		put_real_tid(cv, row, ev->a);
 		fputs("}}", cv->out);
 		return;
 	}
 	c = cpu_track(cv, ev->cpu);
 	if (!c)
 		return;
+	/* The state the thread on the track left in; unknown if the switch
+	 * names another thread leaving (records were left out between). */
 	if (c->known && !c->idle)
-		emit_slice(cv, ev->cpu, c->tid, c->since, ev->ts, ev->state);
+		emit_slice(cv, ev->cpu, c->tid, c->row, c->since, ev->ts,
+			   !(ev->flags & SC_OUT_IDLE) && ev->a == c->tid ?
+			   ev->state : END_UNKNOWN);
 	c->known = true;
 	c->idle = ev->flags & SC_IN_IDLE;
 	c->tid = ev->b;
+	c->row = c->idle ? NO_ROW : row_of(cv, ev->b);
 	c->since = ev->ts;
 }
 
@@ -209,7 +316,8 @@ static void close_open_slices(struct conv *cv)
 		struct cpu_track *c = &cv->cpus[i];
 
 		if (c->known && !c->idle && end >= c->since)
-			emit_slice(cv, i, c->tid, c->since, end, END_UNKNOWN);
+			emit_slice(cv, i, c->tid, c->row, c->since, end,
+				   END_UNKNOWN);
 		c->known = false;
 	}
 }
@@ -358,17 +466,18 @@ static void write_names(struct conv *cv)
 				  strlen(cv->live.procs[i].name));
 		fputs("}}", cv->out);
 	}
-	/* one per incarnation (a reused tid may sit in another process) */
+	/* one per thread, on its track (assign_tracks()) */
 	for (i = 0; i < cv->live.nthreads; i++) {
 		struct thread *t = &cv->live.threads[i];
 
-		if (!t->name[0])
+		if (!t->named || !t->name[0])
 			continue;
 		begin_event(cv);
 		fprintf(cv->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %"
 			PRIu64 ", \"tid\": %" PRIu64 ", \"args\": {\"name\": ",
-			t->pid_known ? t->pid : 0, t->tid);
+			pid_of(cv, (uint32_t)i), track_of(cv, (uint32_t)i, t->tid));
 		json_write_string(cv->out, t->name, strlen(t->name));
+		put_real_tid(cv, (uint32_t)i, t->tid);
 		fputs("}}", cv->out);
 	}
 	begin_event(cv);
@@ -504,7 +613,11 @@ int main(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	seed_names(&cv);
+	if (assign_tracks(&cv)) {
+		fprintf(stderr, "fxt2json: out of memory\n");
+		ret = 1;
+		goto out;
+	}
 	cv.out = outpath ? fopen(outpath, "w") : stdout;
 	if (!cv.out) {
 		fprintf(stderr, "fxt2json: %s: %s\n", outpath, strerror(errno));
@@ -562,6 +675,7 @@ int main(int argc, char **argv)
 		ret = 1;	/* said by sc_print_input_notes() */
 out:
 	free(cv.cpus);
+	free(cv.track_tid);
 	analysis_free(&cv.names);
 	analysis_free(&cv.live);
 	return ret;

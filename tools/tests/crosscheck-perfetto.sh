@@ -11,7 +11,9 @@
 # at the end, wakeups before the first context switch, reused tids with
 # kernel object records in the rings), then with records_lost holes, and
 # with fxt-collect's bytes_skipped holes too, from several seeds each; two
-# of them with threads created after the first hole (--births).
+# of them with threads created after the first hole (--births). Then
+# fxt2json's JSON of the tid-reuse fixtures and of two --births traces, as
+# Perfetto reads it, against fxt-sched (crosscheck-fxt2json.mjs).
 # Uses $BUILD/fxt-sched (default: tools/) and fetches trace_processor with
 # scripts/perfetto/fetch-trace-processor.sh (cached after the first time).
 # Prints TAP; exit 0 only if both agree.
@@ -46,5 +48,23 @@ for run in "7" "1 --losses --births" "2 --losses" "5 --losses" "7 --losses" \
 		--late-start --kernel-names $extra || exit 1
 	echo "# synthetic trace: gen_trace ... --seed $seed --late-start --kernel-names$extra"
 	node "$HERE/crosscheck-perfetto.mjs" "$BUILD/fxt-sched" "$tmp/synthetic.fxt" || rc=1
+done
+"$BUILD/obj/tests/mk_fixture" "$tmp" || exit 1
+for f in reuse reuse_unseen reuse_same_process dead_unnamed holes open_end \
+	many_procs; do
+	echo "# fxt2json: $f.fxt (tools/tests/fixtures.h)"
+	node "$HERE/crosscheck-fxt2json.mjs" "$BUILD/fxt2json" "$BUILD/fxt-sched" \
+		"$tmp/$f.fxt" || rc=1
+done
+for run in "1 --births" "4 --losses --skips --births"; do
+	seed=${run%% *}
+	extra=${run#"$seed"}
+	# shellcheck disable=SC2086
+	"$BUILD/obj/tests/gen_trace" -o "$tmp/synthetic.fxt" -c 4 -t 24 \
+		-n 30000 --seed "$seed" --names-at-end --drops --spurious \
+		--late-start --kernel-names $extra || exit 1
+	echo "# fxt2json: gen_trace ... --seed $seed --late-start --kernel-names$extra"
+	node "$HERE/crosscheck-fxt2json.mjs" "$BUILD/fxt2json" "$BUILD/fxt-sched" \
+		"$tmp/synthetic.fxt" || rc=1
 done
 exit $rc

@@ -526,6 +526,70 @@ static void build_dead_unnamed(struct tb *t)
 	tb_switch(t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 
+/*
+ * Tids reused by threads whose beginning is not in the trace: after a
+ * thread switched out dead, the next switch-in or wakeup of its tid is
+ * another thread's (a task's last switch is its only dead one).
+ *   101: "A" (pid 100, named at the start); cpu0: 1000 idle -> 101;
+ *        2000 101 -> idle (dead). cpu1 loses records 2500..2900 (B's
+ *        new_task record among them); cpu0: 3000 idle -> 101 (B);
+ *        4000 101 -> idle (blocked). At the end fxt-collect names 101
+ *        "B" (pid 200).
+ *   111: unnamed; cpu2: 1000 idle -> 111; 1500 111 -> idle (dead);
+ *        2000 wakeup 111 (C); 2300 idle -> 111; 2600 111 -> idle
+ *        (blocked). At the end 111 is "C" (pid 300).
+ *   cpu1: 1000 idle -> 102 "other" (pid 100); 2400 102 -> idle (blocked).
+ * Threads: A runtime 1000; B runtime 1000, its wait unmeasured (its wakeup
+ * was in the hole): skipped; the unnamed dead 111 runtime 500; C runtime
+ * 300, wakeup latency 300.
+ */
+FX_UNUSED
+static void build_reuse_unseen(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "procA");
+	tb_thread(t, 101, 100, "A");
+	tb_thread(t, 102, 100, "other");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_switch(t, 0, 3000, IDLE, 101, 0);
+	tb_switch(t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 1, 1000, IDLE, 102, 0);
+	tb_switch(t, 1, 2400, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_lost(t, 1, 2500, 2900, 3);
+	tb_switch(t, 2, 1000, IDLE, 111, 0);
+	tb_switch(t, 2, 1500, 111, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_wake(t, 2, 2000, 111, 0);
+	tb_switch(t, 2, 2300, IDLE, 111, 0);
+	tb_switch(t, 2, 2600, 111, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_process(t, 200, "procB");
+	tb_thread(t, 101, 200, "B");
+	tb_process(t, 300, "procC");
+	tb_thread(t, 111, 300, "C");
+}
+
+/*
+ * A tid reused in the same process: "A" (101, pid 100) dies, and the
+ * module's new_task record begins "B" on the same tid and pid.
+ *   cpu0: 1000 idle -> 101; 2000 101 -> idle (dead); new_task 101 "B"
+ *         (pid 100); 2500 wakeup 101; 3000 idle -> 101;
+ *         4000 101 -> idle (blocked)
+ * Two threads, one (pid, tid): each needs a track of its own.
+ */
+FX_UNUSED
+static void build_reuse_same_process(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_process(t, 100, "proc");
+	tb_thread(t, 101, 100, "A");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_new_thread(t, 101, 100, "B");
+	tb_wake(t, 0, 2500, 101, 0);
+	tb_switch(t, 0, 3000, IDLE, 101, 0);
+	tb_switch(t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
 FX_UNUSED
 static void build_us_ticks(struct tb *t)
 {
@@ -777,6 +841,26 @@ static void build_late_sched(struct tb *t)
 	late_cpu0_ring(t);
 	tb_wake(t, 1, 2000000000, 200, 100);
 	late_thread_names(t);
+}
+
+/*
+ * A context switch 7 us out of order: with --reorder-window 1us it is left
+ * out (late: 5000 was handed on before it came), and the next switch on
+ * its CPU names another thread leaving.
+ *   cpu0: 1000 idle -> 101; [late: 2000 101 -> 102 (blocked)];
+ *         10000 102 -> idle (dead)
+ *   cpu1: 5000 idle -> 103; 9000 103 -> idle (blocked) (in the file
+ *         before the late switch)
+ */
+FX_UNUSED
+static void build_late_switch(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 1, 5000, IDLE, 103, 0);
+	tb_switch(t, 1, 9000, 103, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 2000, 101, 102, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(t, 0, 10000, 102, IDLE, FXT_THREAD_STATE_DEAD);
 }
 
 /*

@@ -1233,17 +1233,26 @@ TEST(a_name_after_an_unnamed_thread_died_is_another_threads)
 
 /*
  * Dying: a zombie is still in /proc, where fxt-collect names unnamed tids
- * after a drain and at the end, so a name for it then is its own: one
- * row, "worker" (1dbc5c4 made it two).
+ * after a drain and at the end, so a name for it then is its own: the
+ * zombie's row is "worker" (1dbc5c4 gave the name to a new row). A zombie
+ * is never woken or run again, so the wakeup after the name is a new
+ * thread's, which took the tid once the zombie was reaped: a second row,
+ * unnamed, with the wait (before, the zombie's row took it too).
  */
 TEST(a_name_after_an_unnamed_thread_turned_zombie_is_its_own)
 {
 	struct analysis an;
 
 	run_unnamed_end_then_name(&an, FXT_THREAD_STATE_DYING);
-	EXPECT_EQ(an.nthreads, 1);
+	ASSERT(an.nthreads == 2);
 	EXPECT_EQ(an.threads[0].tid, 101);
 	EXPECT_EQ(strcmp(an.threads[0].name, "worker"), 0);
+	EXPECT_EQ(an.threads[0].switches, 1);
+	EXPECT_EQ(an.threads[0].lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(an.threads[1].tid, 101);
+	EXPECT_EQ(an.threads[1].named, false);
+	EXPECT_EQ(an.threads[1].wakeups, 1);
+	EXPECT_EQ(an.threads[1].lat[LAT_WAKEUP].max, 200);
 	analysis_free(&an);
 }
 
@@ -1270,6 +1279,59 @@ TEST(a_dead_tid_switched_in_after_a_hole_is_not_counted)
 	ASSERT(run(&an, &t, 0) == 0);
 	EXPECT_EQ(an.skipped_hole, 1);
 	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].count, 0);
+	analysis_free(&an);
+}
+
+/* The @n-th row (from 0) of @tid, or NULL. */
+static struct thread *nth_row(struct analysis *an, uint64_t tid, int n)
+{
+	size_t i;
+
+	for (i = 0; i < an->nthreads; i++)
+		if (an->threads[i].tid == tid && n-- == 0)
+			return &an->threads[i];
+	return NULL;
+}
+
+/*
+ * fixtures.h build_reuse_unseen: a dead thread's tid switched in, or
+ * woken, with no record of a new thread before: a new row, which the names
+ * at the end are the new thread's. (Before, the dead row came back to
+ * life: B's slice was A's, in A's process, and C took 111's first row.)
+ */
+TEST(a_dead_threads_tid_switched_in_or_woken_is_a_new_thread)
+{
+	struct thread *a, *b, *dead, *c;
+	struct analysis an;
+	struct tb t;
+
+	build_reuse_unseen(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = nth_row(&an, 101, 0);
+	b = nth_row(&an, 101, 1);
+	dead = nth_row(&an, 111, 0);
+	c = nth_row(&an, 111, 1);
+	ASSERT(a && b && dead && c);
+	EXPECT(!nth_row(&an, 101, 2) && !nth_row(&an, 111, 2));
+	EXPECT_STREQ(a->name, "A");
+	EXPECT_EQ(a->pid, 100);
+	EXPECT_EQ(a->runtime, 1000);
+	EXPECT_EQ(a->switches, 1);
+	EXPECT_STREQ(b->name, "B");
+	EXPECT_EQ(b->pid, 200);
+	EXPECT_EQ(b->runtime, 1000);
+	EXPECT_EQ(b->migrations, 0);
+	EXPECT_EQ(b->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(an.skipped_hole, 1);	/* B's wait, in cpu1's hole */
+	EXPECT(!dead->named);
+	EXPECT_EQ(dead->runtime, 500);
+	EXPECT_STREQ(c->name, "C");
+	EXPECT_EQ(c->pid, 300);
+	EXPECT_EQ(c->runtime, 300);
+	EXPECT_EQ(c->wakeups, 1);
+	EXPECT_EQ(c->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(c->lat[LAT_WAKEUP].max, 300);
 	analysis_free(&an);
 }
 
@@ -1857,6 +1919,7 @@ int main(void)
 	RUN(a_hole_applies_to_each_thread_as_it_was_then);
 	RUN(a_thread_first_seen_after_a_hole_may_have_been_in_it);
 	RUN(a_dead_tid_switched_in_after_a_hole_is_not_counted);
+	RUN(a_dead_threads_tid_switched_in_or_woken_is_a_new_thread);
 	RUN(a_thread_born_after_a_hole_has_its_first_wait_counted);
 	RUN(a_new_thread_on_a_seen_tid_is_another_thread);
 	RUN(a_name_after_an_unnamed_thread_died_is_another_threads);
