@@ -242,6 +242,11 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 		return -1;
 	}
 	opts->path = argv[optind];
+	if (fxt_stdout_is(opts->path)) {
+		fprintf(stderr, "fxt-dump: standard output is the trace being read (%s): the output would be appended to it; redirect the output to another file\n",
+			strcmp(opts->path, "-") ? opts->path : "standard input");
+		return -1;
+	}
 	return 0;
 }
 

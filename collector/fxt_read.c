@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fxt_read.h"
 
@@ -1061,6 +1063,17 @@ int fxt_flush_error(FILE *f, int fallback)
 	if (fflush(f) == 0 && !ferror(f))
 		return 0;
 	return errno ? errno : fallback;
+}
+
+bool fxt_stdout_is(const char *path)
+{
+	struct stat in, out;
+
+	if (strcmp(path, "-") ? stat(path, &in) : fstat(STDIN_FILENO, &in))
+		return false;
+	return fstat(STDOUT_FILENO, &out) == 0 &&
+	       S_ISREG(out.st_mode) && in.st_dev == out.st_dev &&
+	       in.st_ino == out.st_ino;
 }
 
 size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad)

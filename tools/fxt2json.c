@@ -586,6 +586,11 @@ int main(int argc, char **argv)
 			outpath, path);
 		return 2;
 	}
+	if (!outpath && fxt_stdout_is(path)) {
+		fprintf(stderr, "fxt2json: standard output is the trace being read (%s): the JSON would be appended to it; redirect the output to another file, or use -o\n",
+			path);
+		return 2;
+	}
 	memset(&cv, 0, sizeof(cv));
 	analysis_init(&cv.names);
 	analysis_init(&cv.live);

@@ -331,6 +331,11 @@ int main(int argc, char **argv)
 		goto usage_err;
 	}
 	path = argv[optind];
+	if (fxt_stdout_is(path)) {
+		fprintf(stderr, "%s: standard output is the trace being read (%s): the report would be appended to it; redirect the output to another file\n",
+			prog, strcmp(path, "-") ? path : "standard input");
+		goto bad_cmdline;
+	}
 	/* --from is 0 when not given: --to 0 leaves nothing either */
 	if (an.f.has_to && an.f.to <= (an.f.has_from ? an.f.from : 0)) {
 		if (an.f.has_from)
@@ -426,6 +431,7 @@ out:
 	return ret;
 usage_err:
 	usage(stderr);
+bad_cmdline:
 	free(an.f.pids);
 	free(an.f.tids);
 	analysis_free(&an);

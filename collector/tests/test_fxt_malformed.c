@@ -893,6 +893,50 @@ TEST(unwritable_output_is_an_error)
 }
 
 /*
+ * Standard output on the trace being read (fxt-dump F 1<>F, or >>F): refused,
+ * exit 2, before a byte is written; the trace is left as it was. (Before,
+ * the listing overwrote the trace here, or was appended to it.)
+ */
+TEST(output_to_the_trace_being_read_is_refused)
+{
+	static struct trace t;
+	char path[4200], err[2048];
+	uint8_t *was, *now;
+	size_t len;
+	int status;
+
+	if (!fxt_dump) {
+		tap_skip("output_to_the_trace_being_read_is_refused", "no FXT_DUMP argument");
+		return;
+	}
+	build_valid(&t);
+	len = here(&t);
+	snprintf(path, sizeof(path), "%s/output-is-input.fxt", corpus_dir);
+	ASSERT(write_file(path, t.words, len) == 0);
+	status = run_dump_to(NULL, path, path, err, sizeof(err));
+	EXPECT_EQ(exit_code(status), 2);
+	EXPECT_CONTAINS(err, "fxt-dump: standard output is the trace being read (");
+	EXPECT_CONTAINS(err, "redirect the output to another file");
+	was = (uint8_t *)t.words;
+	now = malloc(len + 1);
+	ASSERT(now);
+	{
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, now, len + 1) : -1;
+
+		if (fd >= 0)
+			close(fd);
+		EXPECT_EQ(n, (ssize_t)len);
+		EXPECT(n == (ssize_t)len && memcmp(was, now, len) == 0);
+	}
+	free(now);
+	/* Another file as the output: read as before. */
+	status = run_dump(NULL, path, err, sizeof(err));
+	EXPECT_EQ(exit_code(status), 0);
+	unlink(path);
+}
+
+/*
  * --version and -V print "fxt-dump RELEASE", the release of the VERSION
  * file (as fxt-collect's, without its module ABI version), exit 0 and say
  * nothing else; no FILE is needed, as for --help.
@@ -1889,6 +1933,7 @@ int main(int argc, char **argv)
 	RUN(corrupted_magic_word);
 	RUN(not_fxt_is_refused_in_every_mode);
 	RUN(valid_trace_with_every_kind_passes);
+	RUN(output_to_the_trace_being_read_is_refused);
 	RUN(unwritable_output_is_an_error);
 	RUN(version_names_the_release);
 	RUN(file_size_limit_is_a_write_error);
