@@ -144,6 +144,7 @@ struct session {
 	unsigned int draining_cpu;	/* the ring drain_all() is at */
 	uint64_t ring_bytes_out;	/* of its data, what the output took */
 	const char *marker_failed;	/* the marker a drain failed writing */
+	uint64_t cut_bytes;		/* what output_failed() cut off */
 	uint64_t threads_gone;		/* seen, but exited before naming */
 	sigset_t saved_mask;
 	sigset_t ignored_at_start;	/* of handled_signals[], for COMMAND */
@@ -776,13 +777,14 @@ static int open_output(struct session *s)
 }
 
 /*
- * A write failed: cut the file back to its last whole record, say so, and
+ * A write failed: cut the file back to its last whole record (what the
+ * failed write left of the record it cut, in s->cut_bytes), say so, and
  * write nothing more.
  */
 static int output_failed(struct session *s, int err, const char *what)
 {
 	char step[300], none[TRACE_OUTPUT_NO_TRACE_SIZE], unread[32];
-	uint64_t pending = 0;
+	uint64_t pending = 0, before;
 	unsigned int i;
 	int rb;
 
@@ -809,7 +811,9 @@ static int output_failed(struct session *s, int err, const char *what)
 			    "the disk is full (or a size limit was hit): free space or write elsewhere with -o" :
 			    err == -EPIPE ? "the reader of the output went away" : NULL);
 	}
+	before = s->out.offset;
 	rb = trace_output_rollback(&s->out);
+	s->cut_bytes = before - s->out.offset;
 	if (rb == 0 && s->out.committed < s->preamble_end) {
 		/* Nothing committed but the trace's start (commits come after the preamble). */
 		trace_output_no_trace(&s->out, s->out.committed, none,
@@ -1237,12 +1241,13 @@ static long long drain_all(struct session *s, bool final)
 			output_failed(s, err, s->marker_failed ?
 				      s->marker_failed : "ring data");
 			/*
-			 * What the output took of this drain's data and kept
-			 * (a pipe, or a file that could not be cut back): its
-			 * whole records are in the trace, so in the summary.
+			 * What the output took of this drain's data and kept:
+			 * its whole records are in the trace, so in the
+			 * summary. A file cut back lost only the end of the
+			 * write that failed: ring data's, unless a marker's.
 			 */
-			if (s->out.offset != s->out.committed)
-				ring_count_written(&r->ring, s->ring_bytes_out);
+			ring_count_written(&r->ring, s->ring_bytes_out -
+					   (s->marker_failed ? 0 : s->cut_bytes));
 			return -1;
 		}
 		/*

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fxt_types.h"
 #include "trace_output.h"
 
 void trace_output_from_fd(struct trace_output *out, int fd, const char *name)
@@ -214,15 +215,65 @@ int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 	return 0;
 }
 
+/* A record's size in words, from its header (0 for none: not a record). */
+static uint64_t record_words(uint64_t h)
+{
+	if ((h & 0xf) == FXT_RECORD_LARGE)
+		return h >> FXT_HDR_SIZE_SHIFT & FXT_MAX_LARGE_WORDS;
+	return h >> FXT_HDR_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
+}
+
+uint64_t trace_output_whole_end(int fd, uint64_t from, uint64_t to)
+{
+	uint64_t buf[1024], base = from, have = 0, pos = from, words, h;
+	char path[48];
+	ssize_t n;
+	int rfd;
+
+	/* A descriptor of its own: the output's may be write-only. */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		return from;
+	while (to - pos >= 8) {
+		if (pos + 8 > base + have) {
+			n = pread(rfd, buf, sizeof(buf), (off_t)pos);
+			if (n < 8)
+				break;
+			base = pos;
+			have = (uint64_t)n & ~7ULL;
+		}
+		/* pos - base is whole words: pos moves by records */
+		memcpy(&h, (char *)buf + (pos - base), sizeof(h));
+		words = record_words(h);
+		if (!words || words > (to - pos) / 8)
+			break;
+		pos += words * 8;
+	}
+	close(rfd);
+	return pos;
+}
+
 int trace_output_rollback(struct trace_output *out)
 {
+	uint64_t end = out->committed;
+
 	if (!out->regular)
 		return -ESPIPE;
-	if (ftruncate(out->fd, (off_t)out->committed) < 0)
+	/*
+	 * Since a commit after the trace's start (the first one ends the
+	 * preamble, which is no trace without all of it), whole records
+	 * written before the cut one stay.
+	 */
+	if (end > out->start && out->offset > end)
+		end = trace_output_whole_end(out->fd, end, out->offset);
+	if (ftruncate(out->fd, (off_t)end) < 0)
 		return -errno;
-	if (lseek(out->fd, (off_t)out->committed, SEEK_SET) < 0)
+	out->offset = end;
+	/* the guard's cut, too */
+	trace_output_commit(out);
+	if (lseek(out->fd, (off_t)end, SEEK_SET) < 0)
 		return -errno;
-	out->offset = out->committed;
 	return 0;
 }
 
@@ -339,6 +390,9 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 	 * cut takes off was the only part of the trace there was.
 	 */
 	in_preamble = end <= out->start;
+	/* As trace_output_rollback(): the whole records after the commit. */
+	if (!in_preamble)
+		end = trace_output_whole_end(out->fd, end, (uint64_t)st.st_size);
 	if (ftruncate(out->fd, (off_t)end) < 0) {
 		if (!in_preamble)
 			dprintf(STDERR_FILENO,

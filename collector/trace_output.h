@@ -23,7 +23,8 @@
  * it met, it has reported, and cut the file back if it could, so the guard
  * exits without a word. EOF means the collector is gone without closing,
  * however it died: if the file is then longer than the committed offset
- * (load-acquire), the guard cuts it back there and says so on stderr.
+ * (load-acquire), the guard cuts it back to its last whole record after
+ * that offset and says so on stderr.
  *
  * The guard ignores SIGINT, SIGTERM, SIGHUP and SIGQUIT and runs in a
  * process group of its own, so Ctrl-C, `kill -9 -PGID` or `timeout -s KILL`
@@ -160,10 +161,25 @@ static inline void trace_output_commit(struct trace_output *out)
 }
 
 /*
- * Drop everything after the last commit: truncate a regular file there.
- * Return 0, -ESPIPE for non-regular outputs (nothing to do), or -errno.
+ * Drop the incomplete record a failed write left: truncate a regular file
+ * after the last whole record, which becomes the commit. Whole records
+ * written since the last commit stay (read back from the file, as
+ * trace_output_whole_end() does), unless nothing was committed since the
+ * trace's start: then the file is cut back to that start, as an
+ * incomplete preamble is no trace. Return 0, -ESPIPE for non-regular
+ * outputs (nothing to do), or -errno.
  */
 int trace_output_rollback(struct trace_output *out);
+
+/*
+ * The end of the last whole record in [@from, @to) of the file behind @fd:
+ * what the collector wrote after a commit is whole records up to the one a
+ * failed write (or a death in the middle of one) cut, so walking their
+ * headers from @from finds where that one begins. The file is read through
+ * a descriptor of its own (/proc/self/fd): the output's may be write-only.
+ * @from if it cannot be read.
+ */
+uint64_t trace_output_whole_end(int fd, uint64_t from, uint64_t to);
 
 /*
  * What a cut back to @end, the trace's start, left of @out: "no trace was

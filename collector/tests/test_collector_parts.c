@@ -773,8 +773,15 @@ static off_t file_size(int fd)
 	return fstat(fd, &st) ? -1 : st.st_size;
 }
 
+/*
+ * After a commit, records of 2 and 3 words and the first 2 words of one of
+ * 4 (the header's size field, bits [4..15]); the rest of each is filler.
+ * A failed write leaves that: the cut keeps the whole records, read back
+ * from the file (before, it went back to the commit and lost them too).
+ */
 TEST(output_cut_back_to_the_last_whole_record)
 {
+	uint64_t recs[9] = { 2 << 4, 0, 3 << 4, 0, 0, 4 << 4, 0 };
 	char path[256], buf[64];
 	struct trace_output out;
 
@@ -784,15 +791,39 @@ TEST(output_cut_back_to_the_last_whole_record)
 	EXPECT(out.regular);
 	EXPECT_EQ(trace_output_write(&out, buf, 64), 0);
 	trace_output_commit(&out);
-	EXPECT_EQ(trace_output_write(&out, buf, 24), 0);	/* half a record */
-	EXPECT_EQ(file_size(out.fd), 88);
+	EXPECT_EQ(trace_output_write(&out, recs, 7 * 8), 0);
+	EXPECT_EQ(file_size(out.fd), 120);
 	EXPECT_EQ(trace_output_rollback(&out), 0);
-	EXPECT_EQ(file_size(out.fd), 64);
-	EXPECT_EQ(out.offset, 64);
-	EXPECT_EQ(trace_output_write(&out, buf, 8), 0);	/* appends at 64 */
-	EXPECT_EQ(file_size(out.fd), 72);
+	EXPECT_EQ(file_size(out.fd), 104);
+	EXPECT_EQ(out.offset, 104);
+	EXPECT_EQ(out.committed, 104);
+	EXPECT_EQ(trace_output_write(&out, buf, 8), 0);	/* appends at 104 */
+	EXPECT_EQ(file_size(out.fd), 112);
+	/* Nothing whole since the commit: back to it. */
+	trace_output_commit(&out);
+	EXPECT_EQ(trace_output_write(&out, &recs[5], 8), 0);
+	EXPECT_EQ(trace_output_rollback(&out), 0);
+	EXPECT_EQ(file_size(out.fd), 112);
 	EXPECT_EQ(trace_output_close(&out), 0);
 	EXPECT_EQ(trace_output_open(&out, "/nonexistent-dir/x.fxt"), (uint64_t)-ENOENT);
+}
+
+/*
+ * Nothing committed since the trace's start: an incomplete preamble is no
+ * trace, so whole records of it are not kept: the cut is at the start.
+ */
+TEST(output_cut_inside_the_preamble_keeps_none_of_it)
+{
+	uint64_t recs[3] = { 2 << 4, 0, 2 << 4 };
+	struct trace_output out;
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/pre.fxt", fake_proc);
+	ASSERT(trace_output_open(&out, path) == 0);
+	EXPECT_EQ(trace_output_write(&out, recs, sizeof(recs)), 0);
+	EXPECT_EQ(trace_output_rollback(&out), 0);
+	EXPECT_EQ(file_size(out.fd), 0);
+	EXPECT_EQ(trace_output_close(&out), 0);
 }
 
 /*
@@ -1077,6 +1108,8 @@ TEST(output_guard_cuts_back_after_sigkill)
 	writer = fork();
 	ASSERT(writer >= 0);
 	if (writer == 0) {
+		/* a whole record of 2 words, then 1 of a record of 3 */
+		uint64_t recs[3] = { 2 << 4, 0, 3 << 4 };
 		struct trace_output out;
 		char buf[64], c;
 
@@ -1096,7 +1129,7 @@ TEST(output_guard_cuts_back_after_sigkill)
 		if (trace_output_write(&out, buf, 64))
 			_exit(11);
 		trace_output_commit(&out);
-		if (trace_output_write(&out, buf, 24))	/* half a record */
+		if (trace_output_write(&out, recs, sizeof(recs)))
 			_exit(12);
 		if (write(report[1], pids, sizeof(pids)) != sizeof(pids) ||
 		    read(go[0], &c, 1) < 0)
@@ -1130,7 +1163,8 @@ TEST(output_guard_cuts_back_after_sigkill)
 	{
 		struct stat st;
 
-		EXPECT(stat(path, &st) == 0 && st.st_size == 64);
+		/* the commit and the whole record after it */
+		EXPECT(stat(path, &st) == 0 && st.st_size == 80);
 	}
 out:
 	if (pids[1] > 0) {
@@ -1215,6 +1249,7 @@ int main(void)
 	RUN(skip_marker_is_a_pair_of_counter_samples_spanning_the_hole);
 	RUN(lost_marker_is_the_modules_pair);
 	RUN(output_cut_back_to_the_last_whole_record);
+	RUN(output_cut_inside_the_preamble_keeps_none_of_it);
 	RUN(output_replaces_a_file_only_once_the_trace_begins);
 	RUN(output_through_a_symbolic_link);
 	RUN(output_appended_to_a_file_keeps_what_it_held);

@@ -431,6 +431,18 @@ expect "a full disk: exit 1, the step and what to do" 1 "the disk is full"
 rc=$?
 expect "a file size limit mid-trace: cut back to the last whole record" 1 \
 	"cut back to its last whole record" "$TMP/lim.fxt"
+# ... and only the record the limit cut is gone: the whole records of the
+# drain whose write failed stay (read back from the file). The limit,
+# 100 blocks of 512 bytes, is in the middle of a drain's 30 KB or so:
+# before, the cut went back to the end of the drain before it.
+size=$(wc -c <"$TMP/lim.fxt")
+if [ "$rc" -eq 1 ] && [ "$size" -le 51200 ] && [ "$size" -gt $((51200 - 64)) ] &&
+   grep -q "cut back to its last whole record ($size bytes)" "$TMP/err"; then
+	ok "a file size limit mid-drain: the cut keeps that drain's whole records ($size of 51200 bytes)"
+else
+	{ echo "exit $rc, $size bytes"; cat "$TMP/err"; } >"$TMP/why"
+	fail "a file size limit mid-drain: the cut keeps that drain's whole records" "$TMP/why"
+fi
 
 # counted_as_written DUMP_ERRORS: the summary's context switches and wakeups
 # ("<switches> <wakeups>") against the whole ones in the trace read from
