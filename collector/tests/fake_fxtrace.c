@@ -58,7 +58,10 @@
  *                               CPU with the name "fxt-threads" and then
  *                               renamed "thr-<i>" on CPU 0, as fxt-threads
  *                               does: CPU 0's ring is copied first, so the
- *                               rename reaches the file before the fork
+ *                               rename reaches the file before the fork;
+ *                               with the first thread the process, named
+ *                               "fxt-names" on the highest CPU, execs on
+ *                               CPU 0 as "fxt-names-exec", the same way
  *   FAKE_FXTRACE_CHILD=1        COMMAND's pid (our fork() child) shows up
  *                               in wakeups on CPU 0, without a name record
  *   FAKE_FXTRACE_PIPE_FAIL=K    the K-th write() to a pipe (other than
@@ -391,6 +394,9 @@ static void produce_named_thread(void)
 						      "fxt-threads"));
 	produce_wakeup(high, tid);
 	produce_switch(0, 0, tid);
+	/* the first one execs, running there (after_ts: that switch) */
+	if (fake.named == 1)
+		produce_name(0, FXT_OBJ_TYPE_PROCESS, NAMED_TID, "fxt-names-exec");
 	snprintf(name, sizeof(name), "thr-%03ld", fake.named);
 	produce_name(0, FXT_OBJ_TYPE_THREAD, tid, name);
 }

@@ -88,6 +88,16 @@ wrong=$(awk '$2 == "kernel_object" && $3 == "thread" && $4 ~ /^koid=39000000[0-9
 		}
 		print bad
 	}' "$TMP/dump")
+# The process's exec on CPU 0 (fake_fxtrace.c): its new name reaches the
+# file before the fork's, and is written again after it.
+last_proc=$(awk '$2 == "kernel_object" && $3 == "process" && $4 == "koid=3900000000" { n = $5 }
+	END { print n }' "$TMP/dump")
+if [ "$last_proc" = 'name="fxt-names-exec"' ] &&
+   grep -q 'name="fxt-names"' "$TMP/dump"; then
+	ok "a process renamed (exec) on a CPU copied before the one that named it ends with its new name"
+else
+	fail "a process renamed (exec) on a CPU copied before the one that named it ends with its new name (last: $last_proc)"
+fi
 if [ "$(echo "$wrong" | tail -n 1)" = 0 ]; then
 	ok "each of 40 threads renamed after its fork on another CPU ends with its new name"
 else
