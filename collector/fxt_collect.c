@@ -395,13 +395,21 @@ static int hold_standard_fds(struct session *s)
 	bool no_stdout = fcntl(STDOUT_FILENO, F_GETFD) < 0;
 	int fd;
 
+	/* Only when one is closed: /dev/null may be missing (a minimal
+	 * container or initramfs) where nothing needs it. */
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0)
+			break;
+	if (fd > STDERR_FILENO)
+		goto held;
 	do {
 		fd = open("/dev/null", O_RDWR);
 	} while (fd >= 0 && fd <= STDERR_FILENO);
 	if (fd < 0)
 		return step_failed(s, "opening /dev/null for a closed standard descriptor",
-				   errno, NULL);
+				   errno, "make /dev/null available, or start fxt-collect with descriptors 0, 1 and 2 open");
 	close(fd);
+held:
 	if (no_stdout && !strcmp(s->opts.output, "-")) {
 		msg("-o -: standard output is closed, so the trace has nowhere to go: open it (e.g. | fxt-dump --summary -) or give -o FILE");
 		s->failed = true;

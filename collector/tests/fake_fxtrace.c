@@ -44,6 +44,8 @@
  *                               COMMAND after STOP (note in
  *                               FAKE_FXTRACE_WAIT_NOTE=PATH): signals sent
  *                               then come just before the wait begins
+ *   FAKE_FXTRACE_NO_DEVNULL=1   open("/dev/null") fails with ENOENT, as
+ *                               in a container or initramfs without it
  *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
  *   FAKE_FXTRACE_CORRUPT=1      once, publish a record with size 0
  *   FAKE_FXTRACE_BAD_PRODUCER=1 once, publish an impossible producer_pos
@@ -565,6 +567,10 @@ EXPORT int open(const char *path, int flags, ...)
 		va_start(ap, flags);
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
+	}
+	if (!strcmp(path, "/dev/null") && env_long("FAKE_FXTRACE_NO_DEVNULL", 0)) {
+		errno = ENOENT;
+		return -1;
 	}
 	if (strcmp(path, fake_path())) {
 		static bool fifo_delayed;

@@ -860,6 +860,25 @@ if [ "$rc" -eq 1 ] && grep -q -- "-o -: standard output is closed" "$TMP/err" &&
 else
 	fail "-o - with stdout closed: exit $rc, wanted 1 and 'standard output is closed'" "$TMP/err"
 fi
+# Without /dev/null (a minimal container or initramfs): with 0, 1 and 2
+# open nothing needs it, a whole trace (before, fxt-collect refused to run,
+# blaming a closed descriptor); with stdin closed, the step, why and what
+# to do, exit 1.
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_NO_DEVNULL=1 "$COLLECT" \
+	-D "$DEV" -o "$TMP/nonull.fxt" -d 0.2 2>"$TMP/err"
+rc=$?
+expect "no /dev/null, every standard descriptor open: a whole trace, exit 0" 0 \
+	"traced" "$TMP/nonull.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_NO_DEVNULL=1 "$COLLECT" \
+	-D "$DEV" -o "$TMP/nonull.fxt" -d 0.2 <&- 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] &&
+   grep -qx "fxt-collect: opening /dev/null for a closed standard descriptor failed: No such file or directory" "$TMP/err" &&
+   grep -q "make /dev/null available, or start fxt-collect with descriptors 0, 1 and 2 open" "$TMP/err"; then
+	ok "no /dev/null and stdin closed: exit 1, the step, why and what to do"
+else
+	fail "no /dev/null and stdin closed: exit $rc, wanted 1 and the step" "$TMP/err"
+fi
 # -o - with stdout open for reading only (1< FILE): every write would
 # fail, after FILE was emptied. Refused before tracing, FILE as it was.
 printf 'not a trace\n' >"$TMP/ro.txt"
