@@ -118,6 +118,7 @@ struct session {
 	uint64_t *new_tids;
 	size_t nnew, nready, new_cap;
 	bool tids_incomplete;		/* out of memory while adding */
+	bool proc_blind;		/* PROC_ROOT lists no task (not us) */
 	bool tracing;
 	bool traced;			/* START succeeded at some point */
 	bool failed;			/* a step failed: exit status 1 */
@@ -870,9 +871,18 @@ static int build_preamble(struct session *s)
 				      &s->named_processes);
 	if (err == -ENOMEM)
 		return step_failed(s, "naming the running threads", ENOMEM, NULL);
+	/*
+	 * A /proc that is missing, empty or masked (a locked-down container)
+	 * names no thread, now or at the end: only the kernel's records
+	 * will. fxt-collect itself is a task: a /proc without it shows none.
+	 */
+	s->proc_blind = err || access(PROC_ROOT "/self/stat", F_OK) != 0;
 	if (err)
-		msg("warning: listing %s failed (%s): threads will be named only at the end",
+		msg("warning: listing %s failed (%s): only threads the kernel names while tracing (created, renamed or exec'd then) will have names",
 		    PROC_ROOT, strerror(-err));
+	else if (s->proc_blind)
+		msg("warning: %s lists no tasks, not even fxt-collect (empty, or masked): only threads the kernel names while tracing (created, renamed or exec'd then) will have names",
+		    PROC_ROOT);
 	return 0;
 }
 
@@ -1713,7 +1723,10 @@ static void print_summary(struct session *s)
 			    (unsigned long long)s->skip_markers,
 			    s->skip_markers == 1 ? "" : "s");
 	}
-	if (!s->opts.quiet && s->threads_gone)
+	if (!s->opts.quiet && s->threads_gone && s->proc_blind)
+		msg("%llu traced thread(s) have no name: %s lists no tasks (see the warning above)",
+		    (unsigned long long)s->threads_gone, PROC_ROOT);
+	else if (!s->opts.quiet && s->threads_gone)
 		msg("%llu traced thread(s) exited before fxt-collect could read their names",
 		    (unsigned long long)s->threads_gone);
 	if (s->tids_incomplete)

@@ -920,6 +920,38 @@ else
 	fail "-o FILE with stdin and stdout closed: exit $rc" "$TMP/err" "$TMP/check"
 fi
 
+# An empty /proc (a tmpfs over it, as a locked-down container may have):
+# nothing can be named from it, now or at the end. fxt-collect warns up
+# front and says why its threads have no names (before: no warning, and
+# "exited before fxt-collect could read their names" of live threads).
+# Skipped where no mount namespace can be made, and for the ASan build,
+# whose runtime reads /proc itself.
+if ! unshare -Urm sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+	echo "ok - an empty /proc: warned, and the unnamed threads not said to have exited # SKIP unshare -Urm cannot mount here"
+elif grep -q __asan_init "$COLLECT"; then
+	echo "ok - an empty /proc: warned, and the unnamed threads not said to have exited # SKIP the ASan runtime needs /proc"
+else
+	unshare -Urm sh -c 'mount -t tmpfs none /proc && exec "$@"' sh \
+		env LD_PRELOAD="$FAKE" FAKE_FXTRACE_PATH="$DEV" \
+		"$COLLECT" -D "$DEV" -o "$TMP/noproc.fxt" -d 0.2 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] &&
+	   grep -qx "fxt-collect: warning: /proc lists no tasks, not even fxt-collect (empty, or masked): only threads the kernel names while tracing (created, renamed or exec'd then) will have names" "$TMP/err" &&
+	   grep -q "^fxt-collect: [1-9][0-9]* traced thread(s) have no name: /proc lists no tasks (see the warning above)\$" "$TMP/err" &&
+	   ! grep -q "exited before" "$TMP/err" &&
+	   "$DUMP" --check "$TMP/noproc.fxt" >"$TMP/check" 2>&1; then
+		ok "an empty /proc: warned, and the unnamed threads not said to have exited; a whole trace"
+	else
+		fail "an empty /proc: exit $rc, wanted 0, the warning and no 'exited before'" "$TMP/err" "$TMP/check"
+	fi
+	collect -o "$TMP/proc.fxt" -d 0.2
+	if ! grep -q "lists no tasks" "$TMP/err"; then
+		ok "the real /proc: no such warning"
+	else
+		fail "the real /proc: warned that it lists no tasks" "$TMP/err"
+	fi
+fi
+
 # In a PID namespace of its own (a container), the module's thread ids are
 # not the ones /proc shows: fxt-collect warns up front, but not with -q,
 # and not in the initial namespace. Skipped where no namespace can be made
