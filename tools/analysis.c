@@ -264,7 +264,10 @@ static void note_drop_counter(struct analysis *an, const struct fxt_record *rec)
 		unsigned long cpu;
 		char *end;
 
+		/* a count: a negative one is no writer's (fxt-collect's
+		 * are int64 and never below 0) */
 		if ((a->type != FXT_ARG_INT64 && a->type != FXT_ARG_UINT64) ||
+		    (a->type == FXT_ARG_INT64 && a->v.i64 < 0) ||
 		    !a->name.text || a->name.len < 4 || a->name.len > 12 ||
 		    memcmp(a->name.text, "cpu", 3))
 			continue;

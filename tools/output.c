@@ -643,8 +643,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		return;
 	}
 	qsort(v, n, sizeof(*v), cmp_runtime);
+	/* saturating: counters from a file, not to wrap to a small total */
 	for (c = 0; c < an->ncpu_dropped; c++)
-		dropped += an->cpu_dropped[c];
+		dropped = dropped + an->cpu_dropped[c] < dropped ? UINT64_MAX :
+			  dropped + an->cpu_dropped[c];
 
 	if (fmt == OUT_JSON) {
 		fprintf(out, "{\"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64

@@ -416,6 +416,38 @@ TEST(summary_busy_idle_and_drops)
 	analysis_free(&an);
 }
 
+/*
+ * Drop counters no writer gives: a negative int64 is not a count (it read
+ * as 2^64 - 1 before), and two of 2^63 (uint64) sum to more than 64 bits:
+ * the total saturates (it wrapped to 0 before, "records dropped: 0" next
+ * to two CPUs that dropped).
+ */
+TEST(summary_drop_counters_out_of_range)
+{
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c("records_dropped"), 2000, 0 };
+	struct fxt_arg a[3] = { fxt_arg_int64(fxt_str_c("cpu0"), -1),
+				fxt_arg_uint64(fxt_str_c("cpu1"), 1ULL << 63),
+				fxt_arg_uint64(fxt_str_c("cpu2"), 1ULL << 63) };
+	struct analysis an;
+	char *txt, *js;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	fxt_write_event(&t.w, &ev, a, 3);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	ASSERT(txt && js);
+	EXPECT_CONTAINS(txt, "records dropped: 18446744073709551615 cpu1=9223372036854775808 cpu2=9223372036854775808 (");
+	EXPECT_CONTAINS(js, "\"records_dropped\": 18446744073709551615, \"per_cpu\": {\"cpu1\": 9223372036854775808, \"cpu2\": 9223372036854775808}");
+	free(txt);
+	free(js);
+	analysis_free(&an);
+}
+
 TEST(latency_json_and_filters)
 {
 	struct analysis an;
@@ -1901,6 +1933,7 @@ int main(void)
 	RUN(top_lists_the_longest_running_tasks_first);
 	RUN(top_is_a_full_sort_cut_at_n_ties_and_filters);
 	RUN(summary_busy_idle_and_drops);
+	RUN(summary_drop_counters_out_of_range);
 	RUN(latency_json_and_filters);
 	RUN(per_provider_tables_and_tick_rate);
 	RUN(times_past_the_clock_end_saturate);
