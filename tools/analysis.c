@@ -1037,12 +1037,15 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 static void do_lost(struct analysis *an, const struct sc_event *ev)
 {
 	struct cpu *c = get_cpu(an, ev->cpu);
+	uint8_t kind = ev->flags & SC_SKIPPED ? HOLE_SKIPPED : HOLE_LOST;
 
 	if (!c)
 		return;
+	/* A pair of one kind ends only its own hole: the kernel's and
+	 * fxt-collect's may overlap on a CPU. */
 	if (!ev->a) {
-		if (c->in_hole) {
-			c->in_hole = false;
+		if (c->in_holes & kind) {
+			c->in_holes &= (uint8_t)~kind;
 			an->holes_open--;
 		}
 		return;
@@ -1059,8 +1062,8 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		c->holes++;
 		an->holes++;
 	}
-	if (!c->in_hole) {
-		c->in_hole = true;
+	if (!(c->in_holes & kind)) {
+		c->in_holes |= kind;
 		an->holes_open++;
 	}
 	if (c->known && ev->ts >= c->since) {

@@ -117,9 +117,13 @@ struct seg {
 					 * from its start to the next switch */
 };
 
+#define HOLE_LOST	1	/* struct cpu.in_holes: a records_lost pair */
+#define HOLE_SKIPPED	2	/* fxt-collect's bytes_skipped pair */
+
 struct cpu {
 	bool seen, known;
-	bool in_hole;			/* between a records_lost pair */
+	uint8_t in_holes;		/* HOLE_LOST, HOLE_SKIPPED: between a
+					 * pair of that kind (they may overlap) */
 	bool lost_since;		/* !known since a hole began at @since */
 	uint64_t cur;
 	uint32_t cur_row;
@@ -170,7 +174,8 @@ struct analysis {
 					 * interval of top (analysis.c) */
 	bool started;
 	bool switch_seen;		/* the first context switch was seen */
-	unsigned int holes_open;	/* CPUs inside a records_lost hole */
+	unsigned int holes_open;	/* holes open: a CPU inside a records_lost
+					 * and a bytes_skipped pair counts 2 */
 	uint64_t hole_starts;		/* loss markers that begin or go on
 					 * with a hole (records lost or bytes
 					 * skipped > 0) */

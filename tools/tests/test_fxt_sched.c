@@ -1367,6 +1367,40 @@ TEST(a_dead_threads_tid_switched_in_or_woken_is_a_new_thread)
 	analysis_free(&an);
 }
 
+/*
+ * A records_lost hole and a bytes_skipped hole overlapping on one CPU: the
+ * skip's end does not end the kernel's hole, which is still open when 101,
+ * running on cpu0 through the holes' start, blocks and is woken (its wait
+ * may end in the hole, on cpu1, unseen: not counted). Before, the first
+ * end closed both, and the 300 ns were counted.
+ *   cpu1: records_lost 2000..3000, bytes_skipped 2200..2400
+ *   cpu0: 1000 idle -> 101; 2450 101 -> idle (blocked);
+ *         2500 wakeup 101; 2800 idle -> 101
+ */
+TEST(overlapping_holes_end_each_its_own)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 2450, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_hole_marker(&t, "records_lost", 1, 2000, 5);
+	tb_hole_marker(&t, "bytes_skipped", 1, 2200, 64);
+	tb_hole_marker(&t, "bytes_skipped", 1, 2400, 0);
+	tb_wake(&t, 0, 2500, 101, 0);
+	tb_switch(&t, 0, 2800, IDLE, 101, 0);
+	tb_hole_marker(&t, "records_lost", 1, 3000, 0);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.holes, 1);
+	EXPECT_EQ(an.skip_holes, 1);
+	EXPECT_EQ(analysis_find(&an, 101)->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(an.skipped_hole, 1);
+	EXPECT_EQ(an.holes_open, 0);
+	analysis_free(&an);
+}
+
 /* fixtures.h build_late_hole: a loss marker opening a hole that comes
  * after its reorder window is applied late, and counted. */
 TEST(late_loss_markers_are_counted)
@@ -1953,6 +1987,7 @@ int main(void)
 	RUN(a_thread_first_seen_after_a_hole_may_have_been_in_it);
 	RUN(a_dead_tid_switched_in_after_a_hole_is_not_counted);
 	RUN(a_dead_threads_tid_switched_in_or_woken_is_a_new_thread);
+	RUN(overlapping_holes_end_each_its_own);
 	RUN(a_thread_born_after_a_hole_has_its_first_wait_counted);
 	RUN(a_new_thread_on_a_seen_tid_is_another_thread);
 	RUN(a_name_after_an_unnamed_thread_died_is_another_threads);
