@@ -75,6 +75,21 @@ run_bg -o "$TMP/fifo" -d 1
 sleep 0.5
 fifo_sigint "while opening" 3
 
+# The same, from a launcher that left SIGINT and SIGTERM blocked (some
+# service managers and CI runners do): fxt-collect unblocks them, or the
+# SIGINT would stay pending while open() waits for a reader for ever.
+collect_real=$COLLECT
+COLLECT=$TMP/blocked-launch
+cat >"$COLLECT" <<EOF
+#!/bin/sh
+exec perl -MPOSIX -e 'sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGINT, SIGTERM)) or die; exec @ARGV or die' "$collect_real" "\$@"
+EOF
+chmod +x "$COLLECT"
+run_bg -o "$TMP/fifo" -d 1
+sleep 0.5
+fifo_sigint "with SIGINT and SIGTERM blocked by the launcher, while opening" 3
+COLLECT=$collect_real
+
 # The same SIGINT, handled just before that open() began (the fake device
 # holds the open 1 s, and the signal lands in that time): nothing would
 # interrupt the wait then, but fxt-collect's timer does, every 100 ms.
