@@ -36,19 +36,23 @@ if [ -n "$FILE" ]; then
 fi
 tmp=$(mktemp -d /tmp/fxt-crosscheck.XXXXXX) || exit 1
 rc=0
+# synthetic SEED [EXTRA]: gen_trace's 4-CPU trace into $tmp/synthetic.fxt,
+# said on stdout.
+synthetic() {
+	# shellcheck disable=SC2086
+	"$BUILD/obj/tests/gen_trace" -o "$tmp/synthetic.fxt" -c 4 -t 24 \
+		-n 30000 --seed "$1" --names-at-end --drops --spurious \
+		--late-start --kernel-names $2 || exit 1
+	echo "# synthetic trace: gen_trace ... --seed $1 --late-start --kernel-names$2"
+}
 # The hole rules (fxt-sched(1), INCOMPLETE TRACES) meet their corner cases
 # only now and then: seed 7 alone agreed while seeds 2, 4, 5 did not.
 for run in "7" "1 --losses --births" "2 --losses" "5 --losses" "7 --losses" \
 	"2 --losses --skips" "4 --losses --skips --births" "7 --losses --skips"; do
-	seed=${run%% *}
-	extra=${run#"$seed"}
-	# shellcheck disable=SC2086
-	"$BUILD/obj/tests/gen_trace" -o "$tmp/synthetic.fxt" -c 4 -t 24 \
-		-n 30000 --seed "$seed" --names-at-end --drops --spurious \
-		--late-start --kernel-names $extra || exit 1
-	echo "# synthetic trace: gen_trace ... --seed $seed --late-start --kernel-names$extra"
+	synthetic "${run%% *}" "${run#"${run%% *}"}"
 	node "$HERE/crosscheck-perfetto.mjs" "$BUILD/fxt-sched" "$tmp/synthetic.fxt" || rc=1
 done
+# fxt2json's JSON: the tid-reuse fixtures, then two traces with births.
 "$BUILD/obj/tests/mk_fixture" "$tmp" || exit 1
 for f in reuse reuse_unseen reuse_same_process dead_unnamed holes open_end \
 	many_procs; do
@@ -57,13 +61,7 @@ for f in reuse reuse_unseen reuse_same_process dead_unnamed holes open_end \
 		"$tmp/$f.fxt" || rc=1
 done
 for run in "1 --births" "4 --losses --skips --births"; do
-	seed=${run%% *}
-	extra=${run#"$seed"}
-	# shellcheck disable=SC2086
-	"$BUILD/obj/tests/gen_trace" -o "$tmp/synthetic.fxt" -c 4 -t 24 \
-		-n 30000 --seed "$seed" --names-at-end --drops --spurious \
-		--late-start --kernel-names $extra || exit 1
-	echo "# fxt2json: gen_trace ... --seed $seed --late-start --kernel-names$extra"
+	synthetic "${run%% *}" "${run#"${run%% *}"}"
 	node "$HERE/crosscheck-fxt2json.mjs" "$BUILD/fxt2json" "$BUILD/fxt-sched" \
 		"$tmp/synthetic.fxt" || rc=1
 done
