@@ -787,8 +787,8 @@ static int open_output(struct session *s)
 
 /*
  * A write failed: cut the file back to its last whole record (what the
- * failed write left of the record it cut, in s->cut_bytes), say so, and
- * write nothing more.
+ * cut took off in s->cut_bytes; a marker, or a batch of names, is cut
+ * whole: trace_output_commit()), say so, and write nothing more.
  */
 static int output_failed(struct session *s, int err, const char *what)
 {
@@ -847,6 +847,8 @@ static int flush_meta(struct session *s, const char *what)
 
 	if (s->write_failed)
 		return -1;
+	/* All or nothing: a batch cut in the middle is cut whole. */
+	trace_output_commit(&s->out);
 	err = out_write(s, fxt_writer_data(&s->meta),
 			fxt_writer_bytes(&s->meta));
 	fxt_writer_reset(&s->meta);
@@ -970,7 +972,11 @@ static int sink_write(void *ctx, const void *buf, size_t len)
 {
 	struct session *s = ctx;
 	uint64_t before = s->out.offset;
-	int err = out_write(s, buf, len);
+	int err;
+
+	/* A record of a ring stands on its own: a cut keeps those before. */
+	trace_output_records_follow(&s->out);
+	err = out_write(s, buf, len);
 
 	s->ring_bytes_out += s->out.offset - before;
 	return err;
@@ -1154,13 +1160,23 @@ static int sample_drop_counters(struct session *s)
  */
 static int put_marker(struct session *s, int err, const char *what)
 {
+	/*
+	 * All or nothing: a cut that kept the first record of a pair (a
+	 * hole's start without its end, a buffer-full event without its
+	 * counter) would tell a reader something the summary does not.
+	 * What was written before it is whole records: committed.
+	 */
+	trace_output_commit(&s->out);
 	if (!err)
 		err = out_write(s, fxt_writer_data(&s->meta),
 				fxt_writer_bytes(&s->meta));
 	fxt_writer_reset(&s->meta);
-	if (err)
+	if (err) {
 		s->marker_failed = what;
-	return err;
+		return err;
+	}
+	trace_output_commit(&s->out);
+	return 0;
 }
 
 /*
@@ -1244,6 +1260,7 @@ static long long drain_all(struct session *s, bool final)
 	const struct ring_sink sink = { sink_write, sink_tid, s };
 	struct ring_drain_result res;
 	long long total = 0;
+	uint64_t kept;
 	unsigned int i;
 	int err;
 
@@ -1261,11 +1278,14 @@ static long long drain_all(struct session *s, bool final)
 			/*
 			 * What the output took of this drain's data and kept:
 			 * its whole records are in the trace, so in the
-			 * summary. A file cut back lost only the end of the
-			 * write that failed: ring data's, unless a marker's.
+			 * summary. A file cut back lost only what was written
+			 * since the last commit: a failed marker (committed
+			 * before it), or else ring data.
 			 */
-			ring_count_written(&r->ring, s->ring_bytes_out -
-					   (s->marker_failed ? 0 : s->cut_bytes));
+			kept = s->ring_bytes_out;
+			if (!s->marker_failed)
+				kept -= s->cut_bytes < kept ? s->cut_bytes : kept;
+			ring_count_written(&r->ring, kept);
 			return -1;
 		}
 		/*
@@ -1724,7 +1744,7 @@ static void print_summary(struct session *s)
 			    s->skip_markers == 1 ? "" : "s");
 	}
 	if (!s->opts.quiet && s->threads_gone && s->proc_blind)
-		msg("%llu traced thread(s) have no name: %s lists no tasks (see the warning above)",
+		msg("%llu traced thread(s) have no name: %s could not name them (see the warning above)",
 		    (unsigned long long)s->threads_gone, PROC_ROOT);
 	else if (!s->opts.quiet && s->threads_gone)
 		msg("%llu traced thread(s) exited before fxt-collect could read their names",

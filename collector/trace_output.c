@@ -263,9 +263,9 @@ int trace_output_rollback(struct trace_output *out)
 	/*
 	 * Since a commit after the trace's start (the first one ends the
 	 * preamble, which is no trace without all of it), whole records
-	 * written before the cut one stay.
+	 * written before the cut one stay, if records follow the commit.
 	 */
-	if (end > out->start && out->offset > end)
+	if (out->records_follow && end > out->start && out->offset > end)
 		end = trace_output_whole_end(out->fd, end, out->offset);
 	if (ftruncate(out->fd, (off_t)end) < 0)
 		return -errno;
@@ -336,7 +336,7 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 {
 	int keep[3] = { out->fd, rfd, STDERR_FILENO };
 	char what[TRACE_OUTPUT_NO_TRACE_SIZE];
-	bool in_preamble;
+	bool in_preamble, records_follow;
 	uint64_t end;
 	struct stat st;
 	ssize_t n;
@@ -381,6 +381,8 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 	/* Not begun: nothing of the trace was written, the file is as it was. */
 	if (end == TRACE_OUTPUT_NOT_BEGUN)
 		_exit(0);
+	records_follow = end & TRACE_OUTPUT_RECORDS_FOLLOW;
+	end &= ~TRACE_OUTPUT_RECORDS_FOLLOW;
 	if (fstat(out->fd, &st) < 0 || (uint64_t)st.st_size <= end)
 		_exit(0);
 	/*
@@ -391,7 +393,7 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 	 */
 	in_preamble = end <= out->start;
 	/* As trace_output_rollback(): the whole records after the commit. */
-	if (!in_preamble)
+	if (!in_preamble && records_follow)
 		end = trace_output_whole_end(out->fd, end, (uint64_t)st.st_size);
 	if (ftruncate(out->fd, (off_t)end) < 0) {
 		if (!in_preamble)

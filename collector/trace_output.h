@@ -59,8 +59,11 @@
  * @offset:    file offset after the last byte written (@start + bytes
  *             written, for a regular file)
  * @committed: @offset at the last record boundary
- * @shared_committed: @committed again, in the page shared with the guard
- *             (NULL without a guard)
+ * @records_follow: what was written since @committed is records that a
+ *             cut may keep one by one (trace_output_records_follow())
+ * @shared_committed: @committed again, in the page shared with the guard,
+ *             with TRACE_OUTPUT_RECORDS_FOLLOW for @records_follow (NULL
+ *             without a guard)
  * @guard_pid: the guard process, or 0
  * @guard_fd:  the write end of the guard's pipe, or -1
  * @created:   trace_output_open() created the file (it did not exist)
@@ -82,6 +85,7 @@ struct trace_output {
 	uint64_t start;
 	uint64_t offset;
 	uint64_t committed;
+	bool records_follow;
 	_Atomic uint64_t *shared_committed;
 	pid_t guard_pid;
 	int guard_fd;
@@ -93,6 +97,8 @@ struct trace_output {
 
 /* The shared word before trace_output_begin(): the guard leaves the file. */
 #define TRACE_OUTPUT_NOT_BEGUN	UINT64_MAX
+/* Its top bit otherwise: records follow the commit (offsets are < 2^63). */
+#define TRACE_OUTPUT_RECORDS_FOLLOW	(1ULL << 63)
 
 /*
  * The guard reads the shared word from another process: it must be a plain
@@ -150,24 +156,44 @@ int trace_output_write(struct trace_output *out, const void *buf, size_t len);
 
 /*
  * Everything written so far ends on a record boundary. The release store
- * orders it after the write()s it covers, for the guard.
+ * orders it after the write()s it covers, for the guard. What is written
+ * after it is all or nothing (a marker pair, a batch of names): a failed
+ * write cuts back to here, until trace_output_records_follow().
  */
 static inline void trace_output_commit(struct trace_output *out)
 {
 	out->committed = out->offset;
+	out->records_follow = false;
 	if (out->shared_committed)
 		atomic_store_explicit(out->shared_committed, out->committed,
 				      memory_order_release);
 }
 
 /*
- * Drop the incomplete record a failed write left: truncate a regular file
- * after the last whole record, which becomes the commit. Whole records
- * written since the last commit stay (read back from the file, as
- * trace_output_whole_end() does), unless nothing was committed since the
- * trace's start: then the file is cut back to that start, as an
- * incomplete preamble is no trace. Return 0, -ESPIPE for non-regular
- * outputs (nothing to do), or -errno.
+ * Until the next commit, records are written that stand each on its own
+ * (ring data): a write cut in the middle of one keeps those before it
+ * (trace_output_rollback(), and the guard). Release: the guard sees it
+ * before any byte written after it.
+ */
+static inline void trace_output_records_follow(struct trace_output *out)
+{
+	if (out->records_follow)
+		return;
+	out->records_follow = true;
+	if (out->shared_committed)
+		atomic_store_explicit(out->shared_committed,
+				      out->committed | TRACE_OUTPUT_RECORDS_FOLLOW,
+				      memory_order_release);
+}
+
+/*
+ * Drop what a failed write left: truncate a regular file back to the last
+ * commit, which stays the commit; or, when records follow it
+ * (trace_output_records_follow()), after the last whole one of them (read
+ * back from the file by trace_output_whole_end()), which becomes the
+ * commit. Not within the preamble (nothing committed since the trace's
+ * start): an incomplete preamble is no trace. Return 0, -ESPIPE for
+ * non-regular outputs (nothing to do), or -errno.
  */
 int trace_output_rollback(struct trace_output *out);
 

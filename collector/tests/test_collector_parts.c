@@ -776,8 +776,10 @@ static off_t file_size(int fd)
 /*
  * After a commit, records of 2 and 3 words and the first 2 words of one of
  * 4 (the header's size field, bits [4..15]); the rest of each is filler.
- * A failed write leaves that: the cut keeps the whole records, read back
- * from the file (before, it went back to the commit and lost them too).
+ * A failed write leaves that. When records follow the commit (ring data),
+ * the cut keeps the whole ones, read back from the file (before, it went
+ * back to the commit and lost them too); when not (a marker pair, a batch
+ * of names: all or nothing), it goes back to the commit.
  */
 TEST(output_cut_back_to_the_last_whole_record)
 {
@@ -791,6 +793,13 @@ TEST(output_cut_back_to_the_last_whole_record)
 	EXPECT(out.regular);
 	EXPECT_EQ(trace_output_write(&out, buf, 64), 0);
 	trace_output_commit(&out);
+	/* all or nothing: back to the commit */
+	EXPECT_EQ(trace_output_write(&out, recs, 7 * 8), 0);
+	EXPECT_EQ(trace_output_rollback(&out), 0);
+	EXPECT_EQ(file_size(out.fd), 64);
+	EXPECT_EQ(out.offset, 64);
+	/* records follow: the whole ones stay */
+	trace_output_records_follow(&out);
 	EXPECT_EQ(trace_output_write(&out, recs, 7 * 8), 0);
 	EXPECT_EQ(file_size(out.fd), 120);
 	EXPECT_EQ(trace_output_rollback(&out), 0);
@@ -801,6 +810,7 @@ TEST(output_cut_back_to_the_last_whole_record)
 	EXPECT_EQ(file_size(out.fd), 112);
 	/* Nothing whole since the commit: back to it. */
 	trace_output_commit(&out);
+	trace_output_records_follow(&out);
 	EXPECT_EQ(trace_output_write(&out, &recs[5], 8), 0);
 	EXPECT_EQ(trace_output_rollback(&out), 0);
 	EXPECT_EQ(file_size(out.fd), 112);
@@ -820,6 +830,7 @@ TEST(output_cut_inside_the_preamble_keeps_none_of_it)
 
 	snprintf(path, sizeof(path), "%s/pre.fxt", fake_proc);
 	ASSERT(trace_output_open(&out, path) == 0);
+	trace_output_records_follow(&out);
 	EXPECT_EQ(trace_output_write(&out, recs, sizeof(recs)), 0);
 	EXPECT_EQ(trace_output_rollback(&out), 0);
 	EXPECT_EQ(file_size(out.fd), 0);
@@ -1129,6 +1140,7 @@ TEST(output_guard_cuts_back_after_sigkill)
 		if (trace_output_write(&out, buf, 64))
 			_exit(11);
 		trace_output_commit(&out);
+		trace_output_records_follow(&out);
 		if (trace_output_write(&out, recs, sizeof(recs)))
 			_exit(12);
 		if (write(report[1], pids, sizeof(pids)) != sizeof(pids) ||
