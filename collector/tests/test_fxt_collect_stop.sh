@@ -292,29 +292,42 @@ two_terms() {
 	wait "$pid"
 	rc=$?
 }
-# Within 100 ms: one request, COMMAND's status. A run whose kills came
-# more than 80 ms apart (a loaded machine) says nothing: repeated.
-tries=0
-while :; do
-	two_terms 0.02 0.3
-	tries=$((tries + 1))
-	[ "$gap_ms" -le 80 ] || [ "$tries" -ge 5 ] || continue
-	break
-done
-if [ "$gap_ms" -gt 80 ]; then
-	fail "SIGTERM twice within 100 ms from one sender: the kills were never within 80 ms in $tries tries (last $gap_ms ms)" "$TMP/err"
-elif [ "$rc" -eq 7 ]; then
-	ok "SIGTERM twice $gap_ms ms apart from one sender: one request, fxt-collect waits for COMMAND (its status 7)"
+# Within 100 ms: one request, COMMAND's status. The rule times the
+# signals as they are handled, the test as they are sent: on a loaded
+# machine the two can be handled further apart than sent. So a try that
+# does not give 7 is repeated, up to 5 (without the rule every one gives
+# 143), as is one whose kills came more than 80 ms apart.
+if ! [ "$(date +%N)" -ge 0 ] 2>/dev/null; then
+	echo "ok - SIGTERM twice from one sender, 20 ms and 200 ms apart # SKIP date +%N gives no nanoseconds here"
 else
-	fail "SIGTERM twice $gap_ms ms apart from one sender: exit $rc, wanted COMMAND's 7" "$TMP/err"
-fi
-# The control: 200 ms apart is a second request, which gives up on
-# COMMAND (still in its 2 s trap): 128 + 15, and said.
-two_terms 0.2 2
-if [ "$rc" -eq 143 ] && grep -q "is still running; fxt-collect did not wait for it" "$TMP/err"; then
-	ok "SIGTERM twice $gap_ms ms apart: a second request, COMMAND not waited for (exit 143, said)"
-else
-	fail "SIGTERM twice $gap_ms ms apart: exit $rc, wanted 143 and 'is still running; fxt-collect did not wait for it'" "$TMP/err"
+	tries=0
+	while :; do
+		two_terms 0.02 0.3
+		tries=$((tries + 1))
+		{ [ "$gap_ms" -le 80 ] && [ "$rc" -eq 7 ]; } || [ "$tries" -ge 5 ] || continue
+		break
+	done
+	if [ "$gap_ms" -le 80 ] && [ "$rc" -eq 7 ]; then
+		ok "SIGTERM twice $gap_ms ms apart from one sender: one request, fxt-collect waits for COMMAND (its status 7; try $tries)"
+	else
+		fail "SIGTERM twice within 100 ms from one sender: exit $rc, wanted COMMAND's 7, in each of $tries tries (the last $gap_ms ms apart)" "$TMP/err"
+	fi
+	# The control: 200 ms apart is a second request, which gives up on
+	# COMMAND (still in its 2 s trap): 128 + 15, and said. Repeated
+	# the same way, if the first was handled late.
+	tries=0
+	while :; do
+		two_terms 0.2 2
+		tries=$((tries + 1))
+		{ [ "$rc" -eq 143 ] && grep -q "is still running; fxt-collect did not wait for it" "$TMP/err"; } ||
+			[ "$tries" -ge 3 ] || continue
+		break
+	done
+	if [ "$rc" -eq 143 ] && grep -q "is still running; fxt-collect did not wait for it" "$TMP/err"; then
+		ok "SIGTERM twice $gap_ms ms apart: a second request, COMMAND not waited for (exit 143, said; try $tries)"
+	else
+		fail "SIGTERM twice about 200 ms apart: exit $rc in each of $tries tries, wanted 143 and 'is still running; fxt-collect did not wait for it'" "$TMP/err"
+	fi
 fi
 
 # not_run RC WHY TRACE: fxt-collect exited with RC, COMMAND (sh, which
