@@ -103,8 +103,7 @@ static const char *name_of(struct conv *cv, uint32_t row)
 /* The tid of @row's track: its own, or a stand-in (below). */
 static uint64_t track_of(struct conv *cv, uint32_t row, uint64_t tid)
 {
-	return row < cv->names.nthreads && cv->track_tid ?
-	       cv->track_tid[row] : tid;
+	return cv->track_tid && final_row(cv, row) ? cv->track_tid[row] : tid;
 }
 
 /* The row of @tid's thread now (after analysis_sched() took the record). */
@@ -507,7 +506,7 @@ int main(int argc, char **argv)
 	/* Without --reorder-window the window grows to what the file needs */
 	struct sc_opts opts = { .read_flags = FXT_READ_MAGIC, .widen = true };
 	struct sc_stats st;
-	struct stat in_sb, out_sb;
+	struct stat in_sb, out_sb, now_sb;
 	struct conv cv;
 	const char *path, *outpath = NULL;
 	uint64_t widened_from;
@@ -642,6 +641,15 @@ int main(int argc, char **argv)
 	close_open_slices(&cv);
 	write_names(&cv);
 	fputs("\n]}\n", cv.out);
+	/* The passes must read the same records: their threads are matched
+	 * row for row (final_row()). A trace still being written is not. */
+	if (!ret && (stat(path, &now_sb) || now_sb.st_size != in_sb.st_size ||
+		     now_sb.st_mtim.tv_sec != in_sb.st_mtim.tv_sec ||
+		     now_sb.st_mtim.tv_nsec != in_sb.st_mtim.tv_nsec)) {
+		fprintf(stderr, "fxt2json: %s changed while it was read: threads may be given other threads' names; convert it again once it is complete\n",
+			path);
+		ret = 1;
+	}
 	if (st.malformed) {
 		fprintf(stderr, "fxt2json: %s: offset %zu: %s; converted only the records before it\n",
 			path, st.error.offset, st.error.message);
