@@ -66,7 +66,8 @@ static void put_ts(FILE *out, const char *key, uint64_t ns)
 }
 
 /* Pass 1's row for pass 2's @row: the same thread as it ends up (NULL if
- * the passes disagree, which only running out of memory in one makes). */
+ * the passes disagree, which only running out of memory in one, or a file
+ * that changed between them, makes: main() says so). */
 static const struct thread *final_row(struct conv *cv, uint32_t row)
 {
 	const struct thread *l = analysis_row(&cv->live, row);
