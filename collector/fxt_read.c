@@ -814,8 +814,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 	rec->kind = record_kind(rec->type, h);
 	rec->decoded = true;
 	rec->provider_id = r->current->id;
-	words = rec->type == FXT_RECORD_LARGE ? h >> 4 & 0xffffffffULL :
-						h >> FXT_HDR_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
+	words = fxt_record_words(h);
 	if (words == 0) {
 		fail_at(r, r->pos, "%s record has size 0 (header 0x%016llx)",
 			fxt_record_type_name(rec->type), (unsigned long long)h);

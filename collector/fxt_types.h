@@ -161,6 +161,15 @@ struct fxt_event {
 	uint64_t data;
 };
 
+/* A record's size in words from its header word (large records: 32 bits);
+ * 0 is no record's. */
+static inline uint64_t fxt_record_words(uint64_t h)
+{
+	if ((h & 0xf) == FXT_RECORD_LARGE)
+		return h >> FXT_HDR_SIZE_SHIFT & FXT_MAX_LARGE_WORDS;
+	return h >> FXT_HDR_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
+}
+
 /* Does this event type carry the extra data word? */
 static inline bool fxt_event_has_data_word(unsigned int type)
 {

@@ -215,14 +215,6 @@ int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 	return 0;
 }
 
-/* A record's size in words, from its header (0 for none: not a record). */
-static uint64_t record_words(uint64_t h)
-{
-	if ((h & 0xf) == FXT_RECORD_LARGE)
-		return h >> FXT_HDR_SIZE_SHIFT & FXT_MAX_LARGE_WORDS;
-	return h >> FXT_HDR_SIZE_SHIFT & FXT_HDR_SIZE_MASK;
-}
-
 uint64_t trace_output_whole_end(int fd, uint64_t from, uint64_t to)
 {
 	uint64_t buf[1024], base = from, have = 0, pos = from, words, h;
@@ -245,7 +237,7 @@ uint64_t trace_output_whole_end(int fd, uint64_t from, uint64_t to)
 		}
 		/* pos - base is whole words: pos moves by records */
 		memcpy(&h, (char *)buf + (pos - base), sizeof(h));
-		words = record_words(h);
+		words = fxt_record_words(h);
 		if (!words || words > (to - pos) / 8)
 			break;
 		pos += words * 8;
