@@ -788,7 +788,7 @@ static int open_output(struct session *s)
 /*
  * A write failed: cut the file back to its last whole record (what the
  * cut took off in s->cut_bytes; a marker, or a batch of names, is cut
- * whole: trace_output_commit()), say so, and write nothing more.
+ * whole: write_meta()), say so, and write nothing more.
  */
 static int output_failed(struct session *s, int err, const char *what)
 {
@@ -840,22 +840,35 @@ static int output_failed(struct session *s, int err, const char *what)
 	return -1;
 }
 
-/* Write out and forget the records collected in s->meta. */
+/*
+ * Write out and forget the records collected in s->meta, all or nothing:
+ * committed before and after, so a write cut in the middle is cut whole
+ * (a marker pair without its second record, a hole's start without its
+ * end, would tell a reader something the summary does not). What was
+ * written before is whole records. Return 0 or -errno.
+ */
+static int write_meta(struct session *s)
+{
+	int err;
+
+	trace_output_commit(&s->out);
+	err = out_write(s, fxt_writer_data(&s->meta),
+			fxt_writer_bytes(&s->meta));
+	fxt_writer_reset(&s->meta);
+	if (!err)
+		trace_output_commit(&s->out);
+	return err;
+}
+
+/* write_meta(), or on failure cut back and say so (output_failed()). */
 static int flush_meta(struct session *s, const char *what)
 {
 	int err;
 
 	if (s->write_failed)
 		return -1;
-	/* All or nothing: a batch cut in the middle is cut whole. */
-	trace_output_commit(&s->out);
-	err = out_write(s, fxt_writer_data(&s->meta),
-			fxt_writer_bytes(&s->meta));
-	fxt_writer_reset(&s->meta);
-	if (err)
-		return output_failed(s, err, what);
-	trace_output_commit(&s->out);
-	return 0;
+	err = write_meta(s);
+	return err ? output_failed(s, err, what) : 0;
 }
 
 /*
@@ -1160,23 +1173,13 @@ static int sample_drop_counters(struct session *s)
  */
 static int put_marker(struct session *s, int err, const char *what)
 {
-	/*
-	 * All or nothing: a cut that kept the first record of a pair (a
-	 * hole's start without its end, a buffer-full event without its
-	 * counter) would tell a reader something the summary does not.
-	 * What was written before it is whole records: committed.
-	 */
-	trace_output_commit(&s->out);
-	if (!err)
-		err = out_write(s, fxt_writer_data(&s->meta),
-				fxt_writer_bytes(&s->meta));
-	fxt_writer_reset(&s->meta);
-	if (err) {
+	if (err)
+		fxt_writer_reset(&s->meta);
+	else
+		err = write_meta(s);
+	if (err)
 		s->marker_failed = what;
-		return err;
-	}
-	trace_output_commit(&s->out);
-	return 0;
+	return err;
 }
 
 /*
@@ -1289,9 +1292,9 @@ static long long drain_all(struct session *s, bool final)
 			return -1;
 		}
 		/*
-		 * The drain counted these records: commit them before the
-		 * markers below, so that a marker that fails cuts the file
-		 * back to the marker, not to before records still counted.
+		 * The drain counted these records: commit them, so that a
+		 * failure after them cuts the file back no further (the
+		 * markers below commit again around themselves).
 		 */
 		trace_output_commit(&s->out);
 		/*
@@ -1308,7 +1311,6 @@ static long long drain_all(struct session *s, bool final)
 				      s->marker_failed : "an end-of-trace marker");
 			return -1;
 		}
-		trace_output_commit(&s->out);
 		total += (long long)res.bytes;
 		if (res.status != RING_DRAIN_OK)
 			warn_invalid_data(s, r, res.status);
