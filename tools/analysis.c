@@ -860,6 +860,17 @@ static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
 }
 
 /*
+ * A new row for the tid of @t, whose thread another took it from: the new
+ * thread may have begun in a hole since @t was last seen switching (@t
+ * unseen, its holes applied) or in one open now. @t may move: use the
+ * index. -1 when out of memory.
+ */
+static long next_incarnation(struct analysis *an, const struct thread *t)
+{
+	return add_row(an, t->tid, t->unseen || an->holes_open > 0);
+}
+
+/*
  * The row of @tid's thread when a switch-in or a wakeup names it: the
  * tid's newest row, unless that thread switched out dying or dead. A task
  * does that once, in its last switch (TASK_DEAD), and is never woken or
@@ -875,9 +886,7 @@ static long live_thread_idx(struct analysis *an, uint64_t tid)
 	if (!t || !t->dead)
 		return thread_idx(an, tid);
 	apply_holes(an, t);
-	/* the new thread may have begun in a hole since the old one was
-	 * last seen switching */
-	i = add_row(an, tid, t->unseen || an->holes_open > 0);
+	i = next_incarnation(an, t);
 	/* It began after the old one died, and did not run before its
 	 * first wakeup (wake_up_new_task()): asleep until then. So a
 	 * switch-in with no wakeup seen, after a hole, is a wait that went
@@ -1004,10 +1013,7 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 		    (t->named && t->dead &&
 		     !same_name(t->name, ev->name, ev->name_len)) ||
 		    (!t->named && t->gone)) {
-			/* the new thread may have begun in a hole since
-			 * the old one was last seen switching */
-			i = add_row(an, ev->a,
-				    t->unseen || an->holes_open > 0);
+			i = next_incarnation(an, t);
 			if (i < 0)
 				return;
 			t = &an->threads[i];
