@@ -40,6 +40,7 @@
 
 #include "archive_meta.h"
 #include "collect_options.h"
+#include "command_path.h"
 #include "cpu_list.h"
 #include "fxt_read.h"
 #include "fxt_write.h"
@@ -1325,6 +1326,39 @@ static long long drain_all(struct session *s, bool final)
 
 /* ---- COMMAND ---------------------------------------------------------- */
 
+/*
+ * Before anything is opened: would COMMAND run at all? The commonest way
+ * for it not to is "fxt-collect sched.fxt" (FILE where COMMAND goes), and
+ * that must not replace an earlier sched.fxt with a trace of nothing. An
+ * exec that still fails later (ENOEXEC, a file removed meanwhile) is
+ * reported by start_command().
+ */
+static int check_command(struct session *s)
+{
+	const char *name = s->opts.command ? s->opts.command[0] : NULL;
+	struct stat sb;
+	int err;
+
+	if (!name)
+		return 0;
+	err = command_path_check(name, getenv("PATH"));
+	if (!err)
+		return 0;
+	s->exec_errno = err;
+	msg("running %s failed: %s", name, strerror(err));
+	msg("%s; nothing was traced, and nothing written to %s", err == ENOENT ?
+	    "check the command name and PATH" :
+	    "check that the command is executable",
+	    strcmp(s->opts.output, "-") ? s->opts.output : "standard output");
+	/* FILE given where COMMAND goes: an existing file, or a .fxt name. */
+	if (!strchr(name, '/') &&
+	    ((!stat(name, &sb) && S_ISREG(sb.st_mode)) ||
+	     (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".fxt"))))
+		msg("the arguments after the options are COMMAND and its arguments: to write the trace to %s, use -o %s",
+		    name, name);
+	return -1;
+}
+
 /* In the child: become COMMAND, or report errno through @report_fd. */
 static void exec_command(struct session *s, int report_fd)
 {
@@ -1905,7 +1939,8 @@ int main(int argc, char **argv)
 	 * inherited their mappings would keep the device open after we die.
 	 */
 	warn_pid_namespace(&s);
-	if (hold_standard_fds(&s) || open_device(&s) || get_info(&s) ||
+	if (hold_standard_fds(&s) || check_command(&s) || open_device(&s) ||
+	    get_info(&s) ||
 	    configure(&s) ||
 	    stopped_early(&s) || open_output(&s) || map_rings(&s) ||
 	    build_preamble(&s) || start_tracing(&s) || write_preamble(&s))

@@ -19,6 +19,7 @@
 
 #include "archive_meta.h"
 #include "collect_options.h"
+#include "command_path.h"
 #include "cpu_list.h"
 #include "fxt_read.h"
 #include "kernel_record_builders.h"
@@ -220,6 +221,76 @@ TEST(tid_set)
 	n = tid_set_sorted(&set, &list);
 	EXPECT_EQ(n, 0);
 	free(list);
+}
+
+/* A file of @mode in the directory @dir, made for command_path_check(). */
+static void put_mode_file(const char *dir, const char *name, mode_t mode)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	if (fd < 0 || close(fd) || chmod(path, mode))
+		TAP_FAIL_HERE("making %s: %s", path, strerror(errno));
+}
+
+/*
+ * execvp()'s lookup, as fxt-collect asks it before tracing: found, not
+ * found (ENOENT), found but not executable (EACCES), through PATH (an
+ * empty entry being the current directory) or as a path. Run as root, a
+ * file with no x bit at all is still not executable.
+ */
+TEST(command_lookup_before_tracing)
+{
+	char dir[] = "/tmp/fxt-cmdpath.XXXXXX", a[300], b[300], path[700];
+	char cwd[256];
+
+	if (!mkdtemp(dir)) {
+		TAP_FAIL_HERE("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	if (mkdir(a, 0755) || mkdir(b, 0755))
+		TAP_FAIL_HERE("mkdir: %s", strerror(errno));
+	put_mode_file(a, "tool", 0644);		/* found first, not runnable */
+	put_mode_file(b, "tool", 0755);
+	put_mode_file(a, "data.fxt", 0644);
+	if (mkdir(strcat(strcpy(path, b), "/adir"), 0755))
+		TAP_FAIL_HERE("mkdir: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s:%s", a, b);
+
+	EXPECT_EQ(command_path_check("tool", path), 0);	/* b's, like execvp */
+	EXPECT_EQ(command_path_check("tool", a), EACCES);
+	EXPECT_EQ(command_path_check("data.fxt", path), EACCES);
+	EXPECT_EQ(command_path_check("adir", path), EACCES);
+	EXPECT_EQ(command_path_check("missing", path), ENOENT);
+	EXPECT_EQ(command_path_check("", path), ENOENT);
+	EXPECT_EQ(command_path_check("sh", NULL), 0);	/* /bin:/usr/bin */
+	EXPECT_EQ(command_path_check("sh", "/nonexistent"), ENOENT);
+	/* A name with a '/' is not looked up in PATH. */
+	snprintf(path, sizeof(path), "%s/tool", b);
+	EXPECT_EQ(command_path_check(path, "/nonexistent"), 0);
+	snprintf(path, sizeof(path), "%s/tool", a);
+	EXPECT_EQ(command_path_check(path, b), EACCES);
+	snprintf(path, sizeof(path), "%s/missing", b);
+	EXPECT_EQ(command_path_check(path, b), ENOENT);
+	snprintf(path, sizeof(path), "%s/tool/x", b);	/* ENOTDIR */
+	EXPECT_EQ(command_path_check(path, b), ENOENT);
+	/* An empty PATH entry (leading, inner, trailing) is the cwd. */
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(b))
+		TAP_FAIL_HERE("chdir: %s", strerror(errno));
+	EXPECT_EQ(command_path_check("tool", ":/nonexistent"), 0);
+	EXPECT_EQ(command_path_check("tool", "/nonexistent::/x"), 0);
+	EXPECT_EQ(command_path_check("tool", "/nonexistent:"), 0);
+	EXPECT_EQ(command_path_check("tool", "/nonexistent"), ENOENT);
+	EXPECT_EQ(command_path_check("./tool", "/nonexistent"), 0);
+	if (chdir(cwd))
+		TAP_FAIL_HERE("chdir back: %s", strerror(errno));
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path))
+		TAP_FAIL_HERE("%s failed", path);
 }
 
 static void put_file(const char *rel, const char *text)
@@ -1247,6 +1318,7 @@ int main(void)
 	RUN(durations);
 	RUN(durations_refused_with_the_limit_broken);
 	RUN(command_line);
+	RUN(command_lookup_before_tracing);
 	RUN(tid_set);
 	RUN(proc_status_parsing);
 	RUN(proc_walk_on_a_fake_tree);

@@ -284,8 +284,34 @@ collect -o "$TMP/c.fxt" -- true
 expect "COMMAND exits 0: exit 0" 0 "" "$TMP/c.fxt"
 collect -o "$TMP/c.fxt" -- sh -c 'kill -9 $$'
 expect "COMMAND killed by SIGKILL: exit 137" 137 "" "$TMP/c.fxt"
-collect -o "$TMP/c.fxt" -- /nonexistent/command
+# COMMAND is looked up before anything is traced or written: a COMMAND
+# that cannot run leaves FILE as it was (the commonest case: FILE given
+# where COMMAND goes, with an earlier trace in the default sched.fxt).
+printf 'an earlier trace\n' >"$TMP/kept.fxt"
+collect -o "$TMP/kept.fxt" -- /nonexistent/command
 expect "COMMAND not found: exit 127 with a reason" 127 "running /nonexistent/command failed"
+if [ "$(cat "$TMP/kept.fxt")" = "an earlier trace" ] &&
+	grep -q "nothing was traced, and nothing written to $TMP/kept.fxt" "$TMP/err"; then
+	ok "COMMAND not found: FILE left as it was, and it says so"
+else
+	fail "COMMAND not found: FILE left as it was, and it says so" "$TMP/err"
+fi
+mkdir "$TMP/cwd" && printf 'an earlier trace\n' >"$TMP/cwd/sched.fxt" && chmod 644 "$TMP/cwd/sched.fxt"
+(cd "$TMP/cwd" && collect -d 1 sched.fxt && exit "$rc")
+rc=$?
+expect "FILE where COMMAND goes (fxt-collect sched.fxt): exit 127 (not in PATH), the -o hint" 127 "to write the trace to sched.fxt, use -o sched.fxt"
+if [ "$(cat "$TMP/cwd/sched.fxt")" = "an earlier trace" ] && [ "$(ls "$TMP/cwd")" = sched.fxt ]; then
+	ok "FILE where COMMAND goes: the earlier sched.fxt left as it was"
+else
+	fail "FILE where COMMAND goes: the earlier sched.fxt left as it was" "$TMP/err"
+fi
+(cd "$TMP/cwd" && collect -d 1 new.fxt && exit "$rc")
+rc=$?
+expect "a .fxt name where COMMAND goes, no such file: exit 127, the -o hint" 127 "to write the trace to new.fxt, use -o new.fxt"
+printf '#!/bin/sh\nexit 4\n' >"$TMP/noexec.sh" && chmod 644 "$TMP/noexec.sh"
+collect -o "$TMP/kept.fxt" -- "$TMP/noexec.sh"
+expect "COMMAND not executable: exit 126, FILE left as it was" 126 "check that the command is executable; nothing was traced"
+[ "$(cat "$TMP/kept.fxt")" = "an earlier trace" ] || fail "COMMAND not executable: FILE left as it was" "$TMP/err"
 collect -o "$TMP/c.fxt" -d 0.2 -- sh -c 'sleep 0.6; exit 5'
 expect "-d stops tracing but fxt-collect waits for COMMAND" 5 "waiting for sh" "$TMP/c.fxt"
 
