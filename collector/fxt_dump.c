@@ -210,6 +210,7 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *harm;
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
@@ -242,9 +243,11 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 		return -1;
 	}
 	opts->path = argv[optind];
-	if (fxt_stdout_is(opts->path)) {
-		fprintf(stderr, "fxt-dump: standard output is the trace being read (%s): the output would be appended to it; redirect the output to another file\n",
-			strcmp(opts->path, "-") ? opts->path : "standard input");
+	harm = fxt_stdout_is_input(opts->path);
+	if (harm) {
+		fprintf(stderr, "fxt-dump: standard output is the trace being read (%s): %s; redirect the output to another file\n",
+			strcmp(opts->path, "-") ? opts->path : "standard input",
+			harm);
 		return -1;
 	}
 	return 0;

@@ -11,6 +11,7 @@
  * is used, never added to a pointer first.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1064,15 +1065,23 @@ int fxt_flush_error(FILE *f, int fallback)
 	return errno ? errno : fallback;
 }
 
-bool fxt_stdout_is(const char *path)
+const char *fxt_stdout_is_input(const char *path)
 {
 	struct stat in, out;
+	int flags;
 
 	if (strcmp(path, "-") ? stat(path, &in) : fstat(STDIN_FILENO, &in))
-		return false;
-	return fstat(STDOUT_FILENO, &out) == 0 &&
-	       S_ISREG(out.st_mode) && in.st_dev == out.st_dev &&
-	       in.st_ino == out.st_ino;
+		return NULL;
+	if (fstat(STDOUT_FILENO, &out) || !S_ISREG(out.st_mode) ||
+	    in.st_dev != out.st_dev || in.st_ino != out.st_ino)
+		return NULL;
+	flags = fcntl(STDOUT_FILENO, F_GETFL);
+	if (flags >= 0 && (flags & O_APPEND))
+		return "the output would be appended to it";
+	/* > truncated it as the shell opened it, before we ran. */
+	if (!out.st_size)
+		return "it is empty: the shell's > emptied it before this program ran, and the trace in it is lost";
+	return "the output would overwrite it";
 }
 
 size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad)

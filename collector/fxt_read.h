@@ -272,14 +272,17 @@ size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote);
 int fxt_flush_error(FILE *f, int fallback);
 
 /**
- * fxt_stdout_is() - whether standard output is the file at @path
+ * fxt_stdout_is_input() - whether standard output is the file at @path
  * @path: the trace a tool is about to read ("-": standard input)
  * A tool's output appended to the trace it reads (fxt-sched summary F >>F)
  * leaves a file that no reader takes past the appended text; each tool
  * that reads a file by name refuses that before it writes anything.
- * Return: true if both are the same regular file.
+ * Return: NULL unless both are the same regular file; else what the
+ * output would do, or has done, to the trace, for the tool's message:
+ * "the output would be appended to it" (>>), "the output would overwrite
+ * it" (1<>), or, for an empty file, that the shell's > emptied it.
  */
-bool fxt_stdout_is(const char *path);
+const char *fxt_stdout_is_input(const char *path);
 
 /* Names for printing (never NULL; "unknown" for values out of range). */
 const char *fxt_record_type_name(unsigned int type);

@@ -421,6 +421,7 @@ static void usage(FILE *f)
 		"Perfetto). FILE must be a regular file (it is read twice).\n"
 		"\n"
 		"  -o, --output OUT.json     write there instead of standard output\n"
+		"                            ('-': standard output)\n"
 		"  --reorder-window T        sort records within T (a number with a\n"
 		"                            unit ns, us, ms or s, required), a fixed\n"
 		"                            bound on memory; without it the window\n"
@@ -509,7 +510,7 @@ int main(int argc, char **argv)
 	struct sc_stats st;
 	struct stat in_sb, out_sb, now_sb;
 	struct conv cv;
-	const char *path, *outpath = NULL;
+	const char *path, *outpath = NULL, *harm;
 	uint64_t widened_from;
 	struct sc_stats names_st;
 	char advice[160];
@@ -524,7 +525,13 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			outpath = optarg;
+			if (!*optarg) {
+				fprintf(stderr, "fxt2json: -o needs a file name ('-' is standard output)\n");
+				usage(stderr);
+				return 2;
+			}
+			/* "-" is standard output, as everywhere else */
+			outpath = strcmp(optarg, "-") ? optarg : NULL;
 			break;
 		case 'w': {
 			const char *why = sc_parse_window(optarg,
@@ -586,9 +593,10 @@ int main(int argc, char **argv)
 			outpath, path);
 		return 2;
 	}
-	if (!outpath && fxt_stdout_is(path)) {
-		fprintf(stderr, "fxt2json: standard output is the trace being read (%s): the JSON would be appended to it; redirect the output to another file, or use -o\n",
-			path);
+	harm = outpath ? NULL : fxt_stdout_is_input(path);
+	if (harm) {
+		fprintf(stderr, "fxt2json: standard output is the trace being read (%s): %s; redirect the output to another file, or use -o\n",
+			path, harm);
 		return 2;
 	}
 	memset(&cv, 0, sizeof(cv));

@@ -194,6 +194,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *harm;
 	struct analysis an;
 	/* Without --reorder-window the window grows to what the file needs */
 	struct sc_opts sopts = { .widen = true };
@@ -331,9 +332,10 @@ int main(int argc, char **argv)
 		goto usage_err;
 	}
 	path = argv[optind];
-	if (fxt_stdout_is(path)) {
-		fprintf(stderr, "%s: standard output is the trace being read (%s): the report would be appended to it; redirect the output to another file\n",
-			prog, strcmp(path, "-") ? path : "standard input");
+	harm = fxt_stdout_is_input(path);
+	if (harm) {
+		fprintf(stderr, "%s: standard output is the trace being read (%s): %s; redirect the output to another file\n",
+			prog, strcmp(path, "-") ? path : "standard input", harm);
 		goto bad_cmdline;
 	}
 	/* --from is 0 when not given: --to 0 leaves nothing either */

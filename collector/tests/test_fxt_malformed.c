@@ -916,7 +916,7 @@ TEST(output_to_the_trace_being_read_is_refused)
 	status = run_dump_to(NULL, path, path, err, sizeof(err));
 	EXPECT_EQ(exit_code(status), 2);
 	EXPECT_CONTAINS(err, "fxt-dump: standard output is the trace being read (");
-	EXPECT_CONTAINS(err, "redirect the output to another file");
+	EXPECT_CONTAINS(err, "the output would overwrite it; redirect the output to another file");
 	was = (uint8_t *)t.words;
 	now = malloc(len + 1);
 	ASSERT(now);
