@@ -72,6 +72,22 @@ refused "-d with no value: exit 2, a message, not a bash error" \
 	"trace-in-vm.sh: -d needs a number of seconds, e.g. -d 5" -d
 refused "-o with no value: exit 2, a message, not a bash error" \
 	"trace-in-vm.sh: -o needs a file name, e.g. -o sched.fxt" -o
+mkdir -p "$TMP/odir" && mkfifo "$TMP/odir/fifo"
+refused "-o naming a directory: exit 2 before anything starts (not a trace copied into it after the VM run)" \
+	"trace-in-vm.sh: -o $TMP/odir is a directory; give a file name, e.g. -o $TMP/odir/sched.fxt" -o "$TMP/odir"
+refused "-o in a directory that does not exist: exit 2 before anything starts" \
+	"trace-in-vm.sh: -o $TMP/nodir/t.fxt: the directory $TMP/nodir does not exist" -o "$TMP/nodir/t.fxt"
+refused "-o a file name starting with '-': taken as a file name (not an option of realpath)" \
+	"trace-in-vm.sh: -o $TMP/nodir/--no-deps: the directory $TMP/nodir does not exist" -o "$TMP/nodir/--no-deps"
+if [[ $(id -u) -ne 0 ]]; then
+	mkdir -p "$TMP/ro" && chmod 555 "$TMP/ro"
+	refused "-o in a directory we may not write: exit 2 before anything starts" \
+		"trace-in-vm.sh: -o $TMP/ro/t.fxt: the directory $TMP/ro is not writable" -o "$TMP/ro/t.fxt"
+else
+	tap_skip "-o in a directory we may not write" "root may write anywhere"
+fi
+refused "-o naming a FIFO: exit 2 (the trace is copied to a file)" \
+	"trace-in-vm.sh: -o $TMP/odir/fifo: exists and is not a file we may replace" -o "$TMP/odir/fifo"
 refused "-d abc: exit 2" "trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got 'abc'" -d abc
 refused "-d 0: exit 2 (fxt-collect in the VM would refuse it)" \
 	"trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got '0'" -d 0

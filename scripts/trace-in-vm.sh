@@ -61,7 +61,7 @@ while [[ $# -gt 0 ]]; do
 	case $1 in
 	-o)
 		[[ $# -ge 2 && -n $2 ]] || bad_usage "-o needs a file name, e.g. -o sched.fxt"
-		out=$(realpath -m "$2"); shift 2 ;;
+		out=$2; shift 2 ;;
 	-d)
 		[[ $# -ge 2 ]] || bad_usage "-d needs a number of seconds, e.g. -d 5"
 		duration=$2; shift 2 ;;
@@ -87,6 +87,15 @@ secs=''
 [[ ${duration%.*} =~ ^0*([0-9]{1,9})$ ]] && secs=$((10#${BASH_REMATCH[1]}))
 if [[ -z $secs ]] || ((secs > max_s)) || { ((secs == max_s)) && [[ $duration == *.*[1-9]* ]]; }; then
 	bad_usage "-d takes at most 366 days ($max_s s), as fxt-collect does, got '$duration'"
+fi
+# Where the trace goes, checked now: not after a VM run of minutes.
+[[ -d $out ]] && bad_usage "-o $out is a directory; give a file name, e.g. -o ${out%/}/sched.fxt"
+out=$(realpath -m -- "$out")
+[[ -d ${out%/*} ]] || bad_usage "-o $out: the directory ${out%/*} does not exist"
+if [[ -e $out ]]; then
+	[[ -f $out && -w $out ]] || bad_usage "-o $out: exists and is not a file we may replace"
+else
+	[[ -w ${out%/*} ]] || bad_usage "-o $out: the directory ${out%/*} is not writable"
 fi
 rc=0
 check_err=$("$FETCH_KERNEL" --check "$flavour" 2>&1) || rc=$?
@@ -130,6 +139,6 @@ cat <<EOF
 
 The trace is $out ($(du -h "$out" | cut -f1)).
 Open it in the Perfetto UI: https://ui.perfetto.dev -> "Open trace file" -> $(basename "$out")
-Or from here:  collector/fxt-dump $out | less
-               tools/fxt-sched latency $out
+Or from here:  $REPO/collector/fxt-dump $out | less
+               $REPO/tools/fxt-sched latency $out
 EOF
