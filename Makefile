@@ -5,6 +5,9 @@
 #
 #   make                 module for the running kernel + userspace tools
 #   make KDIR=<dir>      module for another kernel build tree
+#   make programs        the userspace programs alone (fxt-collect, fxt-dump,
+#                        fxt-sched, fxt2json), no kernel headers needed: to
+#                        read a trace made elsewhere
 #   make check           every test (host unit tests, VM tests, Perfetto)
 #   make install         fxt-collect, fxt-dump, fxt-sched, fxt2json, their
 #                        man pages, the uapi header, and kmod/fxtrace.ko if
@@ -69,6 +72,7 @@ modules:
 	  echo "error: no kernel build tree at $(KDIR)"; \
 	  echo "  install linux-headers-$$(uname -r), or pass KDIR=/lib/modules/<release>/build"; \
 	  echo "  (scripts/fetch-kernel.sh fetches Debian's for the VM tests)"; \
+	  echo "  The programs alone, to read traces, need none: make programs"; \
 	  exit 1; }
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" W=$(W) modules
 
