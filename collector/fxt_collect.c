@@ -474,6 +474,11 @@ static int open_device(struct session *s)
 	case EBUSY:
 		hint = "another tracing session is running (one at a time): stop the other fxt-collect first";
 		break;
+	default:
+		/* A directory, say: only a path given with -D can be that. */
+		if (strcmp(s->opts.device, COLLECT_DEFAULT_DEVICE))
+			hint = "check -D; the module's device is " COLLECT_DEFAULT_DEVICE;
+		break;
 	}
 	snprintf(step, sizeof(step), "opening %s", s->opts.device);
 	return step_failed(s, step, err, hint);

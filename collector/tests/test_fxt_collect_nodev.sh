@@ -42,6 +42,9 @@ if [ -e "$TMP/t.fxt" ]; then
 else
 	echo "ok - device missing: no output file is created"
 fi
+check "-D naming a directory: exit 1, says to check -D" 1 \
+	"check -D; the module's device is /dev/fxtrace" -- \
+	-D "$TMP" -o "$TMP/t.fxt"
 check "not an fxtrace device: GET_INFO fails cleanly" 1 "not an fxtrace device" -- \
 	-D /dev/null -o "$TMP/t.fxt"
 if [ -e /dev/fxtrace ]; then
