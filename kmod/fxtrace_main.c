@@ -31,6 +31,7 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -275,9 +276,10 @@ static int fxtrace_check_config(const struct fxtrace_config *cfg, u64 size)
 
 	if (cfg->flags)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(cfg->__reserved); i++)
+	for (i = 0; i < ARRAY_SIZE(cfg->__reserved); i++) {
 		if (cfg->__reserved[i])
 			return -EINVAL;
+	}
 	/* MIN is at least a page (fxtrace_check_abi_layout()). */
 	if (size < FXTRACE_BUF_SIZE_MIN || size > FXTRACE_BUF_SIZE_MAX ||
 	    !is_power_of_2(size))
@@ -380,11 +382,27 @@ static long fxtrace_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
+/* Has some CPU's ring a record to read? With s->lock and s->buf_lock held. */
+static bool fxtrace_any_readable(struct fxtrace_session *s)
+{
+	unsigned int cpu;
+
+	lockdep_assert_held(&s->lock);
+	lockdep_assert_held(&s->buf_lock);
+	if (!s->rings)
+		return false;
+	for_each_possible_cpu(cpu) {
+		if (fxtrace_ring_readable(per_cpu_ptr(s->rings, cpu),
+					  s->tracing))
+			return true;
+	}
+	return false;
+}
+
 static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
 {
 	struct fxtrace_session *s = file->private_data;
 	__poll_t mask = 0;
-	unsigned int cpu;
 
 	poll_wait(file, &s->wq, wait);
 	/*
@@ -397,15 +415,8 @@ static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
 	smp_mb();
 	mutex_lock(&s->lock);
 	mutex_lock(&s->buf_lock);
-	if (s->rings) {
-		for_each_possible_cpu(cpu) {
-			if (fxtrace_ring_readable(per_cpu_ptr(s->rings, cpu),
-						  s->tracing)) {
-				mask = EPOLLIN | EPOLLRDNORM;
-				break;
-			}
-		}
-	}
+	if (fxtrace_any_readable(s))
+		mask = EPOLLIN | EPOLLRDNORM;
 	mutex_unlock(&s->buf_lock);
 	mutex_unlock(&s->lock);
 	return mask;

@@ -114,12 +114,20 @@ void fxtrace_write_names(void *data, struct task_struct *task,
 	local_irq_restore(flags);
 }
 
-/*
- * After the new image is in place: comm is the new name, pid the leader's.
+/**
+ * fxtrace_probe_sched_process_exec() - name a task and its process at exec
+ * @data: the probe's data: the session's per-CPU rings
+ * @p: the task, after the new image is in place: comm is the new name,
+ *     the pid the thread group leader's
+ * @old_pid: the pid before exec (not needed: @p's is the one that stays)
+ * @bprm: the new image (not needed)
+ *
  * On 6.1 and 6.12 task_rename has named the task already, from exec's own
  * __set_task_comm(), so an exec writes its names twice. Kept on purpose:
  * two records an exec, and an exec stays named on a kernel that sets comm
  * at exec some other way.
+ *
+ * Context: the sched_process_exec tracepoint, in the task itself.
  */
 void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
 				      pid_t old_pid, struct linux_binprm *bprm)
@@ -127,7 +135,17 @@ void fxtrace_probe_sched_process_exec(void *data, struct task_struct *p,
 	fxtrace_write_names(data, p, p->comm, true, false);
 }
 
-/* Before the rename: @comm is the new name (maybe longer than a comm). */
+/**
+ * fxtrace_probe_task_rename() - name a task that sets its comm
+ * @data: the probe's data: the session's per-CPU rings
+ * @task: the task, before the rename
+ * @comm: the new name (maybe longer than a comm: 15 bytes are kept)
+ *
+ * prctl(PR_SET_NAME), a write to /proc/.../comm, exec: the thread's name,
+ * and its process's too when @task leads its thread group.
+ *
+ * Context: the task_rename tracepoint, in __set_task_comm().
+ */
 void fxtrace_probe_task_rename(void *data, struct task_struct *task,
 			       const char *comm)
 {

@@ -9,8 +9,10 @@
  * by name with for_each_kernel_tracepoint() and attached with
  * tracepoint_probe_register() (docs/decisions.md, decision 2).
  *
- * Each probe reserves room in the current CPU's ring, builds its record
- * there and publishes it, with interrupts disabled: a wakeup from an
+ * Each probe that writes a record reserves room in the current CPU's ring,
+ * builds the record there and publishes it, with interrupts disabled (the
+ * sched_waking probe writes none: it notes the waker in fxtrace_wakers,
+ * with interrupts as its caller left them): a wakeup from an
  * interrupt can arrive in the middle of another probe on the same CPU
  * (docs/decisions.md, decision 3), and disabling interrupts across "read
  * the clock, reserve, write, publish" keeps every ring's records whole and
@@ -179,7 +181,8 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *   - fxtrace_ring_commit(): two more stores to the control line
  *     (records_written, producer_pos) and a compare with the watermark. The
  *     irq_work that wakes the reader is queued only when the watermark is
- *     crossed, once per drain (its one atomic is there). Only while the
+ *     crossed, once per drain (its two atomics, claiming the work and
+ *     adding it to the CPU's list, are there). Only while the
  *     reader is a watermark or more behind: a full barrier and a second
  *     load of consumer_pos, so that a reader that just drained and slept
  *     is not missed.
@@ -188,8 +191,8 @@ static __always_inline u64 fxtrace_switch_form(bool preempt,
  *     (sched_waking on the waker's CPU), and only for the woken task's slot.
  *     sched_waking is a second tracepoint call per wakeup (its probe: the
  *     hash and one store).
- * Otherwise there is no division, no allocation, no lock and no atomic
- * read-modify-write.
+ * Otherwise (the irq_work once per drain aside) there is no division, no
+ * allocation, no lock and no atomic read-modify-write.
  */
 static void fxtrace_probe_sched_switch(void *data, bool preempt,
 				       struct task_struct *prev,
@@ -357,9 +360,10 @@ static void fxtrace_find_tracepoint(struct tracepoint *tp, void *priv)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++)
+	for (i = 0; i < ARRAY_SIZE(fxtrace_probes); i++) {
 		if (!strcmp(tp->name, fxtrace_probes[i].name))
 			fxtrace_probes[i].tp = tp;
+	}
 }
 
 /**

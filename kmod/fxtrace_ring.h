@@ -116,7 +116,10 @@ void fxtrace_ring_start(struct fxtrace_ring *ring);
 bool fxtrace_ring_readable(struct fxtrace_ring *ring, bool tracing);
 u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now);
 
-/* Bytes of the pair of loss markers written before the first record that fits. */
+/*
+ * Bytes of the pair of loss markers written before the first record that
+ * fits after a drop.
+ */
 #define FXTRACE_LOSS_MARKERS_BYTES	(2 * FXTRACE_LOSS_MARKER_WORDS * sizeof(u64))
 
 /*

@@ -44,15 +44,18 @@
  * == mmap layout ==
  *
  * Userspace is told the layout, it does not compute it: for CPU n,
- *   control page at  info.ctrl_offset + n * info.cpu_stride, info.ctrl_size bytes
- *   data area at     info.data_offset + n * info.cpu_stride, info.buf_size bytes
+ *   control page: info.ctrl_size bytes at
+ *                 info.ctrl_offset + n * info.cpu_stride
+ *   data area:    info.buf_size bytes at
+ *                 info.data_offset + n * info.cpu_stride
  * These offsets are 64-bit: a 32-bit process maps them with a 64-bit off_t
  * (_FILE_OFFSET_BITS=64); a 32-bit one cuts those of 2 GiB and more.
  * Data areas can only be mapped read-only (PROT_WRITE gives EPERM, and
  * mprotect() cannot add it later). No region can be mapped executable
- * (PROT_EXEC gives EPERM; mprotect() cannot add it either). A CPU below info.nr_cpu_ids that is not
- * possible on this machine gives ENXIO. Offsets or lengths outside one region,
- * CPUs from nr_cpu_ids on included, give EINVAL.
+ * (PROT_EXEC gives EPERM; mprotect() cannot add it either). A CPU below
+ * info.nr_cpu_ids that is not possible on this machine gives ENXIO. Offsets
+ * or lengths outside one region, CPUs from nr_cpu_ids on included, give
+ * EINVAL.
  *
  * == Ring protocol (one producer: the CPU's probes; one consumer) ==
  *
