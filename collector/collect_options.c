@@ -64,9 +64,10 @@ void collect_usage(FILE *f)
 "fxt-collect still waits for COMMAND; two more signals end that wait, and\n"
 "fxt-collect says that it stopped waiting, COMMAND still running. A signal,\n"
 "or the end of -d, before COMMAND has started (while the probes attach):\n"
-"COMMAND is not run, the trace ends there. A COMMAND not found in PATH, or\n"
-"not executable, is refused before anything is traced (exit 127 or 126, FILE\n"
-"left as it was): the trace's file is -o FILE, never the first argument.\n"
+"COMMAND is not run, the trace ends there. A COMMAND not found in PATH, not\n"
+"executable, or a script whose #! interpreter is either, is refused before\n"
+"anything is traced (exit 127 or 126, FILE left as it was): the trace's file\n"
+"is -o FILE, never the first argument.\n"
 "\n"
 "A summary goes to stderr at the end: duration (from when the probes were\n"
 "attached, as -d counts, plus the time attaching them took, whose records are\n"
@@ -237,6 +238,7 @@ enum collect_parse_result collect_parse_args(int argc, char **argv,
 		switch (c) {
 		case 'o':
 			opts->output = optarg;
+			opts->output_given = true;
 			break;
 		case 'd':
 			if (parse_duration(optarg, &opts->duration_ms, why, sizeof(why)))

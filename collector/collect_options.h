@@ -25,6 +25,7 @@
 /**
  * struct collect_options - everything the command line can say
  * @output:      trace file, "-" for stdout
+ * @output_given: -o was given (else @output is the default)
  * @device:      the fxtrace device node
  * @buf_size:    per-CPU ring bytes; 0 = the module's default
  * @duration_ms: stop after this long; 0 = no limit
@@ -33,6 +34,7 @@
  */
 struct collect_options {
 	const char *output;
+	bool output_given;
 	const char *device;
 	uint64_t buf_size;
 	uint64_t duration_ms;

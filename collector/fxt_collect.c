@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1331,35 +1332,63 @@ static long long drain_all(struct session *s, bool final)
 
 /* ---- COMMAND ---------------------------------------------------------- */
 
+/* Does the file at @path begin with FXT's magic number record? */
+static bool looks_like_a_trace(const char *path)
+{
+	uint64_t word = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, &word, sizeof(word)) == sizeof(word) &&
+	      word == FXT_MAGIC_RECORD;
+	close(fd);
+	return yes;
+}
+
 /*
  * Before anything is opened: would COMMAND run at all? The commonest way
  * for it not to is "fxt-collect sched.fxt" (FILE where COMMAND goes), and
  * that must not replace an earlier sched.fxt with a trace of nothing. An
- * exec that still fails later (ENOEXEC, a file removed meanwhile) is
- * reported by start_command().
+ * exec that still fails later (a missing dynamic loader, a file removed
+ * meanwhile) is reported by start_command().
  */
 static int check_command(struct session *s)
 {
 	const char *name = s->opts.command ? s->opts.command[0] : NULL;
-	struct stat sb;
+	char interp[PATH_MAX];
+	size_t len;
 	int err;
 
 	if (!name)
 		return 0;
-	err = command_path_check(name, getenv("PATH"));
+	err = command_path_check(name, getenv("PATH"), interp, sizeof(interp));
 	if (!err)
 		return 0;
 	s->exec_errno = err;
-	msg("running %s failed: %s", name, strerror(err));
-	msg("%s; nothing was traced, and nothing written to %s", err == ENOENT ?
-	    "check the command name and PATH" :
+	if (interp[0])
+		msg("running %s failed: its interpreter %s (on its #! line): %s",
+		    name, interp, strerror(err));
+	else
+		msg("running %s failed: %s", name, strerror(err));
+	msg("%s; nothing was traced, and nothing written to %s",
+	    interp[0] ? "install the interpreter, or correct the #! line" :
+	    err == ENOENT ? "check the command name and PATH" :
 	    "check that the command is executable",
 	    strcmp(s->opts.output, "-") ? s->opts.output : "standard output");
-	/* FILE given where COMMAND goes: an existing file, or a .fxt name. */
-	if (!strchr(name, '/') &&
-	    ((!stat(name, &sb) && S_ISREG(sb.st_mode)) ||
-	     (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".fxt"))))
+	if (strchr(name, '/') || interp[0])
+		return -1;
+	/* A trace's file name where COMMAND goes, with no -o given. */
+	len = strlen(name);
+	if (!s->opts.output_given &&
+	    ((len > 4 && !strcmp(name + len - 4, ".fxt")) ||
+	     looks_like_a_trace(name)))
 		msg("the arguments after the options are COMMAND and its arguments: to write the trace to %s, use -o %s",
+		    name, name);
+	/* A program in the current directory, which PATH does not search. */
+	else if (!faccessat(AT_FDCWD, name, X_OK, AT_EACCESS))
+		msg("to run %s from the current directory, give it as ./%s",
 		    name, name);
 	return -1;
 }

@@ -223,71 +223,131 @@ TEST(tid_set)
 	free(list);
 }
 
-/* A file of @mode in the directory @dir, made for command_path_check(). */
-static void put_mode_file(const char *dir, const char *name, mode_t mode)
+/* A file of @mode holding @text in the directory @dir. */
+static void put_mode_file(const char *dir, const char *name, mode_t mode,
+			  const char *text)
 {
-	char path[256];
+	char path[600];
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
-	if (fd < 0 || close(fd) || chmod(path, mode))
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    close(fd) || chmod(path, mode))
 		TAP_FAIL_HERE("making %s: %s", path, strerror(errno));
+}
+
+/* command_path_check() without the interpreter's name. */
+static int lookup(const char *name, const char *path)
+{
+	char interp[256];
+
+	return command_path_check(name, path, interp, sizeof(interp));
 }
 
 /*
  * execvp()'s lookup, as fxt-collect asks it before tracing: found, not
  * found (ENOENT), found but not executable (EACCES), through PATH (an
- * empty entry being the current directory) or as a path. Run as root, a
- * file with no x bit at all is still not executable.
+ * empty entry being the current directory) or as a path; errors that end
+ * execvp()'s search (ELOOP, ENAMETOOLONG) end it here too; a script's
+ * interpreter. Run as root, a file with no x bit at all is still not
+ * executable. Skipped where the temporary directory is mounted noexec.
  */
 TEST(command_lookup_before_tracing)
 {
-	char dir[] = "/tmp/fxt-cmdpath.XXXXXX", a[300], b[300], path[700];
-	char cwd[256];
+	char dir[300], a[400], b[400], loop[400], path[1200], interp[256];
+	char cwd[256], longname[NAME_MAX + 2];
+	const char *tmpdir = getenv("TMPDIR");
 
+	snprintf(dir, sizeof(dir), "%s/fxt-cmdpath.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(dir)) {
-		TAP_FAIL_HERE("mkdtemp: %s", strerror(errno));
+		TAP_FAIL_HERE("mkdtemp %s: %s", dir, strerror(errno));
 		return;
 	}
 	snprintf(a, sizeof(a), "%s/a", dir);
 	snprintf(b, sizeof(b), "%s/b", dir);
-	if (mkdir(a, 0755) || mkdir(b, 0755))
+	snprintf(loop, sizeof(loop), "%s/loop", dir);
+	if (mkdir(a, 0755) || mkdir(b, 0755) || mkdir(loop, 0755))
 		TAP_FAIL_HERE("mkdir: %s", strerror(errno));
-	put_mode_file(a, "tool", 0644);		/* found first, not runnable */
-	put_mode_file(b, "tool", 0755);
-	put_mode_file(a, "data.fxt", 0644);
+	put_mode_file(a, "tool", 0644, "");	/* found first, not runnable */
+	put_mode_file(b, "tool", 0755, "");
+	snprintf(path, sizeof(path), "%s/tool", b);
+	if (access(path, X_OK)) {
+		tap_skip("command_lookup_before_tracing",
+			 "the temporary directory does not allow exec (TMPDIR)");
+		goto out;
+	}
+	put_mode_file(a, "data.fxt", 0644, "");
+	put_mode_file(b, "noshell", 0755, "#!/nonexistent/sh -e\nexit 0\n");
+	put_mode_file(b, "cat-script", 0755, "#! /bin/cat\nhello\n");
+	put_mode_file(b, "bare", 0755, "#!\necho\n");
+	put_mode_file(b, "plain", 0755, "echo no #! line\n");
+	snprintf(path, sizeof(path), "#!%s/tool\n", a);
+	put_mode_file(b, "noexec-interp", 0755, path);
+	snprintf(path, sizeof(path), "%s/tool", loop);
+	if (symlink(path, path))	/* a link to itself: ELOOP */
+		TAP_FAIL_HERE("symlink: %s", strerror(errno));
 	if (mkdir(strcat(strcpy(path, b), "/adir"), 0755))
 		TAP_FAIL_HERE("mkdir: %s", strerror(errno));
 	snprintf(path, sizeof(path), "%s:%s", a, b);
 
-	EXPECT_EQ(command_path_check("tool", path), 0);	/* b's, like execvp */
-	EXPECT_EQ(command_path_check("tool", a), EACCES);
-	EXPECT_EQ(command_path_check("data.fxt", path), EACCES);
-	EXPECT_EQ(command_path_check("adir", path), EACCES);
-	EXPECT_EQ(command_path_check("missing", path), ENOENT);
-	EXPECT_EQ(command_path_check("", path), ENOENT);
-	EXPECT_EQ(command_path_check("sh", NULL), 0);	/* /bin:/usr/bin */
-	EXPECT_EQ(command_path_check("sh", "/nonexistent"), ENOENT);
+	EXPECT_EQ(lookup("tool", path), 0);	/* b's, like execvp */
+	EXPECT_EQ(lookup("tool", a), EACCES);
+	EXPECT_EQ(lookup("data.fxt", path), EACCES);
+	EXPECT_EQ(lookup("adir", path), EACCES);
+	EXPECT_EQ(lookup("missing", path), ENOENT);
+	EXPECT_EQ(lookup("", path), ENOENT);
+	EXPECT_EQ(lookup("sh", NULL), 0);	/* /bin:/usr/bin */
+	EXPECT_EQ(lookup("sh", "/nonexistent"), ENOENT);
+	/* ELOOP ends execvp()'s search: b's tool is never tried. */
+	snprintf(path, sizeof(path), "%s:%s", loop, b);
+	EXPECT_EQ(lookup("tool", path), ELOOP);
+	/* So does a candidate too long for execve(), and a long name. */
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	EXPECT_EQ(lookup(longname, b), ENAMETOOLONG);
 	/* A name with a '/' is not looked up in PATH. */
 	snprintf(path, sizeof(path), "%s/tool", b);
-	EXPECT_EQ(command_path_check(path, "/nonexistent"), 0);
+	EXPECT_EQ(lookup(path, "/nonexistent"), 0);
 	snprintf(path, sizeof(path), "%s/tool", a);
-	EXPECT_EQ(command_path_check(path, b), EACCES);
+	EXPECT_EQ(lookup(path, b), EACCES);
 	snprintf(path, sizeof(path), "%s/missing", b);
-	EXPECT_EQ(command_path_check(path, b), ENOENT);
-	snprintf(path, sizeof(path), "%s/tool/x", b);	/* ENOTDIR */
-	EXPECT_EQ(command_path_check(path, b), ENOENT);
+	EXPECT_EQ(lookup(path, b), ENOENT);
+	snprintf(path, sizeof(path), "%s/tool/x", b);
+	EXPECT_EQ(lookup(path, b), ENOTDIR);
+	snprintf(path, sizeof(path), "%s/tool", loop);
+	EXPECT_EQ(lookup(path, b), ELOOP);
+	/* Scripts: the interpreter on the #! line must exist and run. */
+	EXPECT_EQ(command_path_check("noshell", b, interp, sizeof(interp)),
+		  ENOENT);
+	EXPECT(!strcmp(interp, "/nonexistent/sh"));
+	EXPECT_EQ(command_path_check("noexec-interp", b, interp,
+				     sizeof(interp)), EACCES);
+	snprintf(path, sizeof(path), "%s/tool", a);
+	EXPECT(!strcmp(interp, path));
+	EXPECT_EQ(command_path_check("cat-script", b, interp, sizeof(interp)),
+		  0);
+	EXPECT(!strcmp(interp, ""));
+	EXPECT_EQ(lookup("bare", b), 0);	/* execvp() runs it with sh */
+	EXPECT_EQ(lookup("plain", b), 0);
+	/* A script found later in PATH than a broken one is the answer. */
+	put_mode_file(a, "noshell", 0755, "exit 0\n");
+	snprintf(path, sizeof(path), "%s:%s", b, a);
+	EXPECT_EQ(command_path_check("noshell", path, interp, sizeof(interp)),
+		  0);
+	EXPECT(!strcmp(interp, ""));
 	/* An empty PATH entry (leading, inner, trailing) is the cwd. */
 	if (!getcwd(cwd, sizeof(cwd)) || chdir(b))
 		TAP_FAIL_HERE("chdir: %s", strerror(errno));
-	EXPECT_EQ(command_path_check("tool", ":/nonexistent"), 0);
-	EXPECT_EQ(command_path_check("tool", "/nonexistent::/x"), 0);
-	EXPECT_EQ(command_path_check("tool", "/nonexistent:"), 0);
-	EXPECT_EQ(command_path_check("tool", "/nonexistent"), ENOENT);
-	EXPECT_EQ(command_path_check("./tool", "/nonexistent"), 0);
+	EXPECT_EQ(lookup("tool", ":/nonexistent"), 0);
+	EXPECT_EQ(lookup("tool", "/nonexistent::/x"), 0);
+	EXPECT_EQ(lookup("tool", "/nonexistent:"), 0);
+	EXPECT_EQ(lookup("tool", "/nonexistent"), ENOENT);
+	EXPECT_EQ(lookup("./tool", "/nonexistent"), 0);
 	if (chdir(cwd))
 		TAP_FAIL_HERE("chdir back: %s", strerror(errno));
+out:
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path))
 		TAP_FAIL_HERE("%s failed", path);

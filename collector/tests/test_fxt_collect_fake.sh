@@ -297,7 +297,9 @@ else
 	fail "COMMAND not found: FILE left as it was, and it says so" "$TMP/err"
 fi
 mkdir "$TMP/cwd" && printf 'an earlier trace\n' >"$TMP/cwd/sched.fxt" && chmod 644 "$TMP/cwd/sched.fxt"
-(cd "$TMP/cwd" && collect -d 1 sched.fxt && exit "$rc")
+# PATH fixed: an empty entry (the current directory) in the caller's PATH
+# would find sched.fxt there, and execvp() would then say EACCES.
+(cd "$TMP/cwd" && PATH=/usr/bin:/bin && collect -d 1 sched.fxt && exit "$rc")
 rc=$?
 expect "FILE where COMMAND goes (fxt-collect sched.fxt): exit 127 (not in PATH), the -o hint" 127 "to write the trace to sched.fxt, use -o sched.fxt"
 if [ "$(cat "$TMP/cwd/sched.fxt")" = "an earlier trace" ] && [ "$(ls "$TMP/cwd")" = sched.fxt ]; then
@@ -305,9 +307,37 @@ if [ "$(cat "$TMP/cwd/sched.fxt")" = "an earlier trace" ] && [ "$(ls "$TMP/cwd")
 else
 	fail "FILE where COMMAND goes: the earlier sched.fxt left as it was" "$TMP/err"
 fi
-(cd "$TMP/cwd" && collect -d 1 new.fxt && exit "$rc")
+(cd "$TMP/cwd" && PATH=/usr/bin:/bin && collect -d 1 new.fxt && exit "$rc")
 rc=$?
 expect "a .fxt name where COMMAND goes, no such file: exit 127, the -o hint" 127 "to write the trace to new.fxt, use -o new.fxt"
+# A trace under another name is told by its magic number; with -o given,
+# no hint to write over the file named; a program in the current
+# directory is to be run as ./NAME (not written over with -o).
+cp "$TMP/c.fxt" "$TMP/cwd/trace.bin"
+(cd "$TMP/cwd" && PATH=/usr/bin:/bin && collect -d 1 trace.bin && exit "$rc")
+rc=$?
+expect "a trace (by its magic) where COMMAND goes: the -o hint" 127 "to write the trace to trace.bin, use -o trace.bin"
+printf '#!/bin/sh\nexit 4\n' >"$TMP/cwd/build.sh" && chmod 755 "$TMP/cwd/build.sh"
+(cd "$TMP/cwd" && PATH=/usr/bin:/bin && collect -o t.fxt -d 1 sched.fxt && exit "$rc")
+rc=$?
+if [ "$rc" -eq 127 ] && ! grep -q "use -o" "$TMP/err" && [ ! -e "$TMP/cwd/t.fxt" ]; then
+	ok "FILE where COMMAND goes, with -o given: exit 127, no hint to write over it"
+else
+	fail "FILE where COMMAND goes, with -o given: exit 127, no hint to write over it (exit $rc)" "$TMP/err"
+fi
+(cd "$TMP/cwd" && PATH=/usr/bin:/bin && collect -d 1 build.sh && exit "$rc")
+rc=$?
+if [ "$rc" -eq 127 ] && grep -q "to run build.sh from the current directory, give it as ./build.sh" "$TMP/err" &&
+	! grep -q "use -o" "$TMP/err" && [ "$(cat "$TMP/cwd/sched.fxt")" = "an earlier trace" ]; then
+	ok "a program in the current directory, not in PATH: exit 127, says ./build.sh, no -o hint"
+else
+	fail "a program in the current directory, not in PATH: exit 127, says ./build.sh, no -o hint (exit $rc)" "$TMP/err"
+fi
+printf '#!/nonexistent/interpreter\nexit 0\n' >"$TMP/noshell" && chmod 755 "$TMP/noshell"
+collect -o "$TMP/kept.fxt" -- "$TMP/noshell"
+expect "COMMAND a script whose #! interpreter is missing: exit 127, names it, FILE left as it was" 127 \
+	"running $TMP/noshell failed: its interpreter /nonexistent/interpreter (on its #! line): No such file or directory"
+[ "$(cat "$TMP/kept.fxt")" = "an earlier trace" ] || fail "COMMAND's interpreter missing: FILE left as it was" "$TMP/err"
 printf '#!/bin/sh\nexit 4\n' >"$TMP/noexec.sh" && chmod 644 "$TMP/noexec.sh"
 collect -o "$TMP/kept.fxt" -- "$TMP/noexec.sh"
 expect "COMMAND not executable: exit 126, FILE left as it was" 126 "check that the command is executable; nothing was traced"
