@@ -1078,8 +1078,11 @@ const char *fxt_stdout_is_input(const char *path)
 	flags = fcntl(STDOUT_FILENO, F_GETFL);
 	if (flags >= 0 && (flags & O_APPEND))
 		return "the output would be appended to it";
-	/* > truncated it as the shell opened it, before we ran. */
-	if (!out.st_size)
+	/*
+	 * > opens write-only and truncates, before we run; 1<> opens
+	 * read-write and does not (an empty file is empty, not emptied).
+	 */
+	if (flags >= 0 && (flags & O_ACCMODE) == O_WRONLY && !out.st_size)
 		return "it is empty: the shell's > emptied it before this program ran, and the trace in it is lost";
 	return "the output would overwrite it";
 }

@@ -280,7 +280,8 @@ int fxt_flush_error(FILE *f, int fallback);
  * Return: NULL unless both are the same regular file; else what the
  * output would do, or has done, to the trace, for the tool's message:
  * "the output would be appended to it" (>>), "the output would overwrite
- * it" (1<>), or, for an empty file, that the shell's > emptied it.
+ * it" (1<>), or, for an empty file open write-only, that the shell's >
+ * emptied it.
  */
 const char *fxt_stdout_is_input(const char *path);
 

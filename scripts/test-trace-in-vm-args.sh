@@ -86,6 +86,15 @@ if [[ $(id -u) -ne 0 ]]; then
 else
 	tap_skip "-o in a directory we may not write" "root may write anywhere"
 fi
+# A file in / has the directory /, not "" (which does not exist).
+run -d 0.5 -o /fxt-trace-args-test.fxt --kernel "${known[0]}"
+ok=0
+if [[ -w / ]]; then
+	grep -q "^install-deps.sh" "$TMP/started" 2>/dev/null && ok=1
+else
+	[[ $rc -eq 2 ]] && grep -qF "the directory / is not writable" "$TMP/err" && ok=1
+fi
+verdict "-o /FILE: the directory / is checked (not an empty name)" "$ok"
 refused "-o naming a FIFO: exit 2 (the trace is copied to a file)" \
 	"trace-in-vm.sh: -o $TMP/odir/fifo: exists and is not a file we may replace" -o "$TMP/odir/fifo"
 refused "-d abc: exit 2" "trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got 'abc'" -d abc

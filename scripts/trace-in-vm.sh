@@ -91,11 +91,13 @@ fi
 # Where the trace goes, checked now: not after a VM run of minutes.
 [[ -d $out ]] && bad_usage "-o $out is a directory; give a file name, e.g. -o ${out%/}/sched.fxt"
 out=$(realpath -m -- "$out")
-[[ -d ${out%/*} ]] || bad_usage "-o $out: the directory ${out%/*} does not exist"
+out_dir=${out%/*}
+out_dir=${out_dir:-/}
+[[ -d $out_dir ]] || bad_usage "-o $out: the directory $out_dir does not exist"
 if [[ -e $out ]]; then
 	[[ -f $out && -w $out ]] || bad_usage "-o $out: exists and is not a file we may replace"
 else
-	[[ -w ${out%/*} ]] || bad_usage "-o $out: the directory ${out%/*} is not writable"
+	[[ -w $out_dir ]] || bad_usage "-o $out: the directory $out_dir is not writable"
 fi
 rc=0
 check_err=$("$FETCH_KERNEL" --check "$flavour" 2>&1) || rc=$?

@@ -112,17 +112,20 @@ t "fxt2json -o naming the input (same path, or a hard link): refused, exit 2, th
 # before the check after the second.
 changed_between_passes() {
 	cp "$tmp/t.fxt" "$tmp/ch.fxt" && rm -f "$tmp/ch.fifo" && mkfifo "$tmp/ch.fifo" || return 1
-	"$J" -o "$tmp/ch.fifo" "$tmp/ch.fxt" 2>"$tmp/ch.err" &
+	# timeout: a fxt2json that never opens the FIFO must fail the test,
+	# not hang it (the reader's open waits for a writer).
+	timeout 60 "$J" -o "$tmp/ch.fifo" "$tmp/ch.fxt" 2>"$tmp/ch.err" &
 	pid=$!
-	{ touch -m -d '2001-01-01 00:00:00' "$tmp/ch.fxt" && cat >"$tmp/ch.json"; } <"$tmp/ch.fifo"
+	timeout 60 sh -c 'exec <"$2" && touch -m -d "2001-01-01 00:00:00" "$1" && cat' \
+		sh "$tmp/ch.fxt" "$tmp/ch.fifo" >"$tmp/ch.json"
 	wait $pid
 	st=$?
 	[ "$st" -eq 1 ] && [ "$(wc -c <"$tmp/ch.json")" -gt 200000 ] &&
 		[ "$(cat "$tmp/ch.err")" = "fxt2json: $tmp/ch.fxt changed while it was read: threads may be given other threads' names; convert it again once it is complete" ] || return 1
 	# The same FIFO dance with the file left alone: no complaint, exit 0.
-	"$J" -o "$tmp/ch.fifo" "$tmp/ch.fxt" 2>"$tmp/ch.err" &
+	timeout 60 "$J" -o "$tmp/ch.fifo" "$tmp/ch.fxt" 2>"$tmp/ch.err" &
 	pid=$!
-	cat "$tmp/ch.fifo" >"$tmp/ch2.json"
+	timeout 60 cat "$tmp/ch.fifo" >"$tmp/ch2.json"
 	wait $pid && [ ! -s "$tmp/ch.err" ] && cmp -s "$tmp/ch.json" "$tmp/ch2.json"
 }
 t "fxt2json: an input changed between its two passes (mtime, via an -o FIFO opened between them): exit 1, says so; unchanged: exit 0, the same JSON" changed_between_passes
@@ -360,6 +363,7 @@ t "fxt-sched and fxt2json refuse standard output on the trace they read (F >>F, 
 # > on the trace: the shell emptied it before the tool ran, and the tool
 # says so (not "would be appended"); 1<> would overwrite it: refused, intact.
 t "fxt-sched and fxt2json with standard output on the trace they read by > (emptied: said so) and 1<> (would overwrite: refused, the trace intact), exit 2" "cp '$F/reuse.fxt' '$tmp/self.fxt' && { '$S' summary '$tmp/self.fxt' 1<>'$tmp/self.fxt' 2>'$tmp/e1.txt'; [ \$? -eq 2 ]; } && { '$J' '$tmp/self.fxt' 1<>'$tmp/self.fxt' 2>'$tmp/e2.txt'; [ \$? -eq 2 ]; } && cmp -s '$F/reuse.fxt' '$tmp/self.fxt' && [ \"\$(cat '$tmp/e1.txt')\" = 'fxt-sched: standard output is the trace being read ($tmp/self.fxt): the output would overwrite it; redirect the output to another file' ] && grep -qx 'fxt2json: standard output is the trace being read ($tmp/self.fxt): the output would overwrite it; redirect the output to another file, or use -o' '$tmp/e2.txt' && { '$S' summary '$tmp/self.fxt' >'$tmp/self.fxt' 2>'$tmp/e3.txt'; [ \$? -eq 2 ]; } && [ \"\$(cat '$tmp/e3.txt')\" = \"fxt-sched: standard output is the trace being read ($tmp/self.fxt): it is empty: the shell's > emptied it before this program ran, and the trace in it is lost; redirect the output to another file\" ]"
+t "fxt-sched with standard output on an empty trace by 1<> (not emptied by the shell): 'would overwrite it', exit 2" ": >'$tmp/empty.fxt' && { '$S' summary '$tmp/empty.fxt' 1<>'$tmp/empty.fxt' 2>'$tmp/e1.txt'; [ \$? -eq 2 ]; } && [ \"\$(cat '$tmp/e1.txt')\" = 'fxt-sched: standard output is the trace being read ($tmp/empty.fxt): the output would overwrite it; redirect the output to another file' ]"
 # odd_names.fxt: a thread "a\"b,c;d:e" and one whose name is cut mid-character.
 t "top --csv: names with quote, comma, ';' and ':' keep every row's columns; ran_meanwhile decodes to the names" "'$S' top '$F/odd_names.fxt' --csv >'$tmp/n.csv' && python3 -c '
 import csv,sys
