@@ -15,7 +15,8 @@
 #      accepts the ping-pong trace from that VM run (scripts/perfetto/), and
 #      fxt-sched's latencies and runtimes agree with Perfetto's on that trace;
 #      then, once, a guest stopped at its time limit brings back its log
-#      and /out (scripts/test-vm-timeout.sh)
+#      and /out (scripts/test-vm-timeout.sh), and scripts/trace-in-vm.sh
+#      makes a valid trace of both CPUs with the workload's threads named
 #
 # Prints TAP for each top-level step, the steps' own output nested with "# ",
 # and ends with the line "N passed, N failed" (", N guest steps skipped" if
@@ -297,6 +298,26 @@ perfetto_check_with() {
 	node "scripts/perfetto/$2" "$out/$3" "$out/$4"
 }
 
+# trace_in_vm KERNEL: the README's way to trace on a machine that cannot
+# load modules, scripts/trace-in-vm.sh, end to end: a trace fxt-dump
+# accepts, with context switches on both CPUs and the workload's threads
+# (fxt-pingpong's ping and pong) and fxt-collect named.
+trace_in_vm() {
+	local out=build/trace-in-vm-$1.fxt name
+	rm -f "$out"
+	scripts/trace-in-vm.sh --no-deps -d 2 -o "$out" --kernel "$1" || return 1
+	collector/fxt-dump --check "$out" || return 1
+	for name in cpu0 cpu1; do
+		collector/fxt-dump --summary "$out" | grep -qE "^  $name: [1-9][0-9]* context switches" ||
+			{ echo "no context switch on $name in $out"; return 1; }
+	done
+	for name in ping pong fxt-collect; do
+		tools/fxt-sched summary "$out" | awk -v n="$name" '$3 == n { f = 1 } END { exit !f }' ||
+			{ echo "no thread named $name in fxt-sched's summary of $out"; return 1; }
+	done
+	echo "$out: valid, switches on both CPUs, ping, pong and fxt-collect named"
+}
+
 # Every tracked shell script, by name or by its #! line; none may warn.
 lint_shell() {
 	local f scripts=()
@@ -401,6 +422,8 @@ if [[ $vm -eq 1 ]]; then
 	# It needs its 100 s limit, vm-test.sh's 30 s after it, and the build.
 	step --needs 180 "a guest stopped at its time limit brings back its kernel log and /out ($first_kernel)" \
 		scripts/test-vm-timeout.sh "$first_kernel" || true
+	step --needs 180 "scripts/trace-in-vm.sh on $first_kernel: a valid trace, both CPUs, the workload's threads named" \
+		trace_in_vm "$first_kernel" || true
 	if [[ $host -eq 1 ]]; then
 		install_test_fetched
 	fi

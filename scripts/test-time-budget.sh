@@ -45,7 +45,8 @@ stub "$rt/scripts/fetch-kernel.sh" 'case $1 in
 --check) [ "$2" = 6.1 ] ;;
 *) echo "RELEASE=6.1.0-stub"; echo "KDIR=/nonexistent" ;;
 esac'
-for s in kernel-style.sh test-kernel-style.sh check-hot-text.sh test-install.sh vm-test.sh test-time-budget.sh; do
+for s in kernel-style.sh test-kernel-style.sh check-hot-text.sh test-install.sh vm-test.sh \
+	test-time-budget.sh test-vm-timeout.sh trace-in-vm.sh; do
 	stub "$rt/scripts/$s" 'exit 0'
 done
 # The make on PATH: as $STUB_MAKE says. "hang" notes its pid and sleeps,
