@@ -4,7 +4,8 @@
  * into a Fuchsia Trace Format file.
  *
  * main() is the whole lifecycle, one step per line:
- *   parse -> open device -> GET_INFO (ABI check) -> CONFIGURE -> open
+ *   parse -> would COMMAND run (execvp()'s lookup; nothing is opened
+ *   before it) -> open device -> GET_INFO (ABI check) -> CONFIGURE -> open
  *   output, not truncated yet (+ its guard process, before the rings are
  *   mapped and before any thread or COMMAND) -> mmap rings -> preamble
  *   (+ every task in /proc) in memory -> START -> empty the output, write

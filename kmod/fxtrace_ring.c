@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fxtrace_ring.c - allocation and poll() state of the per-CPU rings
+ * fxtrace_ring.c - the per-CPU rings' allocation, poll() state, loss
+ * markers (written by the reserve when records resume after a drop) and
+ * the wait for their reader wakeups before they are freed
  *
  * The hot write path is inline in fxtrace_ring.h.
  */

@@ -3,7 +3,7 @@
  * ring_check.h - map every ring of a session and drain it the way a
  * collector does, checking each record on the way, for the tests that own a
  * session and must check its counters themselves (they are freed with it):
- * stress_test, hotplug_test, lifecycle_test.
+ * stress_test, hotplug_test, lifecycle_test, prio_test, state_test.
  *
  *	struct rings rs;
  *	rings_map(fd, &info, &rs);

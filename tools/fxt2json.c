@@ -3,9 +3,12 @@
  * fxt2json - convert an FXT trace to Chrome/Catapult JSON (the Trace Event
  * Format), which chrome://tracing and Perfetto open. See fxt2json.1.
  *
- * Two passes over the file, both in bounded memory. Both tell a tid's
- * threads apart (incarnations: analysis.h) by the same records and rules,
- * so the second pass's thread rows are the first's, row for row. Names
+ * Two passes over the file (the first read again, once, when records came
+ * later than the reorder window and no --reorder-window was given: memory
+ * then follows the file's disorder, sched_core.h; else it is bounded by
+ * the window). Both tell a tid's threads apart (incarnations: analysis.h)
+ * by the same records and rules, so the second pass's thread rows are the
+ * first's, row for row. Names
  * apply from their point of the trace on (sched_core.h): the second pass,
  * which writes the events, follows them as they come, so a reused tid's
  * events get the new process and name from its new kernel object on. The

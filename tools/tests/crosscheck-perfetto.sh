@@ -5,7 +5,7 @@
 #
 # fxt-sched against Perfetto's trace_processor on FILE (any trace with
 # context-switch and wakeup records, e.g. the VM's
-# build/vm-out/6.1/out/sched.fxt). Without FILE, on two synthetic 4-CPU
+# build/vm-out/6.1/out/sched.fxt). Without FILE, on eight synthetic 4-CPU
 # traces generated into a temporary directory (interleaved per-CPU drains,
 # idle, preemptions, cross-CPU wakeups, wakeups of running threads, names
 # at the end, wakeups before the first context switch, reused tids with
