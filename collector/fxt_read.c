@@ -1124,11 +1124,25 @@ size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad)
 }
 
 /* @k bytes of @s as \xNN each; how many bytes that wrote. */
+/* @n bytes at @p to @out; nothing when @out is NULL (a measure only). */
+static void put_bytes(FILE *out, const void *p, size_t n)
+{
+	if (out)
+		fwrite(p, 1, n, out);
+}
+
+/* One byte, as put_bytes(): fputc(), the cheap call for the common case. */
+static void put_byte(FILE *out, int c)
+{
+	if (out)
+		fputc(c, out);
+}
+
 static size_t fput_hex_bytes(FILE *out, const unsigned char *s, size_t k)
 {
 	size_t i;
 
-	for (i = 0; i < k; i++)
+	for (i = 0; i < k && out; i++)
 		fprintf(out, "\\x%02x", s[i]);
 	return 4 * k;
 }
@@ -1151,23 +1165,23 @@ size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote)
 			if (k == 2 && ch == 0xc2 && u[i + 1] < 0xa0) {
 				n += fput_hex_bytes(out, u + i, 2);
 			} else if (k) {
-				fwrite(u + i, 1, k, out);
+				put_bytes(out, u + i, k);
 				n += k;
 			} else {
 				n += fput_hex_bytes(out, u + i, bad);
 			}
 			i += (k ? k : bad) - 1;
 		} else if (ch == '\\' || (quote && ch == quote)) {
-			fputc('\\', out);
-			fputc(ch, out);
+			put_byte(out, '\\');
+			put_byte(out, ch);
 			n += 2;
 		} else if (ch == '\n') {
-			fputs("\\n", out);
+			put_bytes(out, "\\n", 2);
 			n += 2;
 		} else if (ch < 0x20 || ch == 0x7f) {
 			n += fput_hex_bytes(out, u + i, 1);
 		} else {
-			fputc(ch, out);	/* printable ASCII */
+			put_byte(out, ch);	/* printable ASCII */
 			n++;
 		}
 	}

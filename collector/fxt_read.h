@@ -254,7 +254,8 @@ size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad);
  * \xNN (e.g. ESC as \x1b), and so are the two bytes of a C1 control
  * (U+0080-U+009F, e.g. CSI as \xc2\x9b) and each byte of ill-formed
  * UTF-8; the rest (printable ASCII, well-formed UTF-8) as is.
- * Shared by fxt-dump and fxt-sched's text output.
+ * Shared by fxt-dump and fxt-sched's text output. With @out NULL nothing
+ * is written: the return value alone measures a column.
  * Return: the number of bytes written (for padding to a column).
  */
 size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote);

@@ -629,7 +629,7 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 	uint64_t start = an->t0 > an->win_from ? an->t0 : an->win_from;
 	uint64_t end = an->t_end < an->win_to ? an->t_end : an->win_to;
 	uint64_t span, dropped = 0;
-	size_t n, i, shown = 0;
+	size_t n, i, shown = 0, width = 16, w;
 	struct thread **v;
 	uint32_t c;
 
@@ -784,9 +784,25 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				known ? 100.0 * (double)p->busy / (double)known : 0.0,
 				p->switches);
 		}
-		fprintf(out, "\n%8s %8s %-16s %16s %10s %10s %10s %10s %8s\n",
-			"TID", "PID", "NAME", "runtime_ns", "switches", "voluntary",
-			"involunt.", "migrations", "wakeups");
+		/*
+		 * The NAME column as wide as the widest name shown: a comm is
+		 * at most 15 bytes, but a name read from /proc need not be
+		 * ("kworker/u4:0-events_unbound").
+		 */
+		for (i = 0; i < n; i++) {
+			if (!active(v[i]) || (limit && shown >= limit))
+				continue;
+			shown++;
+			w = fxt_fput_escaped(NULL, v[i]->name,
+					     strlen(v[i]->name), 0);
+			if (w > width)
+				width = w;
+		}
+		shown = 0;
+		fprintf(out, "\n%8s %8s %-*s %16s %10s %10s %10s %10s %8s\n",
+			"TID", "PID", (int)width, "NAME", "runtime_ns",
+			"switches", "voluntary", "involunt.", "migrations",
+			"wakeups");
 		for (i = 0; i < n; i++) {
 			struct thread *t = v[i];
 
@@ -795,7 +811,7 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			shown++;
 			fprintf(out, "%8" PRIu64 " %8" PRIu64 " ", t->tid,
 				t->pid);
-			text_name_col(out, t->name, 16);
+			text_name_col(out, t->name, width);
 			fprintf(out, " %16" PRIu64 " %10" PRIu64 " %10" PRIu64
 				" %10" PRIu64 " %10" PRIu64 " %8" PRIu64 "\n",
 				t->runtime, t->switches, t->voluntary,

@@ -407,6 +407,21 @@ else:
     p={q["pid"]:q["name"] for q in o["processes"]}
     assert n=={101:"x"*62+"\ufffd",102:"z"*63} and p=={100:"p"*63}, (n,p)
 ' "$1" "$2"; }
+# The summary's thread table: the NAME column as wide as the widest name
+# (escapes included), so every row's numbers stay under their headings.
+summary_columns() { python3 -c '
+import sys
+lines=sys.stdin.read().splitlines()
+h=[i for i,l in enumerate(lines) if l.lstrip().startswith("TID ")][-1]
+head=lines[h]
+rows=[l for l in lines[h+1:] if l.strip()]
+assert rows, lines
+for col in ("runtime_ns","switches","wakeups"):
+    end=head.index(col)+len(col)
+    for r in rows:
+        assert len(r)>=end and r[end-1].isdigit() and (len(r)==end or r[end]==" "), (col,head,r)
+'; }
+t "fxt-sched summary: with names of 63 bytes and an escaped byte, the numbers stay under their headings (long_names.fxt)" "'$S' summary '$F/long_names.fxt' | summary_columns && '$S' summary '$tmp/t.fxt' | summary_columns"
 t "fxt-sched latency -P --json and fxt2json: names longer than 63 bytes are cut at 63 (long_names.fxt: a character cut there is U+FFFD)" "'$S' latency -P --json '$F/long_names.fxt' >'$tmp/l1.json' && long_names fxt-sched '$tmp/l1.json' && '$J' '$F/long_names.fxt' >'$tmp/l2.json' && long_names fxt2json '$tmp/l2.json'"
 t "fxt2json --reorder-window takes units; bad values exit 2" "'$J' --reorder-window 500ms '$F/holes.fxt' >/dev/null && { '$J' --reorder-window 1parsec '$F/holes.fxt' 2>/dev/null; [ \$? -eq 2 ]; }"
 for P in "$S summary" "$J"; do
