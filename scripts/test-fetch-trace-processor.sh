@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test-fetch-trace-processor.sh -- scripts/perfetto/fetch-trace-processor.sh
+# refuses a node older than 18, or one it cannot ask its version, before
+# anything else, and says why; with node 18 or newer and the engine cached
+# it prints the engine's directory. No network: the cache is a stand-in
+# whose files match its SHA256SUMS, node and npm on PATH are stubs.
+#
+# Prints unnumbered TAP lines ("ok - ..."); collector/tests/run_tests.sh
+# runs it in `make -C collector check` and numbers them. Exit status 1 if a
+# test failed.
+set -u
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d /tmp/fxt-fetch-tp.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+tap_begin --unnumbered
+
+# A cache the script's checksum test accepts.
+tp=$TMP/cache/perfetto/trace-processor
+mkdir -p "$tp" "$TMP/bin"
+for f in trace_processor.wasm engine_bundle.node.js engine.mjs; do
+	echo "stand-in $f" >"$tp/$f"
+done
+(cd "$tp" && sha256sum trace_processor.wasm engine_bundle.node.js engine.mjs >SHA256SUMS)
+printf '#!/bin/sh\necho "npm $*" >>"%s"\nexit 1\n' "$TMP/npm-ran" >"$TMP/bin/npm"
+chmod +x "$TMP/bin/npm"
+
+# run NODE_STUB_BODY: the script with a node that runs NODE_STUB_BODY;
+# status in $rc, stdout in $TMP/out, stderr in $TMP/err.
+run() {
+	printf '#!/bin/sh\n%s\n' "$1" >"$TMP/bin/node"
+	chmod +x "$TMP/bin/node"
+	FXTRACE_CACHE=$TMP/cache PATH="$TMP/bin:$PATH" \
+		sh "$REPO/scripts/perfetto/fetch-trace-processor.sh" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+# verdict NAME OK: the TAP line, and on failure what the script printed.
+verdict() {
+	tap_ok $((!$2)) "$1"
+	(($2)) && return
+	sed 's/^/#   stdout: /' "$TMP/out"
+	sed 's/^/#   stderr: /' "$TMP/err"
+}
+
+for v in 16.20.2 17.9.1; do
+	run "echo $v"
+	ok=0
+	[[ $rc -eq 1 && ! -s $TMP/out ]] &&
+		grep -qF "fetch-trace-processor.sh: Node.js $v is too old: trace_processor's engine needs 18 or newer" "$TMP/err" && ok=1
+	verdict "node $v: exit 1, says it is too old, prints no engine directory (the cached engine is not used)" "$ok"
+done
+run 'exit 1'
+ok=0
+[[ $rc -eq 1 && ! -s $TMP/out ]] && grep -qF "is node Node.js?" "$TMP/err" && ok=1
+verdict "a node that cannot say its version: exit 1, says so" "$ok"
+run 'echo banana'
+ok=0
+[[ $rc -eq 1 ]] && grep -qF "cannot tell the version of node ('banana')" "$TMP/err" && ok=1
+verdict "a node whose version is not a number: exit 1, says so" "$ok"
+for v in 18.19.0 20.20.2 100.0.0; do
+	run "echo $v"
+	ok=0
+	[[ $rc -eq 0 && $(cat "$TMP/out") == "$tp" && ! -s $TMP/err && ! -e $TMP/npm-ran ]] && ok=1
+	verdict "node $v with the engine cached: exit 0, the engine's directory, npm not run" "$ok"
+done
+tap_end
