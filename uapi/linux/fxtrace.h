@@ -422,6 +422,9 @@ struct fxtrace_ctrl {
  *              ENOMEM  the first mapping of a session with no buffers
  *                      (never configured, or its CONFIGURE failed) could
  *                      not allocate them
+ * CONFIGURE, START and a first mmap that allocate the buffers give EINTR
+ * instead when a fatal signal arrives meanwhile (the caller is being
+ * killed and never sees it); none are left, as after ENOMEM.
  * START and STOP take no argument and ignore the third ioctl() argument.
  */
 
