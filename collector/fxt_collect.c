@@ -1359,6 +1359,7 @@ static int check_command(struct session *s)
 {
 	const char *name = s->opts.command ? s->opts.command[0] : NULL;
 	char interp[PATH_MAX];
+	struct stat sb;
 	size_t len;
 	int err;
 
@@ -1388,7 +1389,8 @@ static int check_command(struct session *s)
 		msg("the arguments after the options are COMMAND and its arguments: to write the trace to %s, use -o %s",
 		    name, name);
 	/* A program in the current directory, which PATH does not search. */
-	else if (!faccessat(AT_FDCWD, name, X_OK, AT_EACCESS))
+	else if (!stat(name, &sb) && S_ISREG(sb.st_mode) &&
+		 !faccessat(AT_FDCWD, name, X_OK, AT_EACCESS))
 		msg("to run %s from the current directory, give it as ./%s",
 		    name, name);
 	return -1;

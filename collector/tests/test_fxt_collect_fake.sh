@@ -333,6 +333,14 @@ if [ "$rc" -eq 127 ] && grep -q "to run build.sh from the current directory, giv
 else
 	fail "a program in the current directory, not in PATH: exit 127, says ./build.sh, no -o hint (exit $rc)" "$TMP/err"
 fi
+mkdir "$TMP/cwd/adir"
+(cd "$TMP/cwd" && PATH=/usr/bin:/bin && collect -d 1 adir && exit "$rc")
+rc=$?
+if [ "$rc" -eq 127 ] && ! grep -q "give it as ./adir" "$TMP/err"; then
+	ok "a directory in the current directory named as COMMAND: exit 127, no ./NAME hint"
+else
+	fail "a directory in the current directory named as COMMAND: exit 127, no ./NAME hint (exit $rc)" "$TMP/err"
+fi
 printf '#!/nonexistent/interpreter\nexit 0\n' >"$TMP/noshell" && chmod 755 "$TMP/noshell"
 collect -o "$TMP/kept.fxt" -- "$TMP/noshell"
 expect "COMMAND a script whose #! interpreter is missing: exit 127, names it, FILE left as it was" 127 \
