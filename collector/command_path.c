@@ -82,9 +82,9 @@ int command_path_check(const char *name, const char *path, char *interp,
 		       size_t interp_len)
 {
 	char file[PATH_MAX], file_interp[PATH_MAX];
+	int last = ENOENT, interp_err = 0, n, err, ret;
 	bool got_eacces = false;
 	const char *dir, *end;
-	int last = ENOENT, n, err;
 
 	interp[0] = '\0';
 	if (!*name)
@@ -107,8 +107,10 @@ int command_path_check(const char *name, const char *path, char *interp,
 			return ENAMETOOLONG;
 		err = check_file(file, file_interp, sizeof(file_interp));
 		/* Which interpreter failed, for the error execvp() ends with. */
-		if (err && file_interp[0])
+		if (err && file_interp[0]) {
 			snprintf(interp, interp_len, "%s", file_interp);
+			interp_err = err;
+		}
 		switch (err) {
 		case 0:
 			interp[0] = '\0';
@@ -127,6 +129,11 @@ int command_path_check(const char *name, const char *path, char *interp,
 			return err;
 		}
 		if (!*end)
-			return got_eacces ? EACCES : last;
+			break;
 	}
+	ret = got_eacces ? EACCES : last;
+	/* An interpreter named with an error that is not the answer misleads. */
+	if (interp_err != ret)
+		interp[0] = '\0';
+	return ret;
 }

@@ -331,6 +331,12 @@ TEST(command_lookup_before_tracing)
 	EXPECT(!strcmp(interp, ""));
 	EXPECT_EQ(lookup("bare", b), 0);	/* execvp() runs it with sh */
 	EXPECT_EQ(lookup("plain", b), 0);
+	/* The answer EACCES from a later entry: no interpreter named. */
+	put_mode_file(a, "noshell", 0644, "exit 0\n");
+	snprintf(path, sizeof(path), "%s:%s", b, a);
+	EXPECT_EQ(command_path_check("noshell", path, interp, sizeof(interp)),
+		  EACCES);
+	EXPECT(!strcmp(interp, ""));
 	/* A script found later in PATH than a broken one is the answer. */
 	put_mode_file(a, "noshell", 0755, "exit 0\n");
 	snprintf(path, sizeof(path), "%s:%s", b, a);
