@@ -82,7 +82,8 @@ int command_path_check(const char *name, const char *path, char *interp,
 		       size_t interp_len)
 {
 	char file[PATH_MAX], file_interp[PATH_MAX];
-	int last = ENOENT, interp_err = 0, n, err, ret;
+	char eacces_interp[PATH_MAX] = "", last_interp[PATH_MAX] = "";
+	int last = ENOENT, n, err;
 	bool got_eacces = false;
 	const char *dir, *end;
 
@@ -106,16 +107,18 @@ int command_path_check(const char *name, const char *path, char *interp,
 		if (n >= (int)sizeof(file))
 			return ENAMETOOLONG;
 		err = check_file(file, file_interp, sizeof(file_interp));
-		/* Which interpreter failed, for the error execvp() ends with. */
-		if (err && file_interp[0]) {
-			snprintf(interp, interp_len, "%s", file_interp);
-			interp_err = err;
-		}
+		/*
+		 * Each error execvp() may end with keeps the interpreter (if
+		 * any) of the entry that gave it: the first EACCES, the last
+		 * of the others.
+		 */
 		switch (err) {
 		case 0:
-			interp[0] = '\0';
 			return 0;
 		case EACCES:
+			if (!got_eacces)
+				memcpy(eacces_interp, file_interp,
+				       sizeof(eacces_interp));
 			got_eacces = true;
 			break;
 		case ENOENT:
@@ -124,16 +127,16 @@ int command_path_check(const char *name, const char *path, char *interp,
 		case ENODEV:
 		case ETIMEDOUT:
 			last = err;
+			memcpy(last_interp, file_interp, sizeof(last_interp));
 			break;
 		default:
+			snprintf(interp, interp_len, "%s", file_interp);
 			return err;
 		}
 		if (!*end)
 			break;
 	}
-	ret = got_eacces ? EACCES : last;
-	/* An interpreter named with an error that is not the answer misleads. */
-	if (interp_err != ret)
-		interp[0] = '\0';
-	return ret;
+	snprintf(interp, interp_len, "%s",
+		 got_eacces ? eacces_interp : last_interp);
+	return got_eacces ? EACCES : last;
 }

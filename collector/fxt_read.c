@@ -1123,7 +1123,6 @@ size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad)
 	return need + 1;
 }
 
-/* @k bytes of @s as \xNN each; how many bytes that wrote. */
 /* @n bytes at @p to @out; nothing when @out is NULL (a measure only). */
 static void put_bytes(FILE *out, const void *p, size_t n)
 {
@@ -1138,6 +1137,7 @@ static void put_byte(FILE *out, int c)
 		fputc(c, out);
 }
 
+/* @k bytes of @s as \xNN each (to @out if not NULL); how many bytes that is. */
 static size_t fput_hex_bytes(FILE *out, const unsigned char *s, size_t k)
 {
 	size_t i;

@@ -510,9 +510,9 @@ void trace_output_drop_guard(struct trace_output *out)
 }
 
 /*
- * The guard exits as soon as it sees EOF; give it up to two seconds (it
- * could be stopped, or not scheduled on a loaded machine), then leave it
- * to init rather than hang.
+ * A byte down the pipe tells the guard we end on our own, and it exits
+ * without a word; give it up to two seconds (it could be stopped, or not
+ * scheduled on a loaded machine), then leave it to init rather than hang.
  */
 static void stop_guard(struct trace_output *out)
 {

@@ -304,7 +304,7 @@ perfetto_check_with() {
 # (fxt-pingpong's ping and pong) and fxt-collect named.
 trace_in_vm() {
 	local out=build/trace-in-vm-$1.fxt name
-	rm -f "$out"
+	mkdir -p build && rm -f "$out"
 	scripts/trace-in-vm.sh --no-deps -d 2 -o "$out" --kernel "$1" || return 1
 	collector/fxt-dump --check "$out" || return 1
 	for name in cpu0 cpu1; do

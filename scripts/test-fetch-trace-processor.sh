@@ -30,10 +30,11 @@ done
 printf '#!/bin/sh\necho "npm $*" >>"%s"\nexit 1\n' "$TMP/npm-ran" >"$TMP/bin/npm"
 chmod +x "$TMP/bin/npm"
 
-# run NODE_STUB_BODY: the script with a node that runs NODE_STUB_BODY;
+# run NODE_STUB_BODY: the script with a node that runs NODE_STUB_BODY
+# when asked for its version as the script must ask (else it fails);
 # status in $rc, stdout in $TMP/out, stderr in $TMP/err.
 run() {
-	printf '#!/bin/sh\n%s\n' "$1" >"$TMP/bin/node"
+	printf '#!/bin/sh\n[ "$*" = "-p process.versions.node" ] || exit 9\n%s\n' "$1" >"$TMP/bin/node"
 	chmod +x "$TMP/bin/node"
 	FXTRACE_CACHE=$TMP/cache PATH="$TMP/bin:$PATH" \
 		sh "$REPO/scripts/perfetto/fetch-trace-processor.sh" >"$TMP/out" 2>"$TMP/err"
@@ -62,6 +63,16 @@ run 'echo banana'
 ok=0
 [[ $rc -eq 1 ]] && grep -qF "cannot tell the version of node ('banana')" "$TMP/err" && ok=1
 verdict "a node whose version is not a number: exit 1, says so" "$ok"
+# No node at all: a PATH with only what the script needs before its check.
+mkdir -p "$TMP/nonode"
+ln -s "$(command -v dirname)" "$TMP/nonode/dirname"
+FXTRACE_CACHE=$TMP/cache PATH="$TMP/nonode" \
+	/bin/sh "$REPO/scripts/perfetto/fetch-trace-processor.sh" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+ok=0
+[[ $rc -eq 1 && ! -s $TMP/out ]] &&
+	grep -qF "fetch-trace-processor.sh: node not found; install Node.js 18 or newer" "$TMP/err" && ok=1
+verdict "no node on PATH: exit 1, says to install Node.js 18 or newer" "$ok"
 for v in 18.19.0 20.20.2 100.0.0; do
 	run "echo $v"
 	ok=0

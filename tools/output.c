@@ -785,8 +785,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				p->switches);
 		}
 		/*
-		 * The NAME column as wide as the widest name shown: a comm is
-		 * at most 15 bytes, but a name read from /proc need not be
+		 * The NAME column as wide as the widest name shown, in bytes
+		 * (as text_name_col() pads: a multi-byte UTF-8 character
+		 * takes one column but counts its bytes): a comm is at most
+		 * 15 bytes, but a name read from /proc need not be
 		 * ("kworker/u4:0-events_unbound").
 		 */
 		for (i = 0; i < n; i++) {

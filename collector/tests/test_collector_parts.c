@@ -256,6 +256,7 @@ static int lookup(const char *name, const char *path)
 TEST(command_lookup_before_tracing)
 {
 	char dir[300], a[400], b[400], loop[400], path[1200], interp[256];
+	char file[600];
 	char cwd[256], longname[NAME_MAX + 2];
 	const char *tmpdir = getenv("TMPDIR");
 
@@ -331,6 +332,23 @@ TEST(command_lookup_before_tracing)
 	EXPECT(!strcmp(interp, ""));
 	EXPECT_EQ(lookup("bare", b), 0);	/* execvp() runs it with sh */
 	EXPECT_EQ(lookup("plain", b), 0);
+	/*
+	 * Each error keeps the interpreter of the entry that gave it: an
+	 * interpreter not executable (EACCES, the answer) in one entry, one
+	 * missing (ENOENT) in the other, in either order.
+	 */
+	snprintf(path, sizeof(path), "#!%s/tool\n", a);
+	put_mode_file(a, "mixed", 0755, path);
+	put_mode_file(b, "mixed", 0755, "#!/nonexistent/sh\n");
+	snprintf(file, sizeof(file), "%s/tool", a);
+	snprintf(path, sizeof(path), "%s:%s", a, b);
+	EXPECT_EQ(command_path_check("mixed", path, interp, sizeof(interp)),
+		  EACCES);
+	EXPECT(!strcmp(interp, file));
+	snprintf(path, sizeof(path), "%s:%s", b, a);
+	EXPECT_EQ(command_path_check("mixed", path, interp, sizeof(interp)),
+		  EACCES);
+	EXPECT(!strcmp(interp, file));
 	/* The answer EACCES from a later entry: no interpreter named. */
 	put_mode_file(a, "noshell", 0644, "exit 0\n");
 	snprintf(path, sizeof(path), "%s:%s", b, a);

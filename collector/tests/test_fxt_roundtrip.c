@@ -760,6 +760,9 @@ TEST(escaped_text_for_a_terminal)
 	EXPECT_EQ(n, strlen("a\\x1b[31mb\\nc\\\\d\"\\x7f\\x09\xc3\xa9"));
 	EXPECT_STREQ(buf, "a\\x1b[31mb\\nc\\\\d\"\\x7f\\x09\xc3\xa9|"
 		     "a\\x1b[31mb\\nc\\\\d\\\"\\x7f\\x09\xc3\xa9");
+	/* With no stream it writes nothing and measures the same. */
+	EXPECT_EQ(fxt_fput_escaped(NULL, name, sizeof(name) - 1, 0), n);
+	EXPECT_EQ(fxt_fput_escaped(NULL, name, sizeof(name) - 1, '"'), n + 1);
 }
 
 /*
@@ -782,6 +785,7 @@ TEST(c1_controls_and_broken_utf8_are_escaped)
 	escape_stream_end(f, buf);
 	EXPECT_STREQ(buf, want);
 	EXPECT_EQ(n, strlen(want));
+	EXPECT_EQ(fxt_fput_escaped(NULL, name, sizeof(name) - 1, 0), n);
 	EXPECT(!strchr(buf, '\x9b'));
 }
 
