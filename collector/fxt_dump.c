@@ -210,7 +210,6 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *harm;
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
@@ -243,13 +242,8 @@ static int parse_args(int argc, char **argv, struct dump_options *opts)
 		return -1;
 	}
 	opts->path = argv[optind];
-	harm = fxt_stdout_is_input(opts->path);
-	if (harm) {
-		fprintf(stderr, "fxt-dump: standard output is the trace being read (%s): %s; redirect the output to another file\n",
-			strcmp(opts->path, "-") ? opts->path : "standard input",
-			harm);
+	if (fxt_stdout_is_input("fxt-dump", opts->path, ""))
 		return -1;
-	}
 	return 0;
 }
 

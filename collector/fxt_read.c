@@ -1065,26 +1065,33 @@ int fxt_flush_error(FILE *f, int fallback)
 	return errno ? errno : fallback;
 }
 
-const char *fxt_stdout_is_input(const char *path)
+bool fxt_stdout_is_input(const char *prog, const char *path,
+			 const char *advice)
 {
 	struct stat in, out;
+	const char *harm;
 	int flags;
 
 	if (strcmp(path, "-") ? stat(path, &in) : fstat(STDIN_FILENO, &in))
-		return NULL;
+		return false;
 	if (fstat(STDOUT_FILENO, &out) || !S_ISREG(out.st_mode) ||
 	    in.st_dev != out.st_dev || in.st_ino != out.st_ino)
-		return NULL;
+		return false;
 	flags = fcntl(STDOUT_FILENO, F_GETFL);
-	if (flags >= 0 && (flags & O_APPEND))
-		return "the output would be appended to it";
 	/*
 	 * > opens write-only and truncates, before we run; 1<> opens
 	 * read-write and does not (an empty file is empty, not emptied).
 	 */
-	if (flags >= 0 && (flags & O_ACCMODE) == O_WRONLY && !out.st_size)
-		return "it is empty: the shell's > emptied it before this program ran, and the trace in it is lost";
-	return "the output would overwrite it";
+	if (flags >= 0 && (flags & O_APPEND))
+		harm = "the output would be appended to it";
+	else if (flags >= 0 && (flags & O_ACCMODE) == O_WRONLY && !out.st_size)
+		harm = "it is empty: the shell's > emptied it before this program ran, and the trace in it is lost";
+	else
+		harm = "the output would overwrite it";
+	fprintf(stderr, "%s: standard output is the trace being read (%s): %s; redirect the output to another file%s\n",
+		prog, strcmp(path, "-") ? path : "standard input", harm,
+		advice);
+	return true;
 }
 
 size_t fxt_utf8_len(const unsigned char *s, size_t n, size_t *bad)

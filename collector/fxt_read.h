@@ -273,18 +273,22 @@ size_t fxt_fput_escaped(FILE *out, const char *text, size_t len, int quote);
 int fxt_flush_error(FILE *f, int fallback);
 
 /**
- * fxt_stdout_is_input() - whether standard output is the file at @path
- * @path: the trace a tool is about to read ("-": standard input)
+ * fxt_stdout_is_input() - refuse standard output on the trace being read
+ * @prog: the tool's name, to begin the message with
+ * @path: the trace it is about to read ("-": standard input)
+ * @advice: added to the message's "redirect the output to another file"
+ *	(e.g. ", or use -o"), or ""
  * A tool's output appended to the trace it reads (fxt-sched summary F >>F)
  * leaves a file that no reader takes past the appended text; each tool
  * that reads a file by name refuses that before it writes anything.
- * Return: NULL unless both are the same regular file; else what the
- * output would do, or has done, to the trace, for the tool's message:
+ * Return: false unless both are the same regular file; else true, having
+ * said on stderr what the output would do, or has done, to the trace:
  * "the output would be appended to it" (>>), "the output would overwrite
  * it" (1<>), or, for an empty file open write-only, that the shell's >
  * emptied it.
  */
-const char *fxt_stdout_is_input(const char *path);
+bool fxt_stdout_is_input(const char *prog, const char *path,
+			 const char *advice);
 
 /* Names for printing (never NULL; "unknown" for values out of range). */
 const char *fxt_record_type_name(unsigned int type);

@@ -513,7 +513,7 @@ int main(int argc, char **argv)
 	struct sc_stats st;
 	struct stat in_sb, out_sb, now_sb;
 	struct conv cv;
-	const char *path, *outpath = NULL, *harm;
+	const char *path, *outpath = NULL;
 	uint64_t widened_from;
 	struct sc_stats names_st;
 	char advice[160];
@@ -596,12 +596,8 @@ int main(int argc, char **argv)
 			outpath, path);
 		return 2;
 	}
-	harm = outpath ? NULL : fxt_stdout_is_input(path);
-	if (harm) {
-		fprintf(stderr, "fxt2json: standard output is the trace being read (%s): %s; redirect the output to another file, or use -o\n",
-			path, harm);
+	if (!outpath && fxt_stdout_is_input("fxt2json", path, ", or use -o"))
 		return 2;
-	}
 	memset(&cv, 0, sizeof(cv));
 	analysis_init(&cv.names);
 	analysis_init(&cv.live);

@@ -194,7 +194,6 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *harm;
 	struct analysis an;
 	/* Without --reorder-window the window grows to what the file needs */
 	struct sc_opts sopts = { .widen = true };
@@ -332,12 +331,8 @@ int main(int argc, char **argv)
 		goto usage_err;
 	}
 	path = argv[optind];
-	harm = fxt_stdout_is_input(path);
-	if (harm) {
-		fprintf(stderr, "%s: standard output is the trace being read (%s): %s; redirect the output to another file\n",
-			prog, strcmp(path, "-") ? path : "standard input", harm);
+	if (fxt_stdout_is_input(prog, path, ""))
 		goto bad_cmdline;
-	}
 	/* --from is 0 when not given: --to 0 leaves nothing either */
 	if (an.f.has_to && an.f.to <= (an.f.has_from ? an.f.from : 0)) {
 		if (an.f.has_from)
