@@ -303,16 +303,18 @@ perfetto_check_with() {
 # accepts, with context switches on both CPUs and the workload's threads
 # (fxt-pingpong's ping and pong) and fxt-collect named.
 trace_in_vm() {
-	local out=build/trace-in-vm-$1.fxt name
+	local out=build/trace-in-vm-$1.fxt name cpus threads
 	mkdir -p build && rm -f "$out"
 	scripts/trace-in-vm.sh --no-deps -d 2 -o "$out" --kernel "$1" || return 1
 	collector/fxt-dump --check "$out" || return 1
+	cpus=$(collector/fxt-dump --summary "$out") || return 1
+	threads=$(tools/fxt-sched summary "$out") || return 1
 	for name in cpu0 cpu1; do
-		collector/fxt-dump --summary "$out" | grep -qE "^  $name: [1-9][0-9]* context switches" ||
+		grep -qE "^  $name: [1-9][0-9]* context switches" <<<"$cpus" ||
 			{ echo "no context switch on $name in $out"; return 1; }
 	done
 	for name in ping pong fxt-collect; do
-		tools/fxt-sched summary "$out" | awk -v n="$name" '$3 == n { f = 1 } END { exit !f }' ||
+		awk -v n="$name" '$3 == n { f = 1 } END { exit !f }' <<<"$threads" ||
 			{ echo "no thread named $name in fxt-sched's summary of $out"; return 1; }
 	done
 	echo "$out: valid, switches on both CPUs, ping, pong and fxt-collect named"
