@@ -26,13 +26,10 @@
  * tid), and are not among the names written before the records: with
  * --losses, threads first seen after a hole.
  *
- *   gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES]
- *             [--seed N] [--drain-ms N] [--names-at-end] [--drops]
- *             [--spurious]   (also wake threads that are running/runnable)
- *             [--kernel-names] [--losses [--skips]] [--late-start] [--births]
  * --late-start: the first 2 ms have wakeups but no context switches (as
  * in traces of other producers, or of fxtrace versions that attached
- * sched_switch last; fxtrace now attaches it first).
+ * sched_switch last; fxtrace now attaches it first). `gen_trace --help`
+ * lists every option.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -269,6 +266,59 @@ static void drain(unsigned round, bool drops, bool losses, bool skips,
 	}
 }
 
+static void usage(FILE *f)
+{
+	fputs("usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES]\n"
+	      "                 [--seed N] [--drain-ms N] [--names-at-end] [--drops]\n"
+	      "                 [--spurious] [--kernel-names] [--losses [--skips]]\n"
+	      "                 [--late-start] [--births]\n", f);
+	if (f == stderr) {
+		fputs("Try 'gen_trace --help' for what each option does.\n", f);
+		return;
+	}
+	fputs("\n"
+	      "Write a synthetic FXT trace laid out as fxt-collect writes one: a small\n"
+	      "scheduler simulation, its per-CPU records appended drain by drain.\n"
+	      "The same options and seed give the same file, byte for byte.\n"
+	      "\n"
+	      "  -o FILE          the trace to write (replaced)\n"
+	      "  -c CPUS          simulated CPUs, 1-64 (default 2)\n"
+	      "  -t THREADS       threads, in two processes, 1-4096 (default 8)\n"
+	      "  -n SWITCHES      stop after this many context switches (default 100000)\n"
+	      "  -m MB            stop once the file holds this many MiB instead\n"
+	      "  --seed N         start the generator from another seed (default 0)\n"
+	      "  --drain-ms N     trace time between drains, 1-3600000 (default 100)\n"
+	      "  --names-at-end   kernel object records after the records, not before\n"
+	      "  --drops          a drain now and then counts records the kernel dropped\n"
+	      "  --spurious       also wake threads already running or runnable\n"
+	      "  --kernel-names   threads exit and their tids are reused, named as\n"
+	      "                   fxtrace's kernel names them (new_task records)\n"
+	      "  --losses         holes in a CPU's records, between records_lost markers\n"
+	      "  --skips          with --losses: half the holes as fxt-collect's\n"
+	      "                   bytes_skipped markers instead\n"
+	      "  --late-start     no context switches in the first 2 ms, only wakeups\n"
+	      "  --births         the last quarter of the threads are created 0.2-1.5 s\n"
+	      "                   in, not named before the records\n"
+	      "  -h, --help       this help\n", f);
+}
+
+/* An unsigned decimal in [min, max], or the program ends with exit 2. */
+static uint64_t number(const char *opt, const char *arg, uint64_t min,
+		       uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "gen_trace: %s wants a whole number from %" PRIu64
+			" to %" PRIu64 ", not '%s'\n", opt, min, max, arg);
+		exit(2);
+	}
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -282,6 +332,7 @@ int main(int argc, char **argv)
 		{ "skips", no_argument, NULL, 'k' },
 		{ "late-start", no_argument, NULL, 'l' },
 		{ "births", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL;
@@ -293,15 +344,15 @@ int main(int argc, char **argv)
 	struct fxt_writer w;
 	int o, i, c;
 
-	while ((o = getopt_long(argc, argv, "o:c:t:m:n:", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "o:c:t:m:n:h", lo, NULL)) != -1) {
 		switch (o) {
 		case 'o': path = optarg; break;
-		case 'c': ncpu = atoi(optarg); break;
-		case 't': nt = atoi(optarg); break;
-		case 'm': max_bytes = strtoull(optarg, NULL, 10) << 20; max_switches = UINT64_MAX; break;
-		case 'n': max_switches = strtoull(optarg, NULL, 10); break;
-		case 's': rng ^= strtoull(optarg, NULL, 10) * 0x9E3779B97F4A7C15ULL; break;
-		case 'd': drain_ns = strtoull(optarg, NULL, 10) * 1000000ULL; break;
+		case 'c': ncpu = (int)number("-c", optarg, 1, MAXCPU); break;
+		case 't': nt = (int)number("-t", optarg, 1, MAXT); break;
+		case 'm': max_bytes = number("-m", optarg, 1, 1 << 20) << 20; max_switches = UINT64_MAX; break;
+		case 'n': max_switches = number("-n", optarg, 0, UINT64_MAX); break;
+		case 's': rng ^= number("--seed", optarg, 0, UINT64_MAX) * 0x9E3779B97F4A7C15ULL; break;
+		case 'd': drain_ns = number("--drain-ms", optarg, 1, 3600000) * 1000000ULL; break;
 		case 'e': at_end = true; break;
 		case 'D': drops = true; break;
 		case 'S': spurious = true; break;
@@ -310,13 +361,27 @@ int main(int argc, char **argv)
 		case 'k': skips = true; break;
 		case 'l': switches_from = now + 2000000; break;
 		case 'b': births = true; break;
+		case 'h':
+			usage(stdout);
+			return 0;
 		default:
-			fprintf(stderr, "usage: gen_trace -o FILE [-c CPUS] [-t THREADS] [-m MB | -n SWITCHES] [--seed N] [--drain-ms N] [--names-at-end] [--drops] [--spurious] [--kernel-names] [--losses [--skips]] [--late-start] [--births]\n");
+			usage(stderr);
 			return 2;
 		}
 	}
-	if (!path || ncpu < 1 || ncpu > MAXCPU || nt < 1 || nt > MAXT || !rng) {
-		fprintf(stderr, "gen_trace: bad arguments\n");
+	if (optind < argc) {
+		fprintf(stderr, "gen_trace: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	if (!path) {
+		fprintf(stderr, "gen_trace: no output file: give -o FILE\n");
+		usage(stderr);
+		return 2;
+	}
+	if (!rng) {
+		fprintf(stderr, "gen_trace: --seed cancels the generator's state; pick another seed\n");
 		return 2;
 	}
 	out = fopen(path, "w");

@@ -27,6 +27,31 @@ gen_kernel_names() {
 	done
 }
 t "gen_trace --kernel-names: runs clean (no out-of-bounds thread for idle), 5 seeds" gen_kernel_names
+G=$B/obj/tests/gen_trace
+gen_help() {
+	"$G" --help >"$tmp/h.txt" 2>"$tmp/e.txt" && [ ! -s "$tmp/e.txt" ] || return 1
+	for o in -o -c -t -n -m --seed --drain-ms --names-at-end --drops \
+		--spurious --kernel-names --losses --skips --late-start --births \
+		--help; do
+		grep -qE "^  (-h, )?$o " "$tmp/h.txt" || return 1
+	done
+}
+t "gen_trace --help: exit 0, every option explained on stdout" gen_help
+# Each bad value is refused, exit 2, before the file is touched. --drain-ms 0
+# looped for ever, and -m abc wrote until the disk was full.
+gen_refused() {
+	printf keep >"$tmp/g.fxt"
+	timeout 10 "$G" -o "$tmp/g.fxt" "$@" 2>"$tmp/e.txt" >/dev/null
+	[ $? -eq 2 ] && [ "$(cat "$tmp/g.fxt")" = keep ] && grep -q "^gen_trace: $msg" "$tmp/e.txt"
+}
+for bad in "--drain-ms 0" "-m abc" "-m 0" "-c 0" "-c 65" "-t 4097" "-n -1" "-n 12x" "--seed ''"; do
+	msg="${bad%% *} wants a whole number"
+	t "gen_trace $bad: refused with exit 2, the file untouched" "gen_refused $bad"
+done
+msg="unexpected argument 'extra'"
+t "gen_trace with an argument it does not take: refused with exit 2" "gen_refused extra"
+msg="no output file"
+t "gen_trace without -o: refused with exit 2" "timeout 10 '$G' -n 10 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^gen_trace: no output file: give -o FILE' '$tmp/e.txt'"
 for cmd in latency top summary; do
 	t "$cmd text" "'$S' $cmd '$tmp/t.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt' && [ -s '$tmp/o.txt' ] && [ ! -s '$tmp/e.txt' ]"
 	t "$cmd --json parses" "'$S' $cmd '$tmp/t.fxt' --json >'$tmp/o.json' && json_ok '$tmp/o.json'"
