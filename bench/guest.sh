@@ -188,8 +188,13 @@ calib() {
 . "$ROOT/bench/tracer_counts.sh"
 
 count_ftrace_run() {
-	trace-cmd report --stat -i "$SCRATCH/t.dat" >"$SCRATCH/stat.txt" 2>&1
-	count_ftrace "$1" "$SCRATCH/stat.txt"
+	# A failed report gives no counts (its output is still logged).
+	if trace-cmd report --stat -i "$SCRATCH/t.dat" >"$SCRATCH/stat.txt" 2>&1; then
+		count_ftrace "$1" "$SCRATCH/stat.txt"
+	else
+		count_ftrace "$1" /dev/null
+		say "WARNING: trace-cmd report --stat failed: $(tail -n 1 "$SCRATCH/stat.txt")"
+	fi
 	{ echo "# trace-cmd report --stat"; cat "$SCRATCH/stat.txt"; } >>"$1"
 }
 

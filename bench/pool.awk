@@ -55,7 +55,9 @@
 # the reciprocal of the median of @other against fxtrace. The counts of
 # the three kinds are printed ("fxtrace / other / both": fxtrace's cost
 # alone <= 0, the other's alone, both).
-# Runs that failed (rc != 0) are left out, as in report.awk.
+# Runs that failed (rc != 0) are left out, as in report.awk. A tracer that
+# could not say what it lost (lost=-) is counted as report.awk counts it,
+# by what it recorded, and the runs are named after the table.
 
 # The 1-based rank k of the lower end of a 95% interval for the median of
 # n values: the largest k with P(Binomial(n, 1/2) <= k - 1) <= 0.025.
@@ -130,8 +132,13 @@ FNR == 1 { files[++nfile] = FILENAME }
 			die(FILENAME ": runs calibrated by " unit ", others by " units "; pool boots of one kind only")
 	}
 	if (!(wl in seen_wl)) { seen_wl[wl] = 1; wls[++nwl] = wl }
-	if (num(kv["events"]) && kv["ops"] + kv["warmup"] > 0)
+	if (num(kv["events"]) && kv["ops"] + kv["warmup"] > 0) {
 		per_op[key] = (kv["events"] + (num(kv["lost"]) ? kv["lost"] : 0)) / (kv["ops"] + kv["warmup"])
+		# A tracer that could not say what it lost (lost=-): its
+		# events per op count what it recorded; said after the table.
+		if (!num(kv["lost"]))
+			lost_unknown[kv["cfg"]]++
+	}
 	rounds[nfile, wl, kv["round"]] = 1
 }
 
@@ -257,6 +264,8 @@ END {
 	table()
 	if (nmiss)
 		printf("\n%d runs left out: their round has no \"none\" run with a calibration (missing data, not noise).\n", nmiss)
+	lost_unknown_note("fxtrace")
+	lost_unknown_note(other)
 	if (view == "icount")
 		exit 0
 	nmiss = set_times("old")
@@ -265,6 +274,11 @@ END {
 	table()
 	if (nmiss)
 		printf("\n%d runs left out by the old estimator: no calibration of their own.\n", nmiss)
+}
+
+function lost_unknown_note(cfg) {
+	if (lost_unknown[cfg])
+		printf("\n%s could not say how many events it lost in %d runs: its events per op there count what it recorded, and if it lost any, its cost per event is overstated by that share.\n", cfg, lost_unknown[cfg])
 }
 
 # The table of every workload from time[].

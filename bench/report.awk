@@ -102,22 +102,42 @@ function ratio(wl, a, b, old,    pa, pb) {
 
 # "108216 (45.0%)": events lost in all runs, and their share of all the
 # events the tracer saw (recorded + lost), so nobody derives it by hand.
-function lost_cell(l, e,    pct) {
+# @unk of the @runs runs could not say what they lost: "? (unknown in all
+# 5 runs)", or the known count "+ ? (unknown in 2 of 5 runs)".
+function lost_cell(l, e, unk, runs,    pct, c) {
+	if (unk == runs)
+		return sprintf("? (unknown in all %d runs)", runs)
 	if (l <= 0 || l + e <= 0)
-		return l
-	pct = 100 * l / (l + e)
-	return pct < 0.05 ? sprintf("%d (<0.1%%)", l) : sprintf("%d (%.1f%%)", l, pct)
+		c = l
+	else if ((pct = 100 * l / (l + e)) < 0.05)
+		c = sprintf("%d (<0.1%%)", l)
+	else
+		c = sprintf("%d (%.1f%%)", l, pct)
+	return unk ? sprintf("%s + ? (unknown in %d of %d runs)", c, unk, runs) : c
 }
 
-# " (perf lost 3)" when either of @a and @b lost events in @wl, else "".
-function lost_mark(wl, a, b,    m) {
-	m = ""
-	if (lost_all[wl, a] > 0)
-		m = sprintf("%s lost %d", a, lost_all[wl, a])
-	if (lost_all[wl, b] > 0)
-		m = m (m == "" ? "" : ", ") sprintf("%s lost %d", b, lost_all[wl, b])
-	if (m != "")
+# "perf lost 3", "perf lost ?" or "perf lost 3 + ?" for @cfg in @wl, or ""
+# when it lost nothing it knows of and knows it.
+function lost_words(wl, cfg,    l, u) {
+	l = lost_all[wl, cfg] > 0
+	u = lost_unknown_runs[wl, cfg] > 0
+	if (u)
+		nunknown_marks++
+	if (l)
 		nlost_marks++
+	if (l && u)
+		return sprintf("%s lost %d + ?", cfg, lost_all[wl, cfg])
+	if (u)
+		return cfg " lost ?"
+	return l ? sprintf("%s lost %d", cfg, lost_all[wl, cfg]) : ""
+}
+
+# " (perf lost 3)" when either of @a and @b lost events in @wl (or cannot
+# say), else "".
+function lost_mark(wl, a, b,    m, w) {
+	m = lost_words(wl, a)
+	if ((w = lost_words(wl, b)) != "")
+		m = m (m == "" ? "" : ", ") w
 	return m == "" ? "" : " (" m ")"
 }
 
@@ -143,9 +163,11 @@ function target(wl, other, limit,    f, o) {
 
 function fmt(v, f) { return v == "" ? "-" : sprintf(f, v) }
 
-# "N ns (P% of its cost)": writing @cfg's bytes per event in @wl
+# "N ns (P% of its cost)": writing @cfg's bytes per event in @wl. Per
+# event seen (recorded + lost), the unit of its cost per event: a tracer
+# that lost a share of its events wrote its bytes for all of them.
 function write_floor(wl, cfg,    b, pe) {
-	b = bpe_med[wl, cfg]
+	b = bpse_med[wl, cfg]
 	if (b == "")
 		return "-"
 	pe = per_event[wl, cfg]
@@ -191,7 +213,7 @@ function share(v, rec) { return v == "" ? "-" : rec > 0 ? sprintf("%.0f (%.1f%%)
 # event without and with it, the records unread at the loop's end and
 # after the window, and the estimated cost of draining the latter; then
 # fxtrace's ratios with those estimates added to every tracer's cost.
-function after_table(    w, k, wl, cfg, r, key, base, n, na, ne, nt, nu, nv, d, a, es, rec, t, u, v, e, pe_loop, any, xb) {
+function after_table(    w, k, wl, cfg, r, key, base, n, na, ne, nt, nu, nv, d, a, es, rec, t, u, v, e, pe_loop, any, xb, x) {
 	for (key in after_ns)
 		any = 1
 	if (!any)
@@ -219,8 +241,8 @@ function after_table(    w, k, wl, cfg, r, key, base, n, na, ne, nt, nu, nv, d, 
 					es[++ne] = per_op[key]
 					rec[ne] = ev[key]
 				}
-				if (key in tail_op)
-					t[++nt] = tail_op[key]
+				if ((key in tail_op) && (x = tail_value(key)) != "")
+					t[++nt] = x
 				if (unread_end[key] != "")
 					u[++nu] = unread_end[key]
 				if (unread_after[key] != "")
@@ -242,6 +264,18 @@ function after_table(    w, k, wl, cfg, r, key, base, n, na, ne, nt, nu, nv, d, 
 		wl = wls[w]
 		printf("| %s | %s | %s |\n", wl, ratio_tail(wl, "fxtrace", "ftrace"), ratio_tail(wl, "fxtrace", "perf"))
 	}
+}
+
+# The estimated drain of run @key's leftovers, per operation, in the
+# table's unit: in the wall view scaled as value() scales the run's time
+# (it was measured in the run's raw nanoseconds); "" without the round's
+# calibration.
+function tail_value(key,    kp, c) {
+	if (!calibrate)
+		return tail_op[key]
+	split(key, kp, SUBSEP)
+	c = round_cal[kp[1], kp[3]]
+	return (c == "" || c <= 0) ? "" : tail_op[key] / c * cal_med
 }
 
 # A run's time per operation without the reader's work after the loop.
@@ -305,10 +339,23 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	}
 	if (num(kv["events"])) {
 		ev[key] = kv["events"] + 0
-		lost[key] = num(kv["lost"]) ? kv["lost"] + 0 : 0
+		# A tracer that cannot say what it lost (lost=-: perf without
+		# PERF_FORMAT_LOST, a summary line missing) is not taken to
+		# have lost nothing: its events per op count what it recorded,
+		# and the run is marked.
+		if (num(kv["lost"])) {
+			lost[key] = kv["lost"] + 0
+		} else {
+			lost[key] = 0
+			lost_unknown[key] = 1
+		}
 		per_op[key] = (ev[key] + lost[key]) / (kv["ops"] + kv["warmup"])
 		if (num(kv["out_bytes"]) && ev[key] > 0)
 			bpe[key] = kv["out_bytes"] / ev[key]
+		# Bytes per event seen (recorded + lost), the unit of the cost
+		# per event that write_floor() compares them with.
+		if (num(kv["out_bytes"]) && ev[key] + lost[key] > 0)
+			bpse[key] = kv["out_bytes"] / (ev[key] + lost[key])
 	}
 	if (num(kv["csw"]) && kv["ops"] > 0)
 		csw[key] = kv["csw"] / kv["ops"]
@@ -383,8 +430,8 @@ END {
 		wl = wls[w]
 		for (k = 1; k <= ncfg; k++) {
 			cfg = cfgs[k]
-			n = 0; nd = 0; ne = 0; nb = 0; nc = 0; nr = 0; ns = 0; lsum = 0; esum = 0; nod = 0
-			delete xs; delete ds; delete es; delete bs; delete cs; delete rs; delete recs; delete sws; delete ods
+			n = 0; nd = 0; ne = 0; nb = 0; nbs = 0; nc = 0; nr = 0; ns = 0; lsum = 0; esum = 0; nod = 0; nunk = 0
+			delete xs; delete ds; delete es; delete bs; delete bss; delete cs; delete rs; delete recs; delete sws; delete ods
 			for (r = 1; r <= maxr; r++) {
 				key = wl SUBSEP cfg SUBSEP r
 				if (!(key in ok))
@@ -411,9 +458,12 @@ END {
 					recs[ne] = ev[key]
 					lsum += lost[key]
 					esum += ev[key]
+					nunk += (key in lost_unknown)
 				}
 				if (key in bpe)
 					bs[++nb] = bpe[key]
+				if (key in bpse)
+					bss[++nbs] = bpse[key]
 				if (key in cpu)
 					cs[++nc] = cpu[key]
 				if (key in csw)
@@ -429,13 +479,15 @@ END {
 			per_event_old[wl, cfg] = (od != "" && e != "" && e > 0) ? od / e : ""
 			per_event[wl, cfg] = pe
 			lost_all[wl, cfg] = lsum
+			lost_unknown_runs[wl, cfg] = nunk
 			cpu_med[wl, cfg] = median(cs, nc)
 			bpe_med[wl, cfg] = median(bs, nb)
+			bpse_med[wl, cfg] = median(bss, nbs)
 			printf("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", \
 			       wl, cfg, n, fmt(m, "%.0f"), spread(xs, n), fmt(median(sws, ns), "%.2f"), fmt(d, "%.0f"), \
 			       (d != "" && none_med[wl] > 0) ? sprintf("%.1f%%", 100 * d / none_med[wl]) : "-", \
 			       fmt(e, "%.2f"), fmt(pe, "%.0f"), fmt(median(recs, ne), "%.0f"), \
-			       ne ? lost_cell(lsum, esum) : "-", fmt(median(bs, nb), "%.1f"), \
+			       ne ? lost_cell(lsum, esum, nunk, ne) : "-", fmt(median(bs, nb), "%.1f"), \
 			       nc ? sprintf("%.1f%%", median(cs, nc)) : "-")
 			if (calibrate)
 				printf(" %.0f | %s | %s |", median(rs, nr), spread(rs, nr), fmt(per_event_old[wl, cfg], "%.0f"))
@@ -461,11 +513,14 @@ END {
 	}
 	if (nlost_marks)
 		printf("\n\"X lost N\": X lost N events over these runs. Its cost per event counts them as if recorded, though it did not record them: the two tracers did unlike work, and that one's cost per event can be lower than recording every event would have cost.\n")
+	if (nunknown_marks)
+		printf("\n\"X lost ?\": X could not say how many events it lost in some runs (the lost column says how many; perf before Linux 6.0 counts lost samples only above 5%%). Its events per op there count what it recorded: if it lost any, its cost per event is overstated by that share.\n")
 	after_table()
 	# What writing each tracer's output costs at the measured price per
 	# byte (fxt-bench writecost): a floor under its reader's share.
 	if (write_ns > 0) {
-		printf("\nWriting output to tmpfs costs %.2f ns per byte in this view (fxt-bench writecost); at each tracer's bytes per event that is, per event:\n\n", write_ns)
+		printf("\nWriting output to tmpfs costs %.2f ns per byte in this view (fxt-bench writecost%s); at each tracer's bytes per event seen (recorded + lost) that is, per event:\n\n", \
+		       write_ns, calibrate ? ", timed once after the rounds, its ns not calibrated" : "")
 		printf("| workload | fxtrace | ftrace | perf |\n|---|---|---|---|\n")
 		for (w = 1; w <= nwl; w++) {
 			wl = wls[w]
@@ -487,8 +542,14 @@ END {
 		}
 	}
 	if (("pp1", "fxtrace") in lost_all) {
-		printf("- pp1: fxtrace lost %d events over all runs at the default buffer size (target 0): %s\n", \
-		       lost_all["pp1", "fxtrace"], lost_all["pp1", "fxtrace"] == 0 ? "met" : "NOT met")
+		if (lost_all["pp1", "fxtrace"] > 0)
+			printf("- pp1: fxtrace lost %d events over all runs at the default buffer size (target 0): NOT met\n", \
+			       lost_all["pp1", "fxtrace"])
+		else if (lost_unknown_runs["pp1", "fxtrace"] > 0)
+			printf("- pp1: fxtrace's count of lost events is missing in %d runs (fxt-collect's summary not found in their logs; target 0): not known\n", \
+			       lost_unknown_runs["pp1", "fxtrace"])
+		else
+			printf("- pp1: fxtrace lost 0 events over all runs at the default buffer size (target 0): met\n")
 		c = cpu_med["pp1", "fxtrace"]
 		if (c != "")
 			printf("- pp1: fxt-collect used %.1f%% of a CPU (median; target < 5%%): %s\n", \

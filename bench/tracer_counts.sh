@@ -32,12 +32,14 @@ count_ftrace() {
 	# "entries" were still in the buffer (read after that), "overrun"
 	# were overwritten before it got to them, "dropped events" found the
 	# buffer full. (It resets the live counters in tracefs on exit.)
-	events=$(awk '/^entries:/ { s += $2 } /^read events:/ { s += $3 } END { print s + 0 }' "$2")
-	lost=$(awk '/^overrun:/ || /^commit overrun:/ { s += $NF } /^dropped events:/ { s += $3 } END { print s + 0 }' "$2")
+	# Output without those lines (report --stat failed, or printed
+	# something else) gives no count, not 0.
+	events=$(awk '/^entries:/ { s += $2; n++ } /^read events:/ { s += $3; n++ } END { if (n) print s }' "$2")
+	lost=$(awk '/^overrun:/ || /^commit overrun:/ { s += $NF; n++ } /^dropped events:/ { s += $3; n++ } END { if (n) print s }' "$2")
 	# The event pages trace-cmd wrote, per CPU: "N bytes in size", or
 	# "C bytes in size (N uncompressed)" when it compressed them. From the
 	# record's own output only: report --stat repeats these lines.
-	out_bytes=$(awk '/bytes in size/ { v = $1; if ($6 == "uncompressed)") v = substr($5, 2); s += v } END { print s + 0 }' "$1")
+	out_bytes=$(awk '/bytes in size/ { v = $1; if ($6 == "uncompressed)") v = substr($5, 2); s += v; n++ } END { if (n) print s }' "$1")
 }
 
 # count_perf RECORD_LOG STATS HEADER: perf record's output, perf report

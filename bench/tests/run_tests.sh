@@ -363,6 +363,13 @@ got=$(counts count_ftrace "$C/ftrace-record.log" "$tmp/stat-lost.txt")
 echo "$got" >"$tmp/last"
 [[ $got == "132244 7 7856128" ]]
 result $? "count_ftrace: overrun and dropped events are lost ($got)"
+# trace-cmd report --stat failed (guest.sh passes /dev/null then) or printed
+# no counters: events and lost are not known, not 0; the pages still are.
+printf 'trace-cmd: No such file or directory\n' >"$tmp/stat-none.txt"
+got=$(counts count_ftrace "$C/ftrace-record.log" "$tmp/stat-none.txt")
+echo "$got" >"$tmp/last"
+[[ $got == "  7856128" ]] && got=$(counts count_ftrace /dev/null /dev/null) && [[ $got == "  " ]]
+result $? "count_ftrace: no counters in the output give no counts, not 0 ($got)"
 got=$(counts count_perf "$C/perf-lost36-record.log" "$C/perf-lost36-stats.txt" "$C/perf-lost36-header.txt")
 echo "$got" >"$tmp/last"
 # 50950 samples + 29272 lost = the 80222 perf's own "lost 36.49%" names.
@@ -396,15 +403,21 @@ echo "$got" >"$tmp/last"
 [[ $got == "80183 0 unset" ]]
 result $? "count_probe: fxt-probe-only's written and dropped ($got)"
 : >"$tmp/last"
-for f in "$BENCH/guest.sh" "$BENCH/tracer_counts.sh"; do
-	for sh in dash busybox; do
-		command -v "$sh" >/dev/null || continue
-		[[ $sh == busybox ]] && sh="busybox sh"
+posix_shells=0
+for sh in dash busybox; do
+	command -v "$sh" >/dev/null || continue
+	posix_shells=$((posix_shells + 1))
+	[[ $sh == busybox ]] && sh="busybox sh"
+	for f in "$BENCH/guest.sh" "$BENCH/tracer_counts.sh"; do
 		$sh -n "$f" 2>>"$tmp/last" || echo "# $sh -n $f failed" >>"$tmp/last"
 	done
 done
-[[ ! -s $tmp/last ]]
-result $? "guest.sh and tracer_counts.sh parse as POSIX sh"
+if ((posix_shells == 0)); then
+	skip "guest.sh and tracer_counts.sh parse as POSIX sh" "neither dash nor busybox is installed (scripts/install-deps.sh installs busybox-static)"
+else
+	[[ ! -s $tmp/last ]]
+	result $? "guest.sh and tracer_counts.sh parse as POSIX sh"
+fi
 
 # report.awk on a fixture whose figures were worked out by hand (see the
 # comment at the top of bench/tests/fixture.txt).
@@ -433,6 +446,32 @@ sed '/cfg=perf/{/lost=0/s/ lost=0 / lost=4400 /}' "$T/fixture.txt" >"$tmp/perf-l
 awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/perf-lost.txt" >"$tmp/last" 2>&1
 grep -q '^| pp1 | perf | 2 | .* | 4403 (33.3%) |' "$tmp/last"
 result $? "report.awk: the lost column gives the share of recorded + lost"
+# There, writing perf's output is priced per event it saw: 500000 B over
+# 4403 and 8800 events, median 85.2 B, 170 ns at 2 ns/B, 14% of its 1250
+# ns an event (per recorded event it would be 113.6 B, 227 ns, 18%).
+grep -q '^| pp1 | 114 ns (76% of its cost) | 136 ns (27% of its cost) | 170 ns (14% of its cost) |$' "$tmp/last"
+result $? "report.awk: the output's cost is per event seen (recorded + lost), the unit of the cost it is a share of"
+# A lost count the tracer could not give (lost=-: perf without
+# PERF_FORMAT_LOST, a log without fxt-collect's summary) is not 0 lost.
+sed '/cfg=perf/s/ lost=[0-9]* / lost=- /' "$T/fixture.txt" >"$tmp/perf-unknown.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/perf-unknown.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | perf | 2 | .* | 4400 | ? (unknown in all 2 runs) |' "$tmp/last" &&
+	grep -qx '| pp1 | 0.300 | 0.080 (perf lost ?) | - | - |' "$tmp/last" &&
+	grep -qx -- '- pp1: fxtrace / perf per event = 0.080 (target <= 0.125): met (perf lost ?)' "$tmp/last" &&
+	grep -q '^"X lost ?": X could not say how many events it lost' "$tmp/last" &&
+	! grep -q '^"X lost N"' "$tmp/last"
+result $? "report.awk: a tracer that cannot say what it lost is marked lost ?, not counted as losing 0"
+sed '/cfg=perf round=2/s/ lost=0 / lost=- /; /round=2 wl=pp1 cfg=perf/s/ lost=0 / lost=- /' "$T/fixture.txt" >"$tmp/perf-unknown1.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/perf-unknown1.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | perf | 2 | .* | 3 (<0.1%) + ? (unknown in 1 of 2 runs) |' "$tmp/last" &&
+	grep -qx '| pp1 | 0.300 | 0.080 (perf lost 3 + ?) | - | - |' "$tmp/last" &&
+	grep -q '^"X lost N"' "$tmp/last" && grep -q '^"X lost ?"' "$tmp/last"
+result $? "report.awk: a lost count missing in one run of two: the other's count + ?"
+sed '/cfg=fxtrace/s/ lost=0 / lost=- /' "$T/fixture.txt" >"$tmp/fxtrace-unknown.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/fxtrace-unknown.txt" >"$tmp/last" 2>&1
+grep -qx -- "- pp1: fxtrace's count of lost events is missing in 2 runs (fxt-collect's summary not found in their logs; target 0): not known" "$tmp/last" &&
+	! grep -q 'fxtrace lost 0 events' "$tmp/last"
+result $? "report.awk: the loss target is not known, not met, when fxtrace's lost count is missing"
 # The configurations in another order (--configs fxtrace,ftrace,perf,none):
 # the same rows, the overhead still a share of none's median.
 { grep -v 'cfg=none' "$T/fixture.txt"; grep 'cfg=none' "$T/fixture.txt"; } >"$tmp/none-last.txt"
@@ -532,6 +571,17 @@ cp "$tmp/table" "$tmp/last"
 	grep -q 'not charged in this view' "$tmp/table" &&
 	grep -qx '| pp1 | fxtrace | 0.20 | 100 | +0 | 880 (20.0%) | 0 (0.0%) | 0 |' "$tmp/table"
 result $? "report.awk calibrate=1: the reader's CPU after the loop is shown, not charged"
+# The same with round 2 on a host twice as slow (calibrations and times
+# doubled): the estimated drain, raw ns of the run (100 a op in both
+# rounds), is scaled as the run's time is, by the median calibration 750
+# over the round's: 150 and 75, median 112.5 a op, 28 an event (the raw
+# median would be 25).
+sed '/ round=2 /{s/calib_before=500 calib_after=500/calib_before=1000 calib_after=1000/; s/ns_per_op=10000 /ns_per_op=20000 /; s/ns_per_op=10400 /ns_per_op=20800 /; s/ns_per_op=12000 /ns_per_op=24000 /}' \
+	"$tmp/after.txt" >"$tmp/after-slow.txt"
+awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/after-slow.txt" >"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+grep -qx '| pp1 | ftrace | 0.00 | 750 | +0 | 1100 (25.0%) | 1100 (25.0%) | 28 |' "$tmp/table"
+result $? "report.awk calibrate=1: the estimated drain is calibrated as the run's time is"
 
 # pool.awk: rounds of several boots pooled. Times are ns_per_op, 4400
 # events over 1100 operations = 4 per op, so a round's cost per event is
@@ -559,6 +609,13 @@ awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a
 grep -qx '| pp1 | 2 | 5 | 0.343 | 0.500 \[-\] | 0 / 1 / 0 | 0.438 \[-\] | 0.417, 0.460 | 1 of 2 |' "$tmp/last" &&
 	grep -q '^Pooled: 2 boot(s) of the wall view, runs timed as ns_per_op / the calib_med_ns of the round.s "none" run; fxtrace against ftrace, target <= 0.45\.$' "$tmp/last"
 result $? "pool.awk: pooled and per-boot ratios, noise rounds and failed runs of a hand-worked fixture"
+! grep -q 'could not say how many events it lost' "$tmp/last"
+result $? "pool.awk: no lost-count note when every run gave its count"
+sed '/cfg=ftrace/s/ lost=0 / lost=- /' "$tmp/pool-b.txt" >"$tmp/pool-b-unknown.txt"
+awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b-unknown.txt" >"$tmp/last" 2>&1
+grep -qx 'ftrace could not say how many events it lost in 3 runs: .*' "$tmp/last" &&
+	! grep -q '^fxtrace could not say' "$tmp/last"
+result $? "pool.awk: runs whose tracer could not say what it lost are named, not taken as losing 0"
 # A cost <= 0 on either side counts alike: fxtrace's as ratio 0, ftrace's
 # as inf, both as no ratio. Costs per event (fxtrace, ftrace): r1 -0.25,
 # 5: 0; r2 0.5, 2.5: 0.2; r3 0.75, 2.5: 0.3; r4 1.25, 2.5: 0.5; r5 1,
