@@ -9,7 +9,11 @@
  * that test and every file descriptor (our one /dev/fxtrace session) is
  * closed before the next test starts. ASSERT_* stops the test, EXPECT_*
  * records the failure and goes on, SKIP() ends it as skipped with a reason.
- * A test running longer than HARNESS_TIMEOUT_S is killed and fails.
+ * A test running longer than HARNESS_TIMEOUT_S is killed and fails; one
+ * still there HARNESS_REAP_S after that SIGKILL is stuck in the kernel: its
+ * kernel stack is printed and the run bails out (the tests after it would
+ * meet the same stuck device, and the VM's time is better spent on the
+ * next step than on waiting).
  * The child leads a process group of its own: when the test ends, however
  * it ends, whatever it started and left running in that group is killed
  * (SIGKILL) and waited for before the next test starts (the runner is
@@ -20,6 +24,7 @@
 #ifndef FXTRACE_HARNESS_H
 #define FXTRACE_HARNESS_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -52,6 +57,18 @@
 #ifndef HARNESS_REAP_S
 #define HARNESS_REAP_S		30
 #endif
+
+/*
+ * The signal that ends a test out of time. Only harness_sample.c changes
+ * it, to one its test survives: a test that does not die of it stands for
+ * one stuck in the kernel, which SIGKILL does not end either.
+ */
+#ifndef HARNESS_TIMEOUT_SIGNAL
+#define HARNESS_TIMEOUT_SIGNAL	SIGKILL
+#endif
+
+/* harness_run_one()'s result for a test its SIGKILL did not end. */
+#define HARNESS_STUCK		(-1)
 
 /* Seconds on CLOCK_MONOTONIC, for tests that time what they do. */
 static inline double now_s(void)
@@ -185,7 +202,7 @@ static void harness_on_alarm(int sig)
 	(void)sig;
 	if (harness_pgrp > 0) {
 		harness_timed_out = 1;
-		kill(-harness_pgrp, SIGKILL);
+		kill(-harness_pgrp, HARNESS_TIMEOUT_SIGNAL);
 	}
 }
 
@@ -200,15 +217,20 @@ static void harness_on_stop(int sig)
 
 static const int harness_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
-/* Catch the signals above; one ignored when we started stays ignored. */
+/*
+ * Catch the signals above; one ignored when we started stays ignored.
+ * SIGALRM interrupts the runner's wait for the test (no SA_RESTART), so
+ * that the wait after the test was killed can be bounded.
+ */
 static inline void harness_catch_signals(void)
 {
-	struct sigaction sa = { .sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_flags = 0 };
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = harness_on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_flags = SA_RESTART;
 	for (i = 0; i < sizeof(harness_stop_signals) / sizeof(int); i++) {
 		struct sigaction old;
 
@@ -283,7 +305,79 @@ static inline void harness_kill_children(void)
 	fclose(f);
 }
 
-/* Run @t in a child; a skip's reason (if any) lands in @why. */
+/*
+ * After the timeout's SIGKILL: wait up to HARNESS_REAP_S for test @pid to
+ * end (leaving it a zombie, as the caller's wait does). 0 once it has,
+ * -1 if it is still there: stuck in the kernel, where SIGKILL waits.
+ */
+static inline int harness_wait_killed(pid_t pid)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	double end = now_s() + HARNESS_REAP_S;
+	siginfo_t info;
+
+	for (;;) {
+		info.si_pid = 0;
+		if (waitid(P_PID, pid, &info, WEXITED | WNOWAIT | WNOHANG) < 0 &&
+		    errno != EINTR)
+			return 0;	/* nothing to wait for: not stuck */
+		if (info.si_pid == pid)
+			return 0;
+		if (now_s() >= end)
+			return -1;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/*
+ * Where each thread of the stuck test @pid waits in the kernel: its wchan
+ * and kernel stack (the stack needs root, which the VM's run has).
+ */
+static inline void harness_print_stuck(pid_t pid)
+{
+	char path[80], line[256];
+	struct dirent *d;
+	DIR *tasks;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	tasks = opendir(path);
+	if (!tasks) {
+		printf("#     %s: %s\n", path, strerror(errno));
+		return;
+	}
+	while ((d = readdir(tasks))) {
+		long tid = strtol(d->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/wchan",
+			 (int)pid, tid);
+		f = fopen(path, "r");
+		if (f && fgets(line, sizeof(line), f))
+			printf("#     thread %ld waits in %s\n", tid, line);
+		else
+			printf("#     thread %ld: %s unreadable\n", tid, path);
+		if (f)
+			fclose(f);
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/stack",
+			 (int)pid, tid);
+		f = fopen(path, "r");
+		if (!f) {
+			printf("#     %s: %s\n", path, strerror(errno));
+			continue;
+		}
+		while (fgets(line, sizeof(line), f))
+			printf("#     %s", line);
+		fclose(f);
+	}
+	closedir(tasks);
+}
+
+/*
+ * Run @t in a child; a skip's reason (if any) lands in @why. Returns the
+ * kselftest status, or HARNESS_STUCK.
+ */
 static inline int harness_run_one(struct harness_test *t, char *why,
 				  size_t len)
 {
@@ -345,8 +439,18 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 	 * which names the group, cannot be reused before the group is killed.
 	 */
 	while (waitid(P_PID, pid, &info, WEXITED | WNOWAIT) < 0 &&
-	       errno == EINTR)
-		;
+	       errno == EINTR) {
+		if (harness_timed_out && harness_wait_killed(pid)) {
+			alarm(0);
+			harness_pgrp = 0;
+			printf("#   timed out after %d s, and still there %d s after SIGKILL: stuck in the kernel\n",
+			       HARNESS_TIMEOUT_S, HARNESS_REAP_S);
+			harness_print_stuck(pid);
+			kill(-pid, SIGKILL);
+			close(p[0]);
+			return HARNESS_STUCK;
+		}
+	}
 	alarm(0);
 	kill(-pid, SIGKILL);
 	harness_pgrp = 0;
@@ -400,6 +504,14 @@ static inline int harness_run(void)
 		int r = harness_run_one(t, why, sizeof(why));
 
 		i++;
+		if (r == HARNESS_STUCK) {
+			printf("not ok %d %s\n", i, t->name);
+			printf("Bail out! %s is stuck in the kernel; %d test(s) after it not run\n",
+			       t->name, n - i);
+			printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
+			       pass, fail + 1, skip);
+			return KSFT_FAIL;
+		}
 		if (r == KSFT_PASS) {
 			pass++;
 			printf("ok %d %s\n", i, t->name);

@@ -173,6 +173,78 @@ else
 	echo "not ok $n harness_sample_8 took $t s: the helper outside the group was waited for"
 fi
 
+# Set 9: a test its kill does not end (stuck in the kernel, played by a
+# test that survives the SIGCONT set 9's runner sends in place of SIGKILL)
+# is given up HARNESS_REAP_S (1 s) after the kill: its threads' wchan and
+# stack (or why they cannot be read) are printed, the run bails out
+# without the next test, and the test is SIGKILLed on the way. Before, the
+# runner waited for it for ever.
+n=$((n + 1))
+t0=$(date +%s)
+timeout -s KILL 20 "$dir/harness_sample_9" > "$dir/out.9" 2>&1
+rc=$?
+t=$(($(date +%s) - t0))
+why=''
+[ "$rc" -eq 1 ] || why="exit $rc, want 1"
+[ "$t" -lt 10 ] || why="${why:+$why; }took $t s"
+# The dump's lines vary (kernel, privileges): there must be some.
+grep -q '^#     ' "$dir/out.9" || why="${why:+$why; }no wchan or stack lines"
+sed -e '/^#     /d' -e 's/^# test [0-9]*$/# test P/' "$dir/out.9" > "$dir/got.9"
+cat > "$dir/want.9" <<'EOF'
+TAP version 13
+1..2
+# test P
+#   timed out after 1 s, and still there 1 s after SIGKILL: stuck in the kernel
+not ok 1 survives_its_kill
+Bail out! survives_its_kill is stuck in the kernel; 1 test(s) after it not run
+# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0
+EOF
+cmp -s "$dir/want.9" "$dir/got.9" || why="${why:+$why; }output differs"
+p=$(sed -n 's/^# test \([0-9]*\)$/\1/p' "$dir/out.9")
+[ -n "$p" ] && ended "$p" || why="${why:+$why; }test ${p:-?} still runs after the runner bailed out"
+if [ -z "$why" ]; then
+	echo "ok $n harness_sample_9: a test its kill did not end is given up after 1 s, its stack shown, the run bailed out"
+else
+	failed=$((failed + 1))
+	echo "not ok $n harness_sample_9: $why"
+	diff -u "$dir/want.9" "$dir/got.9" | sed 's/^/# /'
+	sed 's/^/# /' "$dir/out.9"
+fi
+
+# A device test run by a user (ioctl_test, its device a root-owned 0600
+# file here): the device is root's alone, so every test skips, saying why
+# (exit 4); in the test VM (FXTRACE_VM=1), where the run is root's, the
+# same is a failure. Before, a user's run failed 25 of its tests.
+n=$((n + 1))
+if [ "$(id -u)" != 0 ] || ! command -v setpriv > /dev/null; then
+	echo "ok $n ioctl_test run by a user skips every test # SKIP needs root and setpriv(1) to become a user"
+else
+	: > "$dir/fxtrace"
+	chmod 600 "$dir/fxtrace"
+	user_run() {
+		env ${1:+FXTRACE_VM=1} setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$dir/ioctl_test_fakedev" > "$dir/out.user" 2>&1
+	}
+	user_run
+	rc=$?
+	why=''
+	[ "$rc" -eq 4 ] || why="exit $rc, want 4"
+	tests=$(grep -c '^ok [0-9]* .* # SKIP .*fxtrace is root.s alone: run the tests as root$' "$dir/out.user")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/out.user")
+	[ -n "$plan" ] && [ "$tests" -eq "$plan" ] || why="${why:+$why; }$tests of ${plan:-?} tests skipped as a user's"
+	user_run vm
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q "^#   .*fxtrace is root.s alone: run the tests as root (in the test VM, FXTRACE_VM=1)" "$dir/out.user" ||
+		why="${why:+$why; }with FXTRACE_VM=1: exit $rc, want 1 with the reason"
+	if [ -z "$why" ]; then
+		echo "ok $n ioctl_test run by a user skips every test ($tests), saying why; in the test VM it fails"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n ioctl_test run by a user: $why"
+		sed 's/^/# /' "$dir/out.user" | head -40
+	fi
+fi
+
 # Set 7: SIGTERM to the runner (what timeout(1) or a cancelled CI job
 # sends) while its test sleeps. Each test runs in a process group of its
 # own, which a signal meant for ours misses: the runner must end the test,

@@ -23,6 +23,11 @@
  *	   kill misses it: the test fails once the runner has waited
  *	   HARNESS_REAP_S for it, the runner kills it, and the next test
  *	   passes without waiting (exit 1)
+ *	9  a test that survives the timeout's signal (SIGCONT here, where
+ *	   the real harness sends SIGKILL), as a test stuck in the kernel
+ *	   survives SIGKILL: once the runner has waited HARNESS_REAP_S for
+ *	   it, it says so, prints where the test's threads wait, and bails
+ *	   out without running the next test (exit 1)
  */
 #define _GNU_SOURCE
 #if HARNESS_SET == 7
@@ -31,6 +36,9 @@
 #define HARNESS_TIMEOUT_S	1
 #endif
 #define HARNESS_REAP_S		1
+#if HARNESS_SET == 9
+#define HARNESS_TIMEOUT_SIGNAL	SIGCONT
+#endif
 #include "harness.h"
 
 #if HARNESS_SET == 1 || HARNESS_SET == 2 || HARNESS_SET == 4
@@ -185,6 +193,20 @@ TEST(leaves_a_helper_outside_its_group)
 TEST(passes_after_it)
 {
 	printf("# passes_after_it: ran\n");
+}
+#endif
+
+#if HARNESS_SET == 9
+TEST(survives_its_kill)
+{
+	printf("# test %d\n", (int)getpid());
+	for (;;)
+		pause();
+}
+
+TEST(not_run_after_it)
+{
+	printf("# not_run_after_it: ran\n");
 }
 #endif
 
