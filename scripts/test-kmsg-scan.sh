@@ -162,6 +162,8 @@ recs 150 249 >"$L/full-clean"
 # Records 200..204, the step's first, overwritten before the scan.
 recs 205 300 >"$L/lost-first"
 { recs 190 201; recs 210 220; } >"$L/lost-middle"
+# A WARNING after more messages than the printed head of the step's log.
+{ recs 1 5; recs 6 90; rec 91 91000 'WARNING: CPU: 0 PID: 9 at kmod/fxtrace_ring.c:1 y+0x1/0x2'; } >"$L/warn-late"
 # Dictionary lines and a message with the separators in it.
 { recs 1 5; rec 6 6000 'virtio_blk virtio1: [vda] 8388608 512-byte logical blocks (4.29 GB/4.00 GiB); a,b;c'
   echo ' SUBSYSTEM=virtio'; echo ' DEVICE=+virtio:virtio1 WARNING: not a message'; } >"$L/dict"
@@ -194,6 +196,12 @@ for sh in "${shells[@]}"; do
 	scan "$sh" "$L/1-5" "$L/1-8"
 	clean
 	result $? "$sh: new ordinary records: the step is clean"
+	scan "$sh" "$L/1-5" "$L/warn-late"
+	fails "# the lines that fail it:" \
+		"#   [    0.091000] WARNING: CPU: 0 PID: 9 at kmod/fxtrace_ring.c:1 y+0x1/0x2" \
+		"# the step's messages from its first:" \
+		"#   [    0.006000] ordinary message 6"
+	result $? "$sh: a WARNING past the printed head of the step's log is printed first"
 	scan "$sh" "$L/1-5" "$L/warn"
 	fails "#   [    0.006000] fxtrace: ready" \
 		"#   [    7.123456] WARNING: CPU: 1 PID: 42 at kmod/fxtrace_main.c:10 x+0x1/0x2" \

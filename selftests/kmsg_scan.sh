@@ -149,7 +149,15 @@ dmesg_has_bugs() {
 	fi
 	if [ -s "$OUT/kmsg.problems" ] || grep -Eq "$KERNEL_BAD" "$OUT/dmesg.scanned"; then
 		echo "# dmesg after this step:"
-		sed 's/^/#   /' "$OUT/kmsg.problems" "$OUT/dmesg.step" | head -60
+		sed 's/^/#   /' "$OUT/kmsg.problems"
+		# The lines that fail the step first: the log's head alone can
+		# end before them (an OOM report ioctl_test asks for is longer).
+		if grep -Eq "$KERNEL_BAD" "$OUT/dmesg.scanned"; then
+			echo "# the lines that fail it:"
+			grep -E "$KERNEL_BAD" "$OUT/dmesg.scanned" | head -20 | sed 's/^/#   /'
+			echo "# the step's messages from its first:"
+		fi
+		sed 's/^/#   /' "$OUT/dmesg.step" | head -60
 		return 0
 	fi
 	return 1

@@ -97,6 +97,41 @@ TEST(ctrl_page_describes_its_ring)
 	close(fd);
 }
 
+/*
+ * The uapi's reserved fields of the control page are zero, before tracing
+ * and after the kernel has written its counters; so is the rest of the
+ * mapped page past the struct (nothing of the kernel's leaks there).
+ */
+static __u64 ctrl_nonzero_reserved(const struct fxtrace_ctrl *ctrl,
+				   __u64 ctrl_size)
+{
+	const unsigned char *page = (const unsigned char *)ctrl;
+	__u64 i, nonzero = ctrl->__pad != 0;
+
+	for (i = 0; i < sizeof(ctrl->__reserved0) / sizeof(__u64); i++)
+		nonzero += ctrl->__reserved0[i] != 0;
+	nonzero += ctrl->__reserved1 != 0;
+	for (i = 0; i < sizeof(ctrl->__reserved2) / sizeof(__u64); i++)
+		nonzero += ctrl->__reserved2[i] != 0;
+	for (i = sizeof(*ctrl); i < ctrl_size; i++)
+		nonzero += page[i] != 0;
+	return nonzero;
+}
+
+TEST(ctrl_page_reserved_fields_and_tail_are_zero)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+	struct fxtrace_ctrl *ctrl = map_ctrl(fd, &info, 0);
+
+	ASSERT_LE(sizeof(*ctrl), info.ctrl_size);
+	EXPECT_EQ(0, ctrl_nonzero_reserved(ctrl, info.ctrl_size));
+	trace_some(fd);
+	ASSERT_LE(1, ctrl->records_written);
+	EXPECT_EQ(0, ctrl_nonzero_reserved(ctrl, info.ctrl_size));
+	close(fd);
+}
+
 TEST(data_is_zeroed_before_tracing)
 {
 	int fd = dev_open();
@@ -661,7 +696,9 @@ static struct fxtrace_info start_poller(struct poller *p, __u64 size,
  * size free. poll() reports such a ring anyway, and its first drop wakes a
  * reader already asleep in poll(). Here every ring is put 16 bytes from
  * full (a consumer position that far behind is a valid one) after the
- * reader went to sleep: less room than any record, so no ring ever
+ * reader went to sleep: less room than any record the noise makes (a
+ * wakeup takes 24 bytes or more, a switch 40; only a process record of an
+ * empty name, which nothing here sets, is as short as 16), so no ring ever
  * reaches the watermark, and only a drop can wake it.
  */
 TEST(poll_is_woken_by_a_ring_dropping_below_its_watermark)

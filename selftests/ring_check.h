@@ -381,13 +381,16 @@ static inline pid_t spawn_fxt_stress(const char *seconds,
 
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0) {
+		int tap = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		int null = open("/dev/null", O_WRONLY);
 
 		if (null >= 0)
 			dup2(null, STDOUT_FILENO);
 		execlp("fxt-stress", "fxt-stress", "--seconds", seconds,
 		       "--threads-per-cpu", threads_per_cpu, (char *)NULL);
-		printf("#   exec fxt-stress: %s\n", strerror(errno));
+		/* Why, on the TAP stream it was kept from: else only 127. */
+		dprintf(tap >= 0 ? tap : STDERR_FILENO,
+			"#   exec fxt-stress: %s\n", strerror(errno));
 		_exit(127);
 	}
 	return pid;
