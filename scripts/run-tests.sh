@@ -128,19 +128,27 @@ n=0 passed=0 failed=0
 guest_skips=()
 mkdir -p build
 # The process group of the step running now (bounded() writes its leader's
-# pid here): an INT or TERM to this script ends it before exiting.
+# pid here): a signal that ends this script ends it first. The step's group
+# is its own, so the signal would not reach it: a closed terminal (HUP) or
+# a reader of our output gone (PIPE) left a VM step's QEMU running until
+# its own time limit.
 pgid_file=$(mktemp "${TMPDIR:-/tmp}/fxtrace-run-tests.XXXXXX") || exit 1
 trap 'rm -f "$pgid_file"' EXIT
 # shellcheck disable=SC2317 # called from the traps
 on_signal() { # STATUS
 	local pgid
+	# Writing to a pipe whose reader is gone must not end us again.
+	trap '' PIPE HUP
 	pgid=$(cat "$pgid_file" 2>/dev/null)
 	[[ -n $pgid ]] && kill -TERM -- "-$pgid" 2>/dev/null
 	wait
-	echo "# $prog: interrupted; $passed passed, $failed failed before that"
+	echo "# $prog: interrupted; $passed passed, $failed failed before that" 2>/dev/null
 	exit "$1"
 }
+trap 'on_signal 129' HUP
 trap 'on_signal 130' INT
+trap 'on_signal 131' QUIT
+trap 'on_signal 141' PIPE
 trap 'on_signal 143' TERM
 
 # group_alive PGID: a process of the group is alive (not a zombie: where

@@ -143,32 +143,39 @@ grep -qE '^not ok 1 - host unit tests .* \(exit 124: stopped at the end of the t
 verdict "a hung step whose child ignores SIGTERM and holds its output, FXTRACE_TIME_BUDGET=2: the child is killed 10 s after the deadline, in ${secs} s (< 2 + 10 + $SLACK_S), no process left" \
 	"$ok" "$TMP/rt.out"
 
-# 4. SIGTERM to run-tests.sh while a step hangs: it ends the step's process
-# group (in a group of its own, the step would not get the signal) and
-# exits 143 at once.
-: >"$TMP/pids"
-(cd "$rt" && FXTRACE_TIME_BUDGET=60 STUB_MAKE=hang STUB_PIDS=$TMP/pids PATH="$TMP/bin:$PATH" \
-	exec bash scripts/run-tests.sh --no-deps --host-only >"$TMP/rt.out" 2>"$TMP/rt.err") &
-rtpid=$!
-for ((i = 0; i < 50; i++)); do
-	[[ -s $TMP/pids ]] && break
-	sleep 0.1
+# 4. A signal to run-tests.sh while a step hangs (TERM: a cancelled job;
+# HUP: its terminal closed; PIPE: the reader of its output gone; QUIT): it
+# ends the step's process group (in a group of its own, the step would not
+# get the signal) and exits 128 + the signal at once. HUP, PIPE and QUIT
+# left the step running before.
+for sig_rc in TERM:143 HUP:129 PIPE:141 QUIT:131; do
+	sig=${sig_rc%:*} want=${sig_rc#*:}
+	: >"$TMP/pids"
+	(cd "$rt" && FXTRACE_TIME_BUDGET=60 STUB_MAKE=hang STUB_PIDS=$TMP/pids PATH="$TMP/bin:$PATH" \
+		exec bash scripts/run-tests.sh --no-deps --host-only >"$TMP/rt.out" 2>"$TMP/rt.err") &
+	rtpid=$!
+	for ((i = 0; i < 50; i++)); do
+		[[ -s $TMP/pids ]] && break
+		sleep 0.1
+	done
+	t0=$(date +%s.%N)
+	kill -"$sig" "$rtpid"
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$rtpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$rtpid" 2>/dev/null
+	wait "$rtpid"
+	rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	ok=0
+	[[ $rc -eq $want ]] && grep -qx '# run-tests.sh: interrupted; 0 passed, 0 failed before that' "$TMP/rt.out" &&
+		all_dead && awk -v s="$secs" 'BEGIN { exit !(s < 5) }' && ok=1
+	verdict "SIG$sig to run-tests.sh during a hung step: exit $want (got $rc) in ${secs} s, 'interrupted', no process of the step left" \
+		"$ok" "$TMP/rt.out"
+	# A failed case must not leave its hung stub to the next.
+	xargs -r kill -KILL <"$TMP/pids" 2>/dev/null
 done
-t0=$(date +%s.%N)
-kill -TERM "$rtpid"
-for ((i = 0; i < 100; i++)); do
-	kill -0 "$rtpid" 2>/dev/null || break
-	sleep 0.1
-done
-kill -KILL "$rtpid" 2>/dev/null
-wait "$rtpid"
-rc=$?
-secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-ok=0
-[[ $rc -eq 143 ]] && grep -qx '# run-tests.sh: interrupted; 0 passed, 0 failed before that' "$TMP/rt.out" &&
-	all_dead && awk -v s="$secs" 'BEGIN { exit !(s < 5) }' && ok=1
-verdict "SIGTERM to run-tests.sh during a hung step: exit 143 in ${secs} s, 'interrupted', no process of the step left" \
-	"$ok" "$TMP/rt.out"
 
 # 5. The VM part: steps that pass until the VM step, which needs 90 s.
 run_rt 20 ok --vm-only --kernels 6.1
