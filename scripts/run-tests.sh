@@ -15,8 +15,10 @@
 #      accepts the ping-pong trace from that VM run (scripts/perfetto/), and
 #      fxt-sched's latencies and runtimes agree with Perfetto's on that trace;
 #      then, once, a guest stopped at its time limit brings back its log
-#      and /out (scripts/test-vm-timeout.sh), and scripts/trace-in-vm.sh
-#      makes a valid trace of both CPUs with the workload's threads named
+#      and /out (scripts/test-vm-timeout.sh), scripts/trace-in-vm.sh
+#      makes a valid trace of both CPUs with the workload's threads named,
+#      and a signal to vm-run.sh or vm-test.sh stops QEMU at once
+#      (scripts/test-vm-signals.sh, a stub QEMU)
 #
 # Prints TAP for each top-level step, the steps' own output nested with "# ",
 # and ends with the line "N passed, N failed" (", N guest steps skipped" if
@@ -434,6 +436,8 @@ if [[ $vm -eq 1 ]]; then
 		scripts/test-vm-timeout.sh "$first_kernel" || true
 	step --needs 180 "scripts/trace-in-vm.sh on $first_kernel: a valid trace, both CPUs, the workload's threads named" \
 		trace_in_vm "$first_kernel" || true
+	step "a signal to vm-run.sh or vm-test.sh stops the VM at once (a stub QEMU, $first_kernel's kernel)" \
+		scripts/test-vm-signals.sh "$first_kernel" || true
 	if [[ $host -eq 1 ]]; then
 		install_test_fetched
 	fi

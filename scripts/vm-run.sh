@@ -61,7 +61,10 @@ Exit status: the guest command's exit status, or
        guest wrote them 20 s before it, if it did: with --timeout 40 s or
        more, and the command still running)
   125  VM failure: kernel panic, QEMU error, the guest never reported a
-       status, or the results could not be transferred
+       status, the results of a command that exited 0 could not be
+       transferred (a failed command's status is kept), or the VM could not
+       be set up (--out not writable, a module or the payload not copied)
+  129, 130, 143  ended by SIGHUP, SIGINT or SIGTERM (QEMU stopped)
   2    usage error
 
 Environment:
@@ -85,6 +88,8 @@ EOF
 }
 
 die() { echo "$prog: error: $*" >&2; exit 2; }
+# A failure of the machinery, not of the command line: a VM failure.
+fail() { echo "$prog: error: $*" >&2; exit 125; }
 log() { echo "$prog: $*" >&2; }
 
 kernel='' moddir='' payload='' outdir='' smp=2 mem=2048 timeout_s=600
@@ -139,7 +144,7 @@ if readelf -l "$BUSYBOX" 2>/dev/null | grep -q 'program interpreter'; then
 fi
 
 release=$(basename "$(cd "$moddir" && pwd)")
-mkdir -p "$outdir" || die "cannot create --out '$outdir'"
+mkdir -p "$outdir" || fail "cannot create --out '$outdir'"
 outdir=$(cd "$outdir" && pwd)
 rm -rf "${outdir:?}/out" "$outdir/status" "$outdir/dmesg.txt" "$outdir/console.log"
 
@@ -161,6 +166,11 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
+# A signal ends the script at once, and cleanup (the EXIT trap) stops
+# QEMU: bash runs a trap only once the foreground command has ended, so
+# the VM runs as a background job below, which a trapped signal's wait
+# does not outlast.
+trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -207,8 +217,8 @@ add_module() { # $1 = module name
 	*.ko.xz) xz -dc "$moddir/$path" >"$dst" ;;
 	*.ko.zst) zstd -qdc "$moddir/$path" >"$dst" ;;
 	*.ko.gz) gzip -dc "$moddir/$path" >"$dst" ;;
-	*) die "unknown module format: $path" ;;
-	esac || die "cannot copy/decompress $moddir/$path (xz-utils/zstd installed?)"
+	*) fail "unknown module format: $path" ;;
+	esac || fail "cannot copy/decompress $moddir/$path (xz-utils/zstd installed?)"
 	load_order+=("$want")
 }
 for m in virtio_pci virtio_blk "${extra_modules[@]}"; do add_module "$m"; done
@@ -216,7 +226,7 @@ printf '%s\n' "${load_order[@]}" >"$root/lib/fxtrace-vm/load-order"
 
 if [[ -n $payload ]]; then
 	mkdir -p "$root/fxtrace"
-	cp -a "$payload/." "$root/fxtrace/" || die "cannot copy payload '$payload'"
+	cp -a "$payload/." "$root/fxtrace/" || fail "cannot copy payload '$payload'"
 else
 	mkdir -p "$root/fxtrace"
 fi
@@ -372,7 +382,7 @@ chmod 755 "$root/init"
 
 initrd=$work/initramfs.cpio
 (cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc -R 0:0 --quiet) >"$initrd" ||
-	die "building the initramfs with cpio failed"
+	fail "building the initramfs with cpio failed"
 
 xdisk=$work/out.img
 truncate -s "${FXTRACE_VM_OUT_MB:-4096}M" "$xdisk"
@@ -509,11 +519,14 @@ log "accelerator: $accel ($kvm_reason)"
 log "booting $release: accel=$accel cpu=$cpu smp=$smp mem=${mem}M timeout=${timeout_s}s initramfs=$(($(stat -c %s "$initrd") / 1024)) KiB modules: ${load_order[*]:-none}"
 t_start=$(date +%s.%N)
 set +e
-timeout --foreground -k 10 "$timeout_s" "$QEMU" "${qemu_args[@]}" </dev/null 2>"$work/qemu.err" |
-	sed -u 's/\r$//' | tee "$outdir/console.log"
-rcs=("${PIPESTATUS[@]}")
+(
+	timeout --foreground -k 10 "$timeout_s" "$QEMU" "${qemu_args[@]}" </dev/null 2>"$work/qemu.err" |
+		sed -u 's/\r$//' | tee "$outdir/console.log"
+	echo "${PIPESTATUS[0]}" >"$work/qemu.rc" 2>/dev/null
+) &
+wait $!
 set -e
-qemu_rc=${rcs[0]}
+qemu_rc=$(cat "$work/qemu.rc" 2>/dev/null || echo 125)
 t_end=$(date +%s.%N)
 elapsed=$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }')
 
