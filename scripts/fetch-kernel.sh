@@ -214,6 +214,10 @@ if is_cached "$RELEASE"; then
 	print_result "$RELEASE"
 	exit 0
 fi
+# FXTRACE_KERNEL_RELEASE names a release not cached: offline, that is an
+# error, not a download.
+[[ ${FXTRACE_OFFLINE:-0} != 1 ]] ||
+	die "FXTRACE_OFFLINE=1 but $RELEASE (FXTRACE_KERNEL_RELEASE) is not cached in $KROOT"
 
 # --- download + unpack (serialised by a lock; another run may be doing it) ---
 exec 9>"$KROOT/.lock"

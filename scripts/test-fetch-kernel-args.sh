@@ -132,6 +132,16 @@ rc=$?
 [[ $rc -eq 1 && ! -e $TMP/started ]] && grep -qF "no ${known[0]} kernel is cached" "$TMP/err" &&
 	! grep -q "unknown FLAVOUR" "$TMP/err"
 result $? "vm-test.sh ${known[0]}: passes the check, stops at fetching the kernel"
+# FXTRACE_OFFLINE=1 with FXTRACE_KERNEL_RELEASE naming a release not
+# cached: refused, apt untouched (it ran apt-cache and apt-get update).
+rm -rf "$TMP/started" "$CACHE"
+(cd "$TMP" && PATH="$TMP/bin:$PATH" FXTRACE_CACHE=$CACHE FXTRACE_OFFLINE=1 \
+	FXTRACE_KERNEL_RELEASE=6.1.0-99-amd64 \
+	bash "$TMP/repo/scripts/fetch-kernel.sh" "${known[0]}" >"$TMP/out" 2>"$TMP/err")
+rc=$?
+[[ $rc -eq 1 && ! -e $TMP/started && ! -s $TMP/out ]] &&
+	grep -qF "FXTRACE_OFFLINE=1 but 6.1.0-99-amd64 (FXTRACE_KERNEL_RELEASE) is not cached" "$TMP/err"
+result $? "FXTRACE_OFFLINE=1 FXTRACE_KERNEL_RELEASE=<not cached>: exit 1, apt untouched"
 
 # run-tests.sh: its default kernels are fetch-kernel.sh's, and an unknown
 # one in --kernels is refused before any test.
