@@ -154,13 +154,15 @@ newest_cached() {
 }
 
 # --- apt helpers -----------------------------------------------------------
+# shellcheck source=scripts/apt-retry.sh
+. "$REPO/scripts/apt-retry.sh"
 updated=0
 apt_update_once() {
 	((updated)) && return 1
 	updated=1
 	log "running 'apt-get update' (package lists missing or stale)"
 	[[ $(id -u) -eq 0 ]] || die "apt-get update needs root; run 'sudo apt-get update' and retry"
-	apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt_get update -qq >&2 || die "'apt-get update' failed; check network access to the Debian mirror"
 }
 
 has_candidate() { # $1 = package; true if apt can download some version of it
@@ -246,7 +248,7 @@ choose_packages
 
 download() {
 	log "downloading ${pkgs[*]}"
-	(cd "$work" && apt-get -q -o APT::Sandbox::User=root download "${pkgs[@]}" >&2)
+	(cd "$work" && apt_get -q -o APT::Sandbox::User=root download "${pkgs[@]}" >&2)
 }
 if ! download; then
 	apt_update_once || die "apt-get download failed for: ${pkgs[*]}"

@@ -89,21 +89,22 @@ echo "$prog: missing: ${missing[*]}"
 command -v apt-get >/dev/null || die "apt-get not found; this script supports Debian 12 (bookworm) only"
 
 export DEBIAN_FRONTEND=noninteractive
-# A freshly booted machine may run apt-daily or unattended-upgrades: wait
-# for dpkg's lock (up to 5 min) instead of failing at once.
-APT_WAIT=(-o DPkg::Lock::Timeout=300)
+# A freshly booted machine may run apt-daily or unattended-upgrades: apt_get
+# waits for apt's and dpkg's locks (up to 5 min) instead of failing at once.
+# shellcheck source=scripts/apt-retry.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt-retry.sh"
 apt_install() {
-	apt-get "${APT_WAIT[@]}" install -y -q --no-install-recommends "${missing[@]}"
+	apt_get install -y -q --no-install-recommends "${missing[@]}"
 }
 
 # Update first only if apt has no package lists at all (fresh container);
 # otherwise try with the current lists and update once if that fails.
 if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
-	apt-get "${APT_WAIT[@]}" update -q || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt_get update -q || die "'apt-get update' failed; check network access to the Debian mirror"
 	apt_install || die "apt-get install failed for: ${missing[*]}"
 elif ! apt_install; then
 	echo "$prog: install failed with current package lists; running apt-get update and retrying" >&2
-	apt-get "${APT_WAIT[@]}" update -q || die "'apt-get update' failed; check network access to the Debian mirror"
+	apt_get update -q || die "'apt-get update' failed; check network access to the Debian mirror"
 	apt_install || die "apt-get install failed for: ${missing[*]}"
 fi
 echo "$prog: installed: ${missing[*]}"

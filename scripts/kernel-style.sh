@@ -25,9 +25,11 @@ if [ ! -x "$CACHE/scripts/checkpatch.pl" ] || [ ! -x "$CACHE/scripts/kernel-doc"
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	echo "$prog: fetching checkpatch.pl and kernel-doc from Debian's linux-source-6.1" >&2
-	(cd "$tmp" && apt-get download linux-source-6.1 >/dev/null 2>&1) || {
-		apt-get update >/dev/null
-		(cd "$tmp" && apt-get download linux-source-6.1 >/dev/null)
+	# shellcheck source=scripts/apt-retry.sh
+	. "$REPO/scripts/apt-retry.sh"
+	(cd "$tmp" && apt_get download linux-source-6.1 >/dev/null 2>&1) || {
+		apt_get update >/dev/null
+		(cd "$tmp" && apt_get download linux-source-6.1 >/dev/null)
 	} || { echo "$prog: cannot download linux-source-6.1 with apt-get" >&2; exit 1; }
 	dpkg -x "$tmp"/linux-source-6.1_*.deb "$tmp/x"
 	mkdir -p "$CACHE"

@@ -22,7 +22,7 @@ TMP=$(mktemp -d /tmp/fxt-fetch-args.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/repo/scripts" "$TMP/repo/selftests" "$TMP/bin"
-cp "$REPO/scripts/fetch-kernel.sh" "$REPO/scripts/vm-test.sh" \
+cp "$REPO/scripts/fetch-kernel.sh" "$REPO/scripts/apt-retry.sh" "$REPO/scripts/vm-test.sh" \
 	"$REPO/scripts/run-tests.sh" "$TMP/repo/scripts/"
 # vm-test.sh takes its kernel-bug patterns from the selftests' log scan.
 cp "$REPO/selftests/kmsg_scan.sh" "$TMP/repo/selftests/"
