@@ -79,6 +79,18 @@ for ring in "$raw"/ring_tids/*.ring; do
 	"$gen" drain "$ring" 9 0xfc0 "$raw/ring_drain/$j-b" 1:1024 1:2048 0:0x1fc0
 	"$gen" drain "$ring" 9 0xfffffffffffffe00 "$raw/ring_drain/$j-c" 1:512 3:1024 1:8
 	"$gen" drain "$ring" 7 8 "$raw/ring_drain/$j-d" 0:0x408 0:0x800 0:0x7 0:0x400
+	# The control page written by others (flags: 0x80 step back, 0x08
+	# a consumer error, 0x20/0x40/0x60 consumer_pos overwritten; see
+	# fuzz_ring_drain.c). A position followed ahead of the kernel's,
+	# undone: back inside the last window after 1 error; before it
+	# after 2 at once; before it after 1 (not followed), then 1 more.
+	"$gen" drain "$ring" 9 0 "$raw/ring_drain/$j-e" 1:2048 0x89:1024 1:1024
+	"$gen" drain "$ring" 9 0xfffffffffffffe00 "$raw/ring_drain/$j-f" \
+		1:1024 1:1024 0x91:1536 1:512
+	"$gen" drain "$ring" 9 0 "$raw/ring_drain/$j-g" 1:1024 1:1024 0x89:1536 0x89:1536
+	# consumer_pos torn on an empty ring, ahead of the producer, at the
+	# producer with a failing sink, torn with the producer behind.
+	"$gen" drain "$ring" 9 0 "$raw/ring_drain/$j-h" 0x21:0 0x41:1024 0x63:2048 0xa0:64
 done
 
 echo "make-corpus: GET_INFO layouts"
