@@ -9,8 +9,10 @@
 # DPkg::Lock::Timeout waits for dpkg's lock only: apt-get update (the lists'
 # lock) and downloads (the archives' lock) fail at once with exit 100,
 # "Could not get lock". So such a failure is retried every
-# APT_RETRY_EVERY_S (5) seconds for up to APT_RETRY_FOR_S (300) in all;
-# any other failure is returned as it is. apt-get's stderr is passed on.
+# APT_RETRY_EVERY_S (5) seconds until APT_RETRY_FOR_S (300) have passed
+# since the first try, dpkg's own wait included; any other failure is
+# returned as it is. apt-get's stderr is passed on. LC_ALL=C: the message
+# is matched in English.
 
 APT_RETRY_EVERY_S=${APT_RETRY_EVERY_S:-5}
 APT_RETRY_FOR_S=${APT_RETRY_FOR_S:-300}
@@ -18,19 +20,21 @@ APT_RETRY_FOR_S=${APT_RETRY_FOR_S:-300}
 ((APT_RETRY_EVERY_S >= 1)) 2>/dev/null || APT_RETRY_EVERY_S=1
 
 apt_get() {
-	local err rc waited=0
+	local err rc left end=$((SECONDS + APT_RETRY_FOR_S))
 	err=$(mktemp "${TMPDIR:-/tmp}/fxtrace-apt.XXXXXX") || return 1
 	while :; do
-		apt-get -o DPkg::Lock::Timeout="$APT_RETRY_FOR_S" "$@" 2>"$err"
+		left=$((end - SECONDS))
+		((left > 0)) || left=0
+		LC_ALL=C apt-get -o DPkg::Lock::Timeout="$left" "$@" 2>"$err"
 		rc=$?
 		cat "$err" >&2
+		left=$((end - SECONDS))
 		if [[ $rc -ne 100 ]] || ! grep -q 'Could not get lock' "$err" ||
-			((waited >= APT_RETRY_FOR_S)); then
+			((left < APT_RETRY_EVERY_S)); then
 			break
 		fi
-		echo "apt-retry: another apt or dpkg holds a lock; trying again in $APT_RETRY_EVERY_S s ($waited s waited, at most $APT_RETRY_FOR_S)" >&2
+		echo "apt-retry: another apt or dpkg holds a lock; trying again in $APT_RETRY_EVERY_S s (for at most $left s more)" >&2
 		sleep "$APT_RETRY_EVERY_S"
-		waited=$((waited + APT_RETRY_EVERY_S))
 	done
 	rm -f "$err"
 	return "$rc"

@@ -17,7 +17,7 @@
 #      then, once, a guest stopped at its time limit brings back its log
 #      and /out (scripts/test-vm-timeout.sh), scripts/trace-in-vm.sh
 #      makes a valid trace of both CPUs with the workload's threads named,
-#      and a signal to vm-run.sh or vm-test.sh stops QEMU at once
+#      and a signal to vm-run.sh, vm-test.sh or trace-in-vm.sh stops QEMU at once
 #      (scripts/test-vm-signals.sh, a stub QEMU)
 #
 # Prints TAP for each top-level step, the steps' own output nested with "# ",
@@ -131,15 +131,16 @@ guest_skips=()
 mkdir -p build
 # The process group of the step running now (bounded() writes its leader's
 # pid here): a signal that ends this script ends it first. The step's group
-# is its own, so the signal would not reach it: a closed terminal (HUP) or
-# a reader of our output gone (PIPE) left a VM step's QEMU running until
-# its own time limit.
+# is its own, so the signal would not reach it: a closed terminal (HUP)
+# left a VM step's QEMU running until its own time limit. (A reader of our
+# output that goes away is not seen until the step ends: the step's output
+# filter dies of the SIGPIPE, not this script, which waits meanwhile.)
 pgid_file=$(mktemp "${TMPDIR:-/tmp}/fxtrace-run-tests.XXXXXX") || exit 1
 trap 'rm -f "$pgid_file"' EXIT
 # shellcheck disable=SC2317 # called from the traps
 on_signal() { # STATUS
 	local pgid
-	# Writing to a pipe whose reader is gone must not end us again.
+	# Writing to a pipe whose reader is gone must not end us first.
 	trap '' PIPE HUP
 	pgid=$(cat "$pgid_file" 2>/dev/null)
 	[[ -n $pgid ]] && kill -TERM -- "-$pgid" 2>/dev/null
@@ -150,7 +151,6 @@ on_signal() { # STATUS
 trap 'on_signal 129' HUP
 trap 'on_signal 130' INT
 trap 'on_signal 131' QUIT
-trap 'on_signal 141' PIPE
 trap 'on_signal 143' TERM
 
 # group_alive PGID: a process of the group is alive (not a zombie: where
@@ -436,7 +436,7 @@ if [[ $vm -eq 1 ]]; then
 		scripts/test-vm-timeout.sh "$first_kernel" || true
 	step --needs 180 "scripts/trace-in-vm.sh on $first_kernel: a valid trace, both CPUs, the workload's threads named" \
 		trace_in_vm "$first_kernel" || true
-	step "a signal to vm-run.sh or vm-test.sh stops the VM at once (a stub QEMU, $first_kernel's kernel)" \
+	step "a signal to vm-run.sh, vm-test.sh or trace-in-vm.sh stops the VM at once (a stub QEMU, $first_kernel's kernel)" \
 		scripts/test-vm-signals.sh "$first_kernel" || true
 	if [[ $host -eq 1 ]]; then
 		install_test_fetched

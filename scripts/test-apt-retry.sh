@@ -22,6 +22,7 @@ cat >"$TMP/bin/apt-get" <<STUB
 echo "\$*" >>"$TMP/calls"
 n=\$(wc -l <"$TMP/calls")
 case \$(sed -n "\${n}p" "$TMP/script") in
+dpkg-lock) sleep "\${2#DPkg::Lock::Timeout=}"; echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 42 (dpkg)" >&2; exit 100 ;;
 lock) echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 42 (apt-get)" >&2; exit 100 ;;
 other) echo "E: Unable to locate package nosuch" >&2; exit 100 ;;
 1) echo "E: something else" >&2; exit 1 ;;
@@ -57,11 +58,19 @@ export APT_RETRY_EVERY_S=1 APT_RETRY_FOR_S=3
 run lock lock ok
 [[ $rc -eq 0 && $calls -eq 3 ]] && [[ $(grep -c '^apt-retry: another apt or dpkg holds a lock; trying again in 1 s' "$TMP/err") -eq 2 ]] &&
 	[[ $(grep -c 'Could not get lock' "$TMP/err") -eq 2 ]] &&
-	[[ $(sort -u "$TMP/calls") == "-o DPkg::Lock::Timeout=3 update -q" ]]
-result $? "a lock held twice, then free: tried 3 times, exit 0, each wait said, apt-get's errors passed on, dpkg's lock waited for too"
+	grep -qx -- '-o DPkg::Lock::Timeout=3 update -q' "$TMP/calls" &&
+	! grep -qv -- '^-o DPkg::Lock::Timeout=[0-3] update -q$' "$TMP/calls"
+result $? "a lock held twice, then free: tried 3 times, exit 0, each wait said, apt-get's errors passed on, dpkg's lock waited for within what is left"
+t0=$SECONDS
 run lock lock lock lock lock lock
-[[ $rc -eq 100 && $calls -eq 4 ]]
-result $? "a lock held for longer than APT_RETRY_FOR_S (3 s, every 1 s): given up after 4 tries, exit 100"
+[[ $rc -eq 100 && $calls -ge 3 && $calls -le 4 && $((SECONDS - t0)) -le 4 ]]
+result $? "a lock held for longer than APT_RETRY_FOR_S (3 s, every 1 s): given up within it ($((SECONDS - t0)) s, $calls tries), exit 100"
+# dpkg's lock held throughout: each try waits DPkg::Lock::Timeout itself,
+# which must be what is left of the 3 s, not 3 s again each time.
+t0=$SECONDS
+run dpkg-lock dpkg-lock dpkg-lock dpkg-lock dpkg-lock
+[[ $rc -eq 100 && $((SECONDS - t0)) -le 5 ]]
+result $? "dpkg's lock held throughout: given up after the 3 s in all ($((SECONDS - t0)) s, $calls tries), not 3 s a try"
 run other
 [[ $rc -eq 100 && $calls -eq 1 ]] && grep -q 'Unable to locate package' "$TMP/err" && ! grep -q '^apt-retry' "$TMP/err"
 result $? "exit 100 for another reason: not tried again, exit 100, apt-get's error passed on"

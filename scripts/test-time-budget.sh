@@ -144,11 +144,10 @@ verdict "a hung step whose child ignores SIGTERM and holds its output, FXTRACE_T
 	"$ok" "$TMP/rt.out"
 
 # 4. A signal to run-tests.sh while a step hangs (TERM: a cancelled job;
-# HUP: its terminal closed; PIPE: the reader of its output gone; QUIT): it
-# ends the step's process group (in a group of its own, the step would not
-# get the signal) and exits 128 + the signal at once. HUP, PIPE and QUIT
-# left the step running before.
-for sig_rc in TERM:143 HUP:129 PIPE:141 QUIT:131; do
+# HUP: its terminal closed; QUIT): it ends the step's process group (in a
+# group of its own, the step would not get the signal) and exits 128 + the
+# signal at once. HUP and QUIT left the step running before.
+for sig_rc in TERM:143 HUP:129 QUIT:131; do
 	sig=${sig_rc%:*} want=${sig_rc#*:}
 	: >"$TMP/pids"
 	(cd "$rt" && FXTRACE_TIME_BUDGET=60 STUB_MAKE=hang STUB_PIDS=$TMP/pids PATH="$TMP/bin:$PATH" \
@@ -247,7 +246,8 @@ while [ \$# -gt 0 ]; do
 	esac
 	shift
 done
-mkdir -p \"\$out\" && : >\"\$out/dmesg.txt\" && : >\"\$out/console.log\"
+mkdir -p \"\$out\" && : >\"\$out/dmesg.txt\"
+[ -n \"\${STUB_NO_BOOT:-}\" ] || : >\"\$out/console.log\"
 sleep \"\${STUB_BOOT_S:-0}\"
 rc=\$(head -n 1 '$TMP/vmrun.rc' 2>/dev/null); sed -i 1d '$TMP/vmrun.rc' 2>/dev/null
 exit \${rc:-0}"
@@ -298,6 +298,14 @@ read -r -a b <<<"$boots"
 [[ $rc -eq 0 && ${#b[@]} -eq 2 && ${b[0]} -le 370 && ${b[0]} -ge 369 &&
 	${b[1]} -le ${b[0]} && ${b[1]} -ge $((b[0] - 2)) ]] && ok=1
 verdict "a guest that died before the tests is booted again, and the second boot's --timeout is derived from the deadline again (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+# vm-run.sh's set-up failed (exit 125 with no console.log: nothing booted):
+# not taken for a guest that died while booting, and not tried again.
+rm -f "$vt/build/vm-out/6.1/console.log"
+STUB_NO_BOOT=1 run_vt 400 '125'
+ok=0
+[[ $rc -eq 125 && $boots == 370 || $rc -eq 125 && $boots == 369 ]] && ! grep -q 'retrying once' "$TMP/vt.err" && ok=1
+verdict "vm-run.sh failing before a boot (125, no console.log): one try, exit 125, no 'died while booting' retry (boots: '$boots')" "$ok" "$TMP/vt.err"
 
 run_vt 80 ''
 ok=0

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 #
-# test-vm-signals.sh FLAVOUR -- a signal to vm-run.sh, or to vm-test.sh
-# above it, stops the VM at once: the script exits 128 + the signal within
-# a few seconds and QEMU is gone. Before, bash waited for the foreground
+# test-vm-signals.sh FLAVOUR -- a signal (TERM, INT, HUP) to vm-run.sh, to
+# vm-test.sh above it, or to trace-in-vm.sh above that, stops the VM at
+# once: the script exits 128 + the signal within a few seconds and QEMU is
+# gone. Before, bash waited for the foreground
 # QEMU pipeline to end before it ran its trap, so `kill PID` left the VM
 # running until its --timeout (1200 s), and vm-test.sh passed no signal on.
 #
 # QEMU is a stub (QEMU=...): it writes its pid where -pidfile says, and
 # sleeps. FLAVOUR's kernel must be fetched (scripts/fetch-kernel.sh);
-# vm-test.sh's case builds the module and the guest's programs if they are
-# not built yet. No VM boots. Prints TAP (scripts/tap.sh); exit status 1 if
+# vm-test.sh's and trace-in-vm.sh's cases build the module and the
+# programs if they are not built yet. No VM boots. Prints TAP (scripts/tap.sh); exit status 1 if
 # a check failed.
 set -uo pipefail
 
@@ -95,6 +96,10 @@ run=("$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES"
 signal_case "vm-run.sh" TERM 143 "${run[@]}"
 signal_case "vm-run.sh" INT 130 "${run[@]}"
 signal_case "vm-run.sh" HUP 129 "${run[@]}"
-signal_case "vm-test.sh" TERM 143 "$REPO/scripts/vm-test.sh" --timeout 120 \
-	--out "$TMP/vm-test-out" --command true "$flavour"
+for sig_rc in TERM:143 INT:130 HUP:129; do
+	signal_case "vm-test.sh" "${sig_rc%:*}" "${sig_rc#*:}" "$REPO/scripts/vm-test.sh" \
+		--timeout 120 --out "$TMP/vm-test-out" --command true "$flavour"
+	signal_case "trace-in-vm.sh" "${sig_rc%:*}" "${sig_rc#*:}" "$REPO/scripts/trace-in-vm.sh" \
+		--no-deps --kernel "$flavour" -d 1 -o "$TMP/trace.fxt"
+done
 tap_end

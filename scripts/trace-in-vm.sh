@@ -130,7 +130,11 @@ rc=0
 vm_pid=$!
 # shellcheck disable=SC2317 # called from the traps
 on_signal() { # STATUS
-	kill -TERM "$vm_pid" 2>/dev/null && wait "$vm_pid"
+	# Not an && list: under set -e the child's 143 would end the trap
+	# there, with that status instead of STATUS.
+	if kill -TERM "$vm_pid" 2>/dev/null; then
+		wait "$vm_pid" || :
+	fi
 	exit "$1"
 }
 trap 'on_signal 129' HUP

@@ -158,6 +158,10 @@ cleanup() {
 		if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
 			kill "$pid" 2>/dev/null || true
 		fi
+	elif [[ -n ${vm_job:-} ]]; then
+		# A signal before QEMU wrote its pid: its timeout(1), the VM
+		# job's child, passes SIGTERM on to it.
+		pkill -TERM -P "$vm_job" 2>/dev/null || true
 	fi
 	if [[ ${FXTRACE_VM_KEEP:-0} == 1 ]]; then
 		log "work dir kept: $work"
@@ -522,9 +526,11 @@ set +e
 (
 	timeout --foreground -k 10 "$timeout_s" "$QEMU" "${qemu_args[@]}" </dev/null 2>"$work/qemu.err" |
 		sed -u 's/\r$//' | tee "$outdir/console.log"
-	echo "${PIPESTATUS[0]}" >"$work/qemu.rc" 2>/dev/null
+	# (After a signal, $work may be gone: no message then.)
+	echo "${PIPESTATUS[0]}" 2>/dev/null >"$work/qemu.rc"
 ) &
-wait $!
+vm_job=$!
+wait "$vm_job"
 set -e
 qemu_rc=$(cat "$work/qemu.rc" 2>/dev/null || echo 125)
 t_end=$(date +%s.%N)

@@ -249,7 +249,11 @@ boot_timeout() {
 vm_pid=''
 # shellcheck disable=SC2317 # called from the traps
 on_signal() { # STATUS
-	[[ -n $vm_pid ]] && kill -TERM "$vm_pid" 2>/dev/null && wait "$vm_pid"
+	# Not an && list: under set -e the child's 143 would end the trap
+	# there, with that status instead of STATUS.
+	if [[ -n $vm_pid ]] && kill -TERM "$vm_pid" 2>/dev/null; then
+		wait "$vm_pid" || :
+	fi
 	exit "$1"
 }
 trap 'on_signal 129' HUP
@@ -275,7 +279,9 @@ fi
 # more, and say so. A failure after the command started is never retried.
 # With no time left for that boot, the failure stands: exit 125, not the
 # 124 of a budget that let nothing boot.
-if [[ $rc -eq 125 ]] && ! grep -q 'vm-init: running:' "$outdir/console.log" 2>/dev/null; then
+# No console.log: vm-run.sh failed setting the VM up (it removes the old
+# one first), nothing booted, and a second try would fail the same way.
+if [[ $rc -eq 125 && -f $outdir/console.log ]] && ! grep -q 'vm-init: running:' "$outdir/console.log"; then
 	log "the guest died while booting, before the tests started (see $outdir/console.log); retrying once"
 	cp "$outdir/console.log" "$outdir/console.boot-failure.log" 2>/dev/null || true
 	if boot_timeout; then
