@@ -133,8 +133,7 @@ mkdir -p build
 # pid here): a signal that ends this script ends it first. The step's group
 # is its own, so the signal would not reach it: a closed terminal (HUP)
 # left a VM step's QEMU running until its own time limit. (A reader of our
-# output that goes away is not seen until the step ends: the step's output
-# filter dies of the SIGPIPE, not this script, which waits meanwhile.)
+# output that goes away is seen by the step's output filter, nest_output.)
 pgid_file=$(mktemp "${TMPDIR:-/tmp}/fxtrace-run-tests.XXXXXX") || exit 1
 trap 'rm -f "$pgid_file"' EXIT
 # shellcheck disable=SC2317 # called from the traps
@@ -202,6 +201,22 @@ bounded() {
 # For the functions steps run (bounded()'s bash -c).
 export REPO
 
+# nest_output: a step's output, each line after "# ". When a line cannot be
+# written (the reader of our output is gone: `run-tests.sh | head`, a dead
+# tee), the step's process group is stopped: the write's SIGPIPE would end
+# only this filter, and a VM step's QEMU, which ignores SIGPIPE, would run
+# on to its own limit. This script then dies of SIGPIPE at its next line.
+nest_output() {
+	local line pgid
+	trap '' PIPE
+	while IFS= read -r line || [[ -n $line ]]; do
+		printf '# %s\n' "$line" 2>/dev/null && continue
+		pgid=$(cat "$pgid_file" 2>/dev/null)
+		[[ -n $pgid ]] && kill -TERM -- "-$pgid" 2>/dev/null
+		exit 141
+	done
+}
+
 # step [--needs SECONDS] NAME COMMAND...: one top-level test; its output is
 # nested. It does not start with less than SECONDS (default 1) left before
 # the deadline, and is stopped at the deadline (see the top).
@@ -224,9 +239,9 @@ step() {
 	fi
 	# Nothing may be inserted between these two lines: once something
 	# reaps the job and drops it from the job table (wait -n, jobs and
-	# then any command), bash 5.2's wait "$!" returns sed's status, not
-	# the pipeline's (bounded's, under pipefail).
-	bounded "$left" "$@" 2>&1 | sed -u 's/^/# /' &
+	# then any command), bash 5.2's wait "$!" returns the filter's status,
+	# not the pipeline's (bounded's, under pipefail).
+	bounded "$left" "$@" 2>&1 | nest_output &
 	wait "$!"
 	rc=$?
 	: >"$pgid_file"

@@ -49,12 +49,18 @@ for s in kernel-style.sh test-kernel-style.sh check-hot-text.sh test-install.sh 
 	test-time-budget.sh test-vm-timeout.sh trace-in-vm.sh; do
 	stub "$rt/scripts/$s" 'exit 0'
 done
-# The make on PATH: as $STUB_MAKE says. "hang" notes its pid and sleeps,
+# The make on PATH: as $STUB_MAKE says. "chatty" notes its pid and prints a
+# line every 0.1 s for ever, ignoring SIGPIPE (as QEMU does); "hang" notes
+# its pid and sleeps,
 # "hang-ignoring-term" too but ignores SIGTERM, "hang-child-ignoring-term"
 # leaves a child that ignores SIGTERM and holds stdout when it goes; else
 # it succeeds, prints the line build_module_w1 looks for and, for
 # "modules", leaves a kmod/fxtrace.ko for build_module_w1 to copy.
 stub "$TMP/bin/make" 'case $STUB_MAKE in
+chatty)
+	trap "" PIPE
+	echo $$ >>"$STUB_PIDS"
+	while :; do echo "make: still going"; sleep 0.1; done ;;
 hang-child-ignoring-term)
 	echo $$ >>"$STUB_PIDS"
 	(trap "" TERM; sleep 1000) & echo $! >>"$STUB_PIDS"
@@ -175,6 +181,25 @@ for sig_rc in TERM:143 HUP:129 QUIT:131; do
 	# A failed case must not leave its hung stub to the next.
 	xargs -r kill -KILL <"$TMP/pids" 2>/dev/null
 done
+
+# 4b. The reader of run-tests.sh's output goes away (`run-tests.sh | head`)
+# while a step prints and ignores SIGPIPE, as QEMU does: the step's output
+# filter stops the step's group, and run-tests.sh dies of SIGPIPE at its
+# next line. Before, the filter alone died and the step ran on (to the 60 s
+# kill here; to its own limit in a real run).
+: >"$TMP/pids"
+t0=$(date +%s.%N)
+(cd "$rt" && FXTRACE_TIME_BUDGET=60 STUB_MAKE=chatty STUB_PIDS=$TMP/pids PATH="$TMP/bin:$PATH" \
+	timeout -k 5 60 bash scripts/run-tests.sh --no-deps --host-only 2>"$TMP/rt.err" |
+	head -n 5 >"$TMP/rt.out"
+	exit "${PIPESTATUS[0]}")
+rc=$?
+secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+ok=0
+[[ $rc -eq 141 && -s $TMP/pids ]] && all_dead && awk -v s="$secs" 'BEGIN { exit !(s < 10) }' && ok=1
+verdict "the reader of run-tests.sh's output gone during a step that ignores SIGPIPE: the step is stopped and run-tests.sh ends (exit 141, got $rc) in ${secs} s, no process of the step left" \
+	"$ok" "$TMP/rt.out"
+xargs -r kill -KILL <"$TMP/pids" 2>/dev/null
 
 # 5. The VM part: steps that pass until the VM step, which needs 90 s.
 run_rt 20 ok --vm-only --kernels 6.1
