@@ -67,14 +67,20 @@ function spread(arr, n,    i, lo, hi, m) {
 # The time per operation of run @key as the table uses it; "" for a run
 # without the calibration the view needs (missing data, not noise): in
 # the wall view, that of its round's "none" run.
-function value(key,    kp, c) {
+function value(key) {
 	if (!calibrate)
 		return raw[key] + ((key in after_op) ? after_op[key] : 0)
+	return round_scaled(key, raw[key])
+}
+
+# @x, nanoseconds of run @key, divided by the calibration of its round's
+# "none" run and multiplied by the boot's median; "" without the former.
+function round_scaled(key, x,    kp, c) {
 	split(key, kp, SUBSEP)
 	c = round_cal[kp[1], kp[3]]
 	if (c == "" || c <= 0)
 		return ""
-	return raw[key] / c * cal_med
+	return x / c * cal_med
 }
 
 # The same by the old estimator (calibrate=1): the run's own
@@ -241,7 +247,9 @@ function after_table(    w, k, wl, cfg, r, key, base, n, na, ne, nt, nu, nv, d, 
 					es[++ne] = per_op[key]
 					rec[ne] = ev[key]
 				}
-				if ((key in tail_op) && (x = tail_value(key)) != "")
+				# Raw ns of the run: scaled as its time is.
+				if ((key in tail_op) &&
+				    (x = calibrate ? round_scaled(key, tail_op[key]) : tail_op[key]) != "")
 					t[++nt] = x
 				if (unread_end[key] != "")
 					u[++nu] = unread_end[key]
@@ -264,18 +272,6 @@ function after_table(    w, k, wl, cfg, r, key, base, n, na, ne, nt, nu, nv, d, 
 		wl = wls[w]
 		printf("| %s | %s | %s |\n", wl, ratio_tail(wl, "fxtrace", "ftrace"), ratio_tail(wl, "fxtrace", "perf"))
 	}
-}
-
-# The estimated drain of run @key's leftovers, per operation, in the
-# table's unit: in the wall view scaled as value() scales the run's time
-# (it was measured in the run's raw nanoseconds); "" without the round's
-# calibration.
-function tail_value(key,    kp, c) {
-	if (!calibrate)
-		return tail_op[key]
-	split(key, kp, SUBSEP)
-	c = round_cal[kp[1], kp[3]]
-	return (c == "" || c <= 0) ? "" : tail_op[key] / c * cal_med
 }
 
 # A run's time per operation without the reader's work after the loop.

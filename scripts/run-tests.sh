@@ -136,13 +136,17 @@ mkdir -p build
 # output that goes away is seen by the step's output filter, nest_output.)
 pgid_file=$(mktemp "${TMPDIR:-/tmp}/fxtrace-run-tests.XXXXXX") || exit 1
 trap 'rm -f "$pgid_file"' EXIT
+# stop_running_step: SIGTERM to the running step's process group, if any.
+stop_running_step() {
+	local pgid
+	pgid=$(cat "$pgid_file" 2>/dev/null)
+	[[ -z $pgid ]] || kill -TERM -- "-$pgid" 2>/dev/null
+}
 # shellcheck disable=SC2317 # called from the traps
 on_signal() { # STATUS
-	local pgid
 	# Writing to a pipe whose reader is gone must not end us first.
 	trap '' PIPE HUP
-	pgid=$(cat "$pgid_file" 2>/dev/null)
-	[[ -n $pgid ]] && kill -TERM -- "-$pgid" 2>/dev/null
+	stop_running_step
 	wait
 	echo "# $prog: interrupted; $passed passed, $failed failed before that" 2>/dev/null
 	exit "$1"
@@ -207,12 +211,11 @@ export REPO
 # only this filter, and a VM step's QEMU, which ignores SIGPIPE, would run
 # on to its own limit. This script then dies of SIGPIPE at its next line.
 nest_output() {
-	local line pgid
+	local line
 	trap '' PIPE
 	while IFS= read -r line || [[ -n $line ]]; do
 		printf '# %s\n' "$line" 2>/dev/null && continue
-		pgid=$(cat "$pgid_file" 2>/dev/null)
-		[[ -n $pgid ]] && kill -TERM -- "-$pgid" 2>/dev/null
+		stop_running_step
 		exit 141
 	done
 }
