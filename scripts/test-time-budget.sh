@@ -247,7 +247,7 @@ stub "$rt/scripts/vm-test.sh" 'exit 0'
 # ---- vm-test.sh ------------------------------------------------------------
 vt=$TMP/vt
 mkdir -p "$vt/scripts" "$vt/selftests" "$TMP/k/kdir" "$TMP/k/modules" "$TMP/vbin"
-cp "$REPO/scripts/vm-test.sh" "$vt/scripts/"
+cp "$REPO/scripts/vm-test.sh" "$REPO/scripts/run-child.sh" "$vt/scripts/"
 cp "$REPO/selftests/kmsg_scan.sh" "$REPO/selftests/run_vm_tests.sh" "$vt/selftests/"
 : >"$TMP/k/vmlinuz"
 : >"$TMP/k/modules/modules.dep"

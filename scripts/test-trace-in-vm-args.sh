@@ -19,7 +19,7 @@ TMP=$(mktemp -d /tmp/fxt-trace-args.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/repo/scripts" "$TMP/bin"
-cp "$REPO/scripts/trace-in-vm.sh" "$REPO/scripts/fetch-kernel.sh" "$REPO/scripts/apt-retry.sh" "$TMP/repo/scripts/"
+cp "$REPO/scripts/trace-in-vm.sh" "$REPO/scripts/fetch-kernel.sh" "$REPO/scripts/apt-retry.sh" "$REPO/scripts/run-child.sh" "$TMP/repo/scripts/"
 for stub in "$TMP/repo/scripts/install-deps.sh" "$TMP/repo/scripts/vm-test.sh" \
 	    "$TMP/bin/make" "$TMP/bin/apt-get" "$TMP/bin/apt-cache" "$TMP/bin/dpkg"; do
 	printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 1\n' "${stub##*/}" "$TMP/started" >"$stub"

@@ -124,24 +124,11 @@ guest="insmod fxtrace.ko &&
 vm_timeout=$((600 + secs + 1))
 echo "$prog: tracing $duration s in a QEMU VM (Debian $flavour kernel) ..." >&2
 rc=0
-# As in vm-test.sh: in the background, so that a signal here stops the VM.
-"$REPO/scripts/vm-test.sh" --out "$vmout" --timeout "$vm_timeout" --command "$guest" "$flavour" \
-	>"$vmout.console" 2>&1 &
-vm_pid=$!
-# shellcheck disable=SC2317 # called from the traps
-on_signal() { # STATUS
-	# Not an && list: under set -e the child's 143 would end the trap
-	# there, with that status instead of STATUS.
-	if kill -TERM "$vm_pid" 2>/dev/null; then
-		wait "$vm_pid" || :
-	fi
-	exit "$1"
-}
-trap 'on_signal 129' HUP
-trap 'on_signal 130' INT
-trap 'on_signal 143' TERM
-wait "$vm_pid" || rc=$?
-trap - HUP INT TERM
+# A signal to this script stops the VM too.
+# shellcheck source=scripts/run-child.sh
+. "$REPO/scripts/run-child.sh"
+run_child "$REPO/scripts/vm-test.sh" --out "$vmout" --timeout "$vm_timeout" --command "$guest" "$flavour" \
+	>"$vmout.console" 2>&1 || rc=$?
 # fxt-collect exits 3 when something is missing from a valid trace
 # (records dropped, ring data skipped): the file is still worth keeping.
 if [[ $rc -ne 0 && $rc -ne 3 || ! -s $vmout/out/sched.fxt ]]; then

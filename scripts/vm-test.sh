@@ -242,31 +242,14 @@ boot_timeout() {
 		log "time budget: --timeout $boot_s for this boot, not $timeout_s ($left s left before FXTRACE_DEADLINE)"
 	fi
 }
-# A signal to this script stops the VM too: vm-run.sh runs as a
-# background job (a trap runs only once a foreground command has ended),
-# told with SIGTERM (a background job starts with SIGINT ignored), and
-# waited for before the payload goes.
-vm_pid=''
-# shellcheck disable=SC2317 # called from the traps
-on_signal() { # STATUS
-	# Not an && list: under set -e the child's 143 would end the trap
-	# there, with that status instead of STATUS.
-	if [[ -n $vm_pid ]] && kill -TERM "$vm_pid" 2>/dev/null; then
-		wait "$vm_pid" || :
-	fi
-	exit "$1"
-}
-trap 'on_signal 129' HUP
-trap 'on_signal 130' INT
-trap 'on_signal 143' TERM
+# A signal to this script stops the VM too, before the payload goes.
+# shellcheck source=scripts/run-child.sh
+. "$REPO/scripts/run-child.sh"
 run_vm() {
 	rc=0
-	"$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
+	run_child "$REPO/scripts/vm-run.sh" --kernel "$VMLINUZ" --modules-dir "$MODULES" \
 		--payload "$payload" --out "$outdir" "${vm_opts[@]}" --timeout "$boot_s" \
-		"${guest_mods[@]}" -- "$guest_cmd" &
-	vm_pid=$!
-	wait "$vm_pid" || rc=$?
-	vm_pid=''
+		"${guest_mods[@]}" -- "$guest_cmd" || rc=$?
 }
 if boot_timeout; then
 	run_vm
