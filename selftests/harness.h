@@ -86,16 +86,26 @@ static inline double now_s(void)
 struct harness_test {
 	const char *name;
 	void (*fn)(void);
+	void (*cleanup)(void);	/* in the runner, after the test; or NULL */
 	struct harness_test *next;
 };
 
 extern struct harness_test *harness_tests;
 extern int harness_failed;
 
-#define TEST(test_name)							\
+/*
+ * A test whose @cleanup_fn the runner calls once the test's processes are
+ * gone, however it ended (an ASSERT's _exit(), a crash, the timeout's
+ * kill), unless it is stuck in the kernel: for what the test sets up
+ * outside itself (a kprobe event, a trace instance), which its own last
+ * lines undo only when it gets there. It runs in the runner's process,
+ * so it must neither fail the run nor exit.
+ */
+#define TEST_WITH_CLEANUP(test_name, cleanup_fn)			\
 	static void test_name(void);					\
 	static struct harness_test harness_##test_name = {		\
 		.name = #test_name, .fn = test_name,			\
+		.cleanup = cleanup_fn,					\
 	};								\
 	__attribute__((constructor))					\
 	static void harness_register_##test_name(void)			\
@@ -106,6 +116,8 @@ extern int harness_failed;
 		*p = &harness_##test_name;				\
 	}								\
 	static void test_name(void)
+
+#define TEST(test_name)	TEST_WITH_CLEANUP(test_name, NULL)
 
 #define HARNESS_CHECK(cond, fatal, fmt, ...) do {			\
 	if (!(cond)) {							\
@@ -504,6 +516,12 @@ static inline int harness_run(void)
 		int r = harness_run_one(t, why, sizeof(why));
 
 		i++;
+		/* A stuck test may still hold what the cleanup would undo. */
+		if (t->cleanup && r != HARNESS_STUCK) {
+			fflush(stdout);
+			t->cleanup();
+			fflush(stdout);
+		}
 		if (r == KSFT_PASS) {
 			pass++;
 			printf("ok %d %s\n", i, t->name);

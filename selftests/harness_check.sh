@@ -3,7 +3,7 @@
 #
 # harness_check.sh DIR - the test of harness.h, on the host
 #
-# Runs DIR/harness_sample_1 ... _8 (harness_sample.c, one per HARNESS_SET;
+# Runs DIR/harness_sample_1 ... _10 (harness_sample.c, one per HARNESS_SET;
 # make -C selftests harness-check builds them and runs this) and compares
 # each one's whole output and exit status with what harness.h must print:
 # the TAP line of every outcome, the failure messages, what ran after an
@@ -210,6 +210,29 @@ else
 	diff -u "$dir/want.9" "$dir/got.9" | sed 's/^/# /'
 	sed 's/^/# /' "$dir/out.9"
 fi
+
+# Set 10: a test's cleanup runs in the runner once the test is over, by
+# an ASSERT, a crash, the timeout or its end, before its result line; a
+# test without one has none. (Set 9's stuck test has one, never run.)
+check 10 1 <<'EOF'
+TAP version 13
+1..5
+#   harness_sample.c:N: expected 3 (3) == 4 (4)
+# cleanup: in the runner
+not ok 1 fails_by_assert_with_cleanup
+#   killed by signal 11
+# cleanup: in the runner
+not ok 2 crashes_with_cleanup
+#   timed out after 1 s
+# cleanup: in the runner
+not ok 3 times_out_with_cleanup
+# passes_with_cleanup: reached its end
+# cleanup: in the runner
+ok 4 passes_with_cleanup
+# passes_without_cleanup: reached its end
+ok 5 passes_without_cleanup
+# Totals: pass:2 fail:3 xfail:0 xpass:0 skip:0 error:0
+EOF
 
 # A device test run by a user (ioctl_test, its device a root-owned 0600
 # file here): the device is root's alone, so every test skips, saying why

@@ -27,7 +27,12 @@
  *	   the real harness sends SIGKILL), as a test stuck in the kernel
  *	   survives SIGKILL: once the runner has waited HARNESS_REAP_S for
  *	   it, it says so, prints where the test's threads wait, and bails
- *	   out without running the next test (exit 1)
+ *	   out without running the next test (exit 1); its cleanup is
+ *	   not run
+ *	10 tests with a cleanup, ended by an ASSERT, a crash, the timeout
+ *	   and their end: the runner calls each cleanup once, in its own
+ *	   process, before the test's result line; then a test without
+ *	   one (exit 1)
  */
 #define _GNU_SOURCE
 #if HARNESS_SET == 7
@@ -196,8 +201,25 @@ TEST(passes_after_it)
 }
 #endif
 
+#if HARNESS_SET == 9 || HARNESS_SET == 10
+static pid_t runner_pid;
+
+__attribute__((constructor))
+static void runner_pid_note(void)
+{
+	runner_pid = getpid();
+}
+
+/* Says where it runs: harness_check.sh wants the runner, every time. */
+static void cleanup_note(void)
+{
+	printf("# cleanup: %s\n", getpid() == runner_pid ?
+	       "in the runner" : "NOT in the runner");
+}
+#endif
+
 #if HARNESS_SET == 9
-TEST(survives_its_kill)
+TEST_WITH_CLEANUP(survives_its_kill, cleanup_note)
 {
 	printf("# test %d\n", (int)getpid());
 	for (;;)
@@ -219,6 +241,33 @@ TEST(crashes)
 TEST(times_out)
 {
 	pause();
+}
+#endif
+
+#if HARNESS_SET == 10
+TEST_WITH_CLEANUP(fails_by_assert_with_cleanup, cleanup_note)
+{
+	ASSERT_EQ(3, 4);
+}
+
+TEST_WITH_CLEANUP(crashes_with_cleanup, cleanup_note)
+{
+	raise(SIGSEGV);
+}
+
+TEST_WITH_CLEANUP(times_out_with_cleanup, cleanup_note)
+{
+	pause();
+}
+
+TEST_WITH_CLEANUP(passes_with_cleanup, cleanup_note)
+{
+	printf("# passes_with_cleanup: reached its end\n");
+}
+
+TEST(passes_without_cleanup)
+{
+	printf("# passes_without_cleanup: reached its end\n");
 }
 #endif
 

@@ -156,7 +156,11 @@ static int write_text(const char *path, const char *text, int append)
 	return err;
 }
 
-/* What an earlier run may have left: the instance, then the event. */
+/*
+ * The instance, then the event: at the end of the test, and as its
+ * cleanup in the runner when an ASSERT ended it first (harness.h,
+ * TEST_WITH_CLEANUP), so no later test or run finds them.
+ */
 static void sync_rcu_probe_remove(void)
 {
 	rmdir(SYNC_RCU_INSTANCE);
@@ -242,7 +246,8 @@ static int grace_periods_expected(void)
  * that always waited for one would not. The per-CPU count is told apart on
  * PREEMPT_RT alone (the 6.12-rt run).
  */
-TEST(freeing_the_rings_waits_for_one_grace_period_not_one_per_cpu)
+TEST_WITH_CLEANUP(freeing_the_rings_waits_for_one_grace_period_not_one_per_cpu,
+		  sync_rcu_probe_remove)
 {
 	int fd = dev_open(), cpus, calls, expected = grace_periods_expected();
 	struct fxtrace_info info;
@@ -300,7 +305,8 @@ TEST(freeing_the_rings_waits_for_one_grace_period_not_one_per_cpu)
  * mmap_lock, before). The last allocation fails: every CPU's ring but the
  * last one's was made.
  */
-TEST(a_failed_first_mmap_frees_its_rings_without_a_grace_period)
+TEST_WITH_CLEANUP(a_failed_first_mmap_frees_its_rings_without_a_grace_period,
+		  sync_rcu_probe_remove)
 {
 	int fd = dev_open();
 	struct fxtrace_info info = dev_info(fd);
