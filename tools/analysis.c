@@ -757,6 +757,22 @@ static void start_clock(struct analysis *an, struct thread *t, uint8_t st,
 	t->tainted = t->before_start || an->holes_open || t->unseen;
 }
 
+/* A wakeup at @ts from @cpu (by @waker if @has_waker) starts @t's wait. */
+static void start_wakeup_wait(struct analysis *an, struct thread *t,
+			      uint64_t ts, uint32_t cpu, uint64_t waker,
+			      bool has_waker)
+{
+	start_clock(an, t, ST_WAIT_WAKE, ts, cpu);
+	t->waker = waker;
+	t->has_waker = has_waker;
+	t->waker_row = NO_ROW;
+	if (has_waker) {
+		struct thread *w = analysis_find(an, waker);
+
+		t->waker_row = w ? (uint32_t)(w - an->threads) : NO_ROW;
+	}
+}
+
 static void switch_in(struct analysis *an, struct thread *t,
 		      const struct sc_event *ev)
 {
@@ -803,6 +819,7 @@ static void switch_in(struct analysis *an, struct thread *t,
 	t->gone = false;
 	t->last_cpu = ev->cpu;
 	t->has_waker = false;
+	t->woken_running = false;
 }
 
 static void switch_out(struct analysis *an, struct thread *t,
@@ -829,7 +846,13 @@ static void switch_out(struct analysis *an, struct thread *t,
 			t->dead = true;
 		if (ev->state == FXT_THREAD_STATE_DEAD)
 			t->gone = true;
+		/* woken at this very time while it seemed to run: the
+		 * wakeup is after this switch-out (see struct thread) */
+		if (t->woken_running && t->woken_at == ev->ts && !t->dead)
+			start_wakeup_wait(an, t, t->woken_at, t->woken_cpu,
+					  t->woken_waker, t->woken_has_waker);
 	}
+	t->woken_running = false;
 	t->last_cpu = ev->cpu;
 }
 
@@ -949,9 +972,19 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	 * running, or preempted): those start no clock. A thread whose
 	 * state is unknown (no switch of it seen yet) is taken as sleeping:
 	 * if it was running its next record is a switch-out, which ends
-	 * nothing; if it was runnable, the interval is a lower bound. */
-	if (t->st == ST_RUNNING)
+	 * nothing; if it was runnable, the interval is a lower bound. A
+	 * switch-out blocked at the same time still makes it a wait (the
+	 * file order of equal times is arbitrary): kept for switch_out(). */
+	if (t->st == ST_RUNNING) {
+		if (!t->woken_running || t->woken_at != ev->ts) {
+			t->woken_running = true;
+			t->woken_at = ev->ts;
+			t->woken_cpu = ev->cpu;
+			t->woken_waker = ev->waker;
+			t->woken_has_waker = ev->flags & SC_HAS_WAKER;
+		}
 		return;
+	}
 	/* Already waiting: the clock runs on. Unless it is a clock that
 	 * will not be counted (it began in, or ran into, an incomplete
 	 * period): then the thread's state is in fact unknown, and a wakeup
@@ -961,15 +994,8 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	if ((t->st == ST_WAIT_WAKE || t->st == ST_WAIT_PREEMPT) &&
 	    (!t->tainted || !an->switch_seen || an->holes_open))
 		return;
-	start_clock(an, t, ST_WAIT_WAKE, ev->ts, ev->cpu);
-	t->waker = ev->waker;
-	t->has_waker = ev->flags & SC_HAS_WAKER;
-	t->waker_row = NO_ROW;
-	if (t->has_waker) {
-		struct thread *w = analysis_find(an, ev->waker);
-
-		t->waker_row = w ? (uint32_t)(w - an->threads) : NO_ROW;
-	}
+	start_wakeup_wait(an, t, ev->ts, ev->cpu, ev->waker,
+			  ev->flags & SC_HAS_WAKER);
 }
 
 /*

@@ -103,6 +103,15 @@ struct thread {
 	uint64_t waker;
 	uint32_t waker_row;
 	bool has_waker;
+	/* a wakeup seen while it ran, at @woken_at: when records of two CPUs
+	 * share a timestamp their file order is arbitrary, and a switch-out
+	 * blocked at that same time means the wakeup came after it (a thread
+	 * woken while still on the runqueue is made runnable, and does not
+	 * block): switch_out() then starts the wait at @woken_at */
+	bool woken_running;
+	uint64_t woken_at, woken_waker;
+	uint32_t woken_cpu;
+	bool woken_has_waker;
 	/* statistics (inside the time window) */
 	uint64_t runtime, switches, voluntary, involuntary, migrations;
 	uint64_t wakeups;

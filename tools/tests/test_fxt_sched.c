@@ -270,6 +270,58 @@ TEST(out_of_order_records_are_reordered)
 	}
 }
 
+/*
+ * Records of two CPUs at the same time, in either file order (fxt-collect
+ * writes the rings one after another): B (11, cpu1) wakes A (10) at 10 us,
+ * and A, running on cpu0 since 5 us, switches out blocked at 10 us and
+ * back in at 15 us. A thread woken while still on the runqueue does not
+ * block, so the wakeup is after the switch-out: a 5 us wait either way
+ * (taken for a wakeup of a running thread when cpu1's ring came first).
+ */
+static void build_tied_wakeup(struct tb *t, bool cpu1_first)
+{
+	int pass;
+
+	tb_begin(t, 1000000);
+	tb_thread(t, 10, 100, "A");
+	tb_thread(t, 11, 100, "B");
+	tb_switch(t, 0, 5, IDLE, 10, 0);
+	tb_switch(t, 1, 5, IDLE, 11, 0);
+	for (pass = 0; pass < 2; pass++) {
+		if ((pass == 0) == cpu1_first) {
+			tb_wake(t, 1, 10, 10, 11);
+			tb_switch(t, 1, 20, 11, IDLE, FXT_THREAD_STATE_BLOCKED);
+		} else {
+			tb_switch(t, 0, 10, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+			tb_switch(t, 0, 15, IDLE, 10, 0);
+			tb_switch(t, 0, 30, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+		}
+	}
+}
+
+TEST(a_wakeup_tied_with_a_blocking_switch_out_follows_it)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		struct analysis an;
+		struct tb t;
+		char *iv;
+
+		build_tied_wakeup(&t, s);
+		analysis_init(&an);
+		ASSERT(analysis_spool_intervals(&an) == 0);
+		ASSERT(run(&an, &t, 0) == 0);
+		iv = render(&an, 3, OUT_CSV, GROUP_NONE);
+		ASSERT(iv);
+		EXPECT_STREQ(iv, "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n"
+			     "wakeup,10,0,1,10000,15000,5000,100,A\n");
+		EXPECT_EQ(an.skipped_start + an.skipped_hole, 0);
+		free(iv);
+		analysis_free(&an);
+	}
+}
+
 TEST(late_records_beyond_window_are_counted_not_applied)
 {
 	struct analysis an;
@@ -1961,6 +2013,7 @@ int main(void)
 	RUN(wakeup_latency_first_wakeup_counts);
 	RUN(preempt_latency_wakeup_of_running_ignored_migration);
 	RUN(out_of_order_records_are_reordered);
+	RUN(a_wakeup_tied_with_a_blocking_switch_out_follows_it);
 	RUN(late_records_beyond_window_are_counted_not_applied);
 	RUN(top_memory_is_bounded_by_n_not_by_intervals);
 	RUN(top_lists_what_ran_meanwhile);
