@@ -350,13 +350,17 @@ static bool tid_wanted(const struct analysis *an, uint64_t tid)
 
 bool analysis_selected(const struct analysis *an, const struct thread *t)
 {
+	/* the pid as every output shows it: 0 when unknown, so that --pid 0
+	 * selects the threads listed with pid 0 (the idle tasks are no
+	 * threads: never selected) */
+	uint64_t pid = t->pid_known ? t->pid : 0;
 	size_t i;
 
 	if (!tid_wanted(an, t->tid))
 		return false;
 	if (an->f.npids) {
 		for (i = 0; i < an->f.npids; i++)
-			if (t->pid_known && an->f.pids[i] == t->pid)
+			if (an->f.pids[i] == pid)
 				break;
 		if (i == an->f.npids)
 			return false;

@@ -788,6 +788,51 @@ TEST(intervals_honour_every_filter)
 	analysis_free(&an);
 }
 
+/*
+ * --pid 0: the threads every output lists with pid 0, those whose process
+ * is unknown. Tid 7 has no kernel object record: 300 ns from its wakeup
+ * at 2000 to its switch-in at 2300. Tid 8, of process 100, waits 100 ns
+ * (3000..3100) and is not one of them.
+ */
+TEST(pid_0_selects_the_threads_of_unknown_process)
+{
+	static const char head[] = "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n";
+	static const char r7[] = "wakeup,7,0,0,2000,2300,300,0,\n";
+	static const char r8[] = "wakeup,8,0,0,3000,3100,100,100,eight\n";
+	struct analysis an;
+	struct tb t;
+	uint64_t pid = 0;
+	char *v, want[256];
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 7, 0);
+	tb_switch(&t, 0, 1500, 7, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 0, 2000, 7, 0);
+	tb_switch(&t, 0, 2300, IDLE, 7, 0);
+	tb_switch(&t, 0, 2500, 7, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 0, 3000, 8, 0);
+	tb_switch(&t, 0, 3100, IDLE, 8, 0);
+	tb_switch(&t, 0, 3200, 8, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_thread(&t, 8, 100, "eight");
+	analysis_init(&an);
+	an.f.pids = &pid;
+	an.f.npids = 1;
+	ASSERT(analysis_spool_intervals(&an) == 0);
+	ASSERT(run(&an, &t, 0) == 0);
+	v = render(&an, 3, OUT_CSV, GROUP_NONE);
+	snprintf(want, sizeof(want), "%s%s", head, r7);
+	EXPECT_STREQ(v, want);
+	free(v);
+	pid = 100;
+	v = render(&an, 3, OUT_CSV, GROUP_NONE);
+	snprintf(want, sizeof(want), "%s%s", head, r8);
+	EXPECT_STREQ(v, want);
+	free(v);
+	an.f.pids = NULL;
+	an.f.npids = 0;
+	analysis_free(&an);
+}
+
 struct seen {
 	char log[1024];
 	size_t len;
@@ -2027,6 +2072,7 @@ int main(void)
 	RUN(wakeup_tied_with_the_first_switch_is_before_it);
 	RUN(start_of_trace_wakeups_not_counted);
 	RUN(intervals_honour_every_filter);
+	RUN(pid_0_selects_the_threads_of_unknown_process);
 	RUN(names_and_markers_in_trace_order);
 	RUN(reused_tid_takes_its_new_name_from_then_on);
 	RUN(rename_keeps_one_row);
