@@ -72,7 +72,7 @@ assert sum(x[\"wakeup_latency_ns\"][\"count\"] for x in th)==d[\"wakeup_latency_
 assert \"processes\" in d
 ' '$tmp/p.json'"
 t "--intervals lists every interval" "n=\$('$S' latency '$tmp/t.fxt' --intervals | tail -n +2 | wc -l); c=\$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[\"wakeup_latency_ns\"][\"count\"]+d[\"preempt_latency_ns\"][\"count\"])' '$tmp/p.json'); [ \"\$n\" -eq \"\$c\" ]"
-t "filters: --pid, --tid, --comm, --from/--to" "'$S' latency '$tmp/t.fxt' --pid 2000 --json | grep -q '\"tid\": 2006' && ! '$S' latency '$tmp/t.fxt' --pid 2000 --json | grep -q '\"tid\": 1001' && '$S' summary '$tmp/t.fxt' --tid 1001 --csv | grep -q '^thread,1001,' && '$S' top '$tmp/t.fxt' --comm 'worker-*' -n 3 --json | grep -q worker && '$S' summary '$tmp/t.fxt' --from 10ms --to 0.5s >/dev/null"
+t "filters: --pid, --tid, --comm" "'$S' latency '$tmp/t.fxt' --pid 2000 --json | grep -q '\"tid\": 2006' && ! '$S' latency '$tmp/t.fxt' --pid 2000 --json | grep -q '\"tid\": 1001' && '$S' summary '$tmp/t.fxt' --tid 1001 --csv | grep -q '^thread,1001,' && '$S' top '$tmp/t.fxt' --comm 'worker-*' -n 3 --json | grep -q worker"
 t "usage errors exit 2" "{ '$S' 2>/dev/null; [ \$? -eq 2 ]; } && { '$S' bogus x 2>/dev/null; [ \$? -eq 2 ]; } && { '$S' latency '$tmp/t.fxt' --from 1parsec 2>/dev/null; [ \$? -eq 2 ]; }"
 t "missing file exits 1 with a message" "'$S' summary '$tmp/none.fxt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q 'No such file' '$tmp/e.txt'"
 t "stdin input" "'$S' summary - <'$tmp/t.fxt' | grep -q 'records:'"
@@ -161,6 +161,17 @@ t "fxt2json on a truncated file still writes valid JSON, says where, exit 1" "'$
 F=$tmp/fx
 mkdir -p "$F" && "$B/obj/tests/mk_fixture" "$F" || echo "not ok - mk_fixture"
 H=kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
+# summary --from/--to with units (ms, s), by hand from build_filtered():
+# the trace starts at 1000 (cpu1's first switch), so the window is
+# [1500, 2500). cpu0: idle 1200..2050 (550 of it inside), 201 2050..2100
+# (50), idle 2100..3400 (400 inside); 2 switches inside (2050, 2100).
+# cpu1: 301 from 1000 on, never switched out: not counted. Threads: 201
+# ran 50, switched out once (blocked), woken once (2000); 101 has nothing
+# inside (its switch-out at 1200, its wakeup at 3000).
+t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.fxt, CPU and thread figures as worked out by hand" "[ \"\$('$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups
+cpu,0,,,50,950,2,,,,
+cpu,1,,,0,0,0,,,,
+thread,201,200,other-1,50,,1,1,0,0,1' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (0.000001000 s)'"
 t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
 wakeup,101,0,0,1000,1100,100,100,app-main
 wakeup,101,0,0,3000,3400,400,100,app-main\" ]"
