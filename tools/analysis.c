@@ -1123,6 +1123,43 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 	an->hole_starts++;
 }
 
+/*
+ * The trace ended: the slice each CPU was running then has no switch to
+ * end it. It ends at the trace's last scheduling timestamp (@t_end, where
+ * the summary's time span ends, and where fxt2json ends it too), else a
+ * thread that never left its CPU (a CPU hog: who ran while others
+ * waited) would have no runtime and its CPU none busy. A CPU in a hole
+ * then runs nothing known: do_lost() closed its segment at the hole's
+ * start. The time window clips it like any other slice. The threads'
+ * slices counted so (@running_at_end) are said in the summary, as their
+ * end is the trace's, not a switch.
+ */
+static void close_at_end(struct analysis *an)
+{
+	uint32_t i;
+
+	for (i = 0; i < an->ncpus; i++) {
+		struct cpu *c = &an->cpus[i];
+		uint64_t d;
+
+		if (!c->known || an->t_end < c->since)
+			continue;
+		d = clipped(an, c->since, an->t_end);
+		if (c->cur_idle) {
+			c->idle += d;
+		} else {
+			struct thread *cur = analysis_row(an, c->cur_row);
+
+			c->busy += d;
+			if (cur)
+				cur->runtime += d;
+			if (d)
+				an->running_at_end++;
+		}
+		c->known = false;
+	}
+}
+
 /* Every row brought up to date, so that @tainted and @unseen read after
  * analysis_run() are what a walk over the threads at each hole left. */
 static void apply_holes_to_all(struct analysis *an)
@@ -1241,6 +1278,7 @@ int analysis_run(struct analysis *an, const char *path,
 	if (!an->top_n || (!an->f.npids && !an->f.comm)) {
 		an->passes = 1;
 		ret = sc_run(path, opts, &h, &an->io);
+		close_at_end(an);
 		apply_holes_to_all(an);
 		return ret;
 	}
@@ -1259,6 +1297,7 @@ int analysis_run(struct analysis *an, const char *path,
 	an->top_rows = NULL;
 	an->ntop_rows = 0;
 	free(tp.rows);
+	close_at_end(an);
 	apply_holes_to_all(an);
 	return ret;
 }

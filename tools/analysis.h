@@ -211,6 +211,9 @@ struct analysis {
 	/* latency intervals not counted (ending inside the window) */
 	uint64_t skipped_start;		/* began before the first switch */
 	uint64_t skipped_hole;		/* began in or ran into a hole */
+	uint64_t running_at_end;	/* threads' slices with no switch to
+					 * end them, counted up to @t_end
+					 * (analysis.c close_at_end()) */
 	bool oom;
 	bool spool_error;		/* the intervals' temporary file failed */
 	struct sc_stats io;

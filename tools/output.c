@@ -672,6 +672,8 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		fprintf(out, "}},\n\"not_counted\": {\"before_first_switch\": %"
 			PRIu64 ", \"across_lost_records\": %" PRIu64 "},\n",
 			an->skipped_start, an->skipped_hole);
+		fprintf(out, "\"running_at_end\": %" PRIu64 ",\n",
+			an->running_at_end);
 		fputs("\"malformed\": ", out);
 		if (an->io.malformed) {
 			fprintf(out, "{\"offset\": %zu, \"message\": ", an->io.error.offset);
@@ -759,6 +761,12 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			fputc('\n', out);
 		}
 		print_not_counted(an, out);
+		/* their end is the trace's, not a switch: a reader should
+		 * know that the runtime of these goes on beyond it */
+		if (an->running_at_end)
+			fprintf(out, "still running at the trace's end: %" PRIu64
+				" slices, counted up to it\n",
+				an->running_at_end);
 		if (an->io.reorder_oom)
 			fprintf(out, "reorder buffer out of memory (records handed on early): %"
 				PRIu64 "\n", an->io.reorder_oom);

@@ -14,8 +14,8 @@
 //      as a multiset of (pid, name, runtime), fxt-sched summary's threads
 //      that ran. A run cut by a hole in its CPU's records ends at the
 //      hole's start in both. A run still going when the trace ends is
-//      fxt2json's slice to the last timestamp (end_state "unknown"), and
-//      not in fxt-sched's runtime, which counts what ended: left out here.
+//      fxt2json's slice to the last scheduling timestamp (end_state
+//      "unknown"), and counted up to that same end in fxt-sched's runtime.
 // Prints TAP; exit 0 only if both hold.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -76,16 +76,12 @@ try {
   // in fxt2json's JSON, which Perfetto may keep without a process.
   const rows = await tp.query(`
     with running as (
-      select s.ts, s.dur, tt.utid,
-             extract_arg(s.arg_set_id, 'args.end_state') as end_state
+      select s.ts, s.dur, tt.utid
       from slice s join thread_track tt on s.track_id = tt.id
-      where s.name = 'running'),
-    trace_end as (select max(ts + dur) as te from running)
+      where s.name = 'running')
     select t.utid, coalesce(p.pid, 0) as pid, coalesce(t.name, '') as name,
-           sum(case when r.end_state = 'unknown' and r.ts + r.dur = te
-                    then 0 else r.dur end) as runtime
+           sum(r.dur) as runtime
     from running r join thread t using (utid) left join process p using (upid)
-    cross join trace_end
     where coalesce(p.pid, 0) != ${CPU_PID}
     group by t.utid having runtime > 0`);
   tp.close();

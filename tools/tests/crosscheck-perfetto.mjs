@@ -41,7 +41,11 @@
 // and the W rows that continue it (the wakeup-of-running quirk below). A
 // run on a CPU across one of its holes counts up to the hole's start,
 // where fxt-sched stops it (Perfetto stretches the slice over the hole);
-// such threads are counted and listed.
+// such threads are counted and listed. A slice still running when the
+// trace ends (no switch ends it) counts, in fxt-sched, up to its last
+// scheduling record; Perfetto gives it dur -1 (sched and thread_state):
+// here it ends at the last timestamp of Perfetto's thread_state and sched
+// rows, i.e. its last switch or wakeup, the same record.
 // fxt-sched lists each incarnation of a reused tid separately; Perfetto
 // gives all of a tid's scheduling to one thread: runtimes are summed per tid.
 // Prints TAP; exit 0 only if everything agrees.
@@ -156,10 +160,19 @@ const rows = await tp.query(`
   from thread_state s join thread t using(utid)
   where t.tid != 0
   order by s.utid, s.ts`);
+// the trace's end as fxt-sched takes it: the last switch or wakeup
+const endRow = await tp.query(`
+  select max(m) as ts from (select max(ts) as m from thread_state
+                            union all select max(ts) as m from sched)`);
+const traceEnd = endRow.length && endRow[0].ts !== null ? BigInt(endRow[0].ts) : 0n;
+// raw sums: a slice with dur -1 (still running at the end) to traceEnd
 const sched = await tp.query(`
-  select t.tid as tid, sum(s.dur) as runtime, count(*) as slices
+  select t.tid as tid,
+         sum(case when s.dur < 0 then ${traceEnd} - s.ts else s.dur end) as runtime,
+         count(*) as slices
   from sched s join thread t using(utid)
-  where s.dur > 0 and t.tid != 0 group by t.tid`);
+  where (s.dur > 0 or (s.dur < 0 and s.ts < ${traceEnd})) and t.tid != 0
+  group by t.tid`);
 const firstSwitchRow = await tp.query(`
   select min(ts) as ts from thread_state where state != 'W'`);
 const lostRows = await tp.query(`
@@ -271,11 +284,15 @@ const addRun = (tid, start, end, cpu) => {
 // A run whose switch-out was not seen (no row of the thread follows it
 // where it ends: the CPU's next switch, after a hole began there, was
 // another thread's, or the trace ended) counts to the start of a hole that
-// began during it on its CPU, as in fxt-sched; with no such hole, nothing.
+// began during it on its CPU, as in fxt-sched; with no such hole, a run
+// still going at the trace's end (dur -1) counts up to it, as fxt-sched
+// counts it; any other, nothing.
 const addUnendedRun = (tid) => {
   const end = prev.end >= 0n ? prev.end : 1n << 62n;
   if (holes.some(h => h.cpu === prev.cpu && h.start >= runStart && h.start < end))
     addRun(tid, runStart, end, prev.cpu);
+  else if (prev.end < 0n && traceEnd > runStart)
+    addRun(tid, runStart, traceEnd, prev.cpu);
 };
 for (const r of rows) {
   const tid = Number(r.tid), ts = BigInt(r.ts), dur = BigInt(r.dur);

@@ -187,8 +187,9 @@ static void build_filtered(struct tb *t)
  * Counted: wakeup 2 (500 tid 20, 200 tid 15), preempt 1 (4800, tid 125);
  * not counted: 1 begun before the first switch (126's, ending at 4300).
  * cpu0 from its first switch (127's slice before it is not counted): 124
- * 4000..5000, idle 5000..6500, 20 6500..9000: busy 3500, idle 1500.
- * cpu1: 126 4300..9100: busy 4800.
+ * 4000..5000, idle 5000..6500, 20 6500..9000, 15 from 9000 to the
+ * trace's end (9100): busy 3600, idle 1500.
+ * cpu1: 126 4300..9100 (125 from then on: 0 ns to the end): busy 4800.
  */
 FX_UNUSED
 static void build_start(struct tb *t)
@@ -266,8 +267,10 @@ static void build_reuse(struct tb *t)
  * 3500 starts a clock that is not counted either.
  * Counted: A preempt 1200 (5000..6200).
  * Not counted: 3 (C's, D's, E's 2500 from 3500 to 6000).
- * cpu1: busy 1000 (B, 1000..2000; then unknown until 3000).
- * cpu0: busy 5200 (A 4000, C 500, D 500, E 200), idle 0.
+ * cpu1: busy 1000 (B, 1000..2000; then unknown until 3000), idle 3200
+ * (3000 to the trace's end, 6200).
+ * cpu0: busy 5200 (A 4000, C 500, D 500, E 200; A from 6200 on: 0 ns to
+ * the trace's end), idle 0.
  */
 FX_UNUSED
 static void build_holes_as(struct tb *t, bool skipped);
@@ -416,6 +419,9 @@ static void build_empty_names(struct tb *t)
  * fxt2json "running" slices: 101 1000..5000 unknown; 102 1000..2000
  * blocked, 3500..5000 unknown; 103 1000..5000 blocked; 104 1000..2000
  * unknown (the hole), nothing after it.
+ * fxt-sched summary counts the same: cpu0 busy 4000 (100%), spinner 4000;
+ * cpu1 busy 2500, idle 1500 (napper 2500); cpu2 busy 4000; cpu3 busy 1000
+ * (to the hole); 2 slices still running at the end, counted up to it.
  */
 FX_UNUSED
 static void build_open_end(struct tb *t)

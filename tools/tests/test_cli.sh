@@ -165,12 +165,14 @@ H=kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
 # the trace starts at 1000 (cpu1's first switch), so the window is
 # [1500, 2500). cpu0: idle 1200..2050 (550 of it inside), 201 2050..2100
 # (50), idle 2100..3400 (400 inside); 2 switches inside (2050, 2100).
-# cpu1: 301 from 1000 on, never switched out: not counted. Threads: 201
-# ran 50, switched out once (blocked), woken once (2000); 101 has nothing
-# inside (its switch-out at 1200, its wakeup at 3000).
+# cpu1: 301 from 1000 on, never switched out: counted up to the trace's
+# end (3500), 1000 of it inside. Threads: 301 (no name, pid 0) ran 1000;
+# 201 ran 50, switched out once (blocked), woken once (2000); 101 has
+# nothing inside (its switch-out at 1200, its wakeup at 3000).
 t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.fxt, CPU and thread figures as worked out by hand" "[ \"\$('$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups
 cpu,0,,,50,950,2,,,,
-cpu,1,,,0,0,0,,,,
+cpu,1,,,1000,0,0,,,,
+thread,301,0,,1000,,0,0,0,0,0
 thread,201,200,other-1,50,,1,1,0,0,1' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (0.000001000 s)'"
 t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
 wakeup,101,0,0,1000,1100,100,100,app-main
@@ -334,6 +336,20 @@ assert run==[(101,1.0,4.0,0,\"unknown\"),(102,1.0,1.0,1,\"blocked\"),(102,3.5,1.
 cpu=sorted((e[\"tid\"],e[\"ts\"],e[\"dur\"],e[\"name\"]) for e in ev if e[\"ph\"]==\"X\" and e[\"pid\"]==2147483647)
 assert cpu==[(0,1.0,4.0,\"spinner\"),(1,1.0,1.0,\"napper\"),(1,3.5,1.5,\"napper\"),(2,1.0,4.0,\"tid 103\"),(3,1.0,1.0,\"tid 104\")], cpu
 '"
+# The same slices in fxt-sched's summary (fixtures.h, build_open_end()):
+# spinner's and napper's last, with no switch to end them, up to the
+# trace's end (5000), and said so; cpu3's only to its hole. With --to the
+# window clips them: [1000, 3000).
+t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4000 +0 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4000 +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups
+cpu,0,,,4000,0,1,,,,
+cpu,1,,,2500,1500,3,,,,
+cpu,2,,,4000,0,2,,,,
+cpu,3,,,1000,0,1,,,,
+thread,101,100,spinner,4000,,0,0,0,0,0
+thread,103,0,,4000,,1,1,0,0,0
+thread,102,100,napper,2500,,1,1,0,0,1
+thread,104,0,,1000,,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000 --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,
+thread,101,100,spinner,2000,,0,0,0,0,0' ]"
 t "fxt2json: a complete event's end tick is converted at its provider's tick rate (us ticks: 1 ms, also for an event at tick 0)" "'$J' '$F/us_ticks.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]

@@ -213,7 +213,8 @@ TEST(preempt_latency_wakeup_of_running_ignored_migration)
 	EXPECT_EQ(a->lat[LAT_PREEMPT].max, 600);
 	EXPECT_EQ(a->involuntary, 1);
 	EXPECT_EQ(a->voluntary, 0);
-	EXPECT_EQ(a->runtime, 1000);		/* 1000..2000; 2600.. still open */
+	/* 1000..2000, and 2600 to the trace's end (3000), no switch-out */
+	EXPECT_EQ(a->runtime, 1400);
 	EXPECT_EQ(b->lat[LAT_PREEMPT].max, 400);
 	EXPECT_EQ(b->migrations, 1);
 	EXPECT_EQ(b->runtime, 600);		/* 2000..2600 */
@@ -261,8 +262,10 @@ TEST(out_of_order_records_are_reordered)
 		ASSERT(a && b);
 		EXPECT_EQ(a->lat[LAT_WAKEUP].count, 1);
 		EXPECT_EQ(a->lat[LAT_WAKEUP].max, 150);	/* 450 - 300 */
-		EXPECT_EQ(a->runtime, 100);
+		/* 100..200, and 450 to the trace's end (500) */
+		EXPECT_EQ(a->runtime, 150);
 		EXPECT_EQ(b->runtime, 350);
+		EXPECT_EQ(an.running_at_end, 1);
 		EXPECT_EQ(an.io.late, 0);
 		EXPECT_EQ(an.t0, 100);
 		EXPECT_EQ(an.t_end, 500);
@@ -702,7 +705,8 @@ TEST(start_of_trace_wakeups_not_counted)
 	EXPECT_EQ(p->lat[LAT_PREEMPT].count, 1);
 	EXPECT_EQ(p->lat[LAT_PREEMPT].max, 4800);
 	EXPECT_EQ(p->lat[LAT_WAKEUP].count, 0);
-	EXPECT_EQ(an.cpus[0].busy, 3500);
+	/* and 15 from 9000 to the trace's end (9100) */
+	EXPECT_EQ(an.cpus[0].busy, 3600);
 	EXPECT_EQ(an.cpus[0].idle, 1500);
 	EXPECT_EQ(an.cpus[1].busy, 4800);
 	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
@@ -996,7 +1000,7 @@ static void expect_hole_fixture(struct analysis *an)
 	EXPECT_EQ(analysis_find(an, 105)->wakeups, 1);
 	EXPECT_EQ(analysis_find(an, 101)->lat[LAT_PREEMPT].max, 1200);
 	EXPECT_EQ(an->cpus[1].busy, 1000);
-	EXPECT_EQ(an->cpus[1].idle, 0);
+	EXPECT_EQ(an->cpus[1].idle, 3200);	/* 3000 to the trace's end */
 	EXPECT_EQ(analysis_find(an, 102)->runtime, 1000);
 	EXPECT_EQ(an->cpus[0].busy, 5200);
 	EXPECT_EQ(an->cpus[0].idle, 0);
