@@ -59,7 +59,7 @@
  * COMMAND after -d is in progress, SIGALRM interrupts it this often, so
  * that a write stuck on a full pipe, an open() waiting for a FIFO's reader
  * or a waitpid() still notices a stop signal handled just before it began
- * (and a write, the -d deadline).
+ * (and a write, the -d deadline and COMMAND's exit).
  */
 #define KICK_INTERVAL_MS	100
 /*
@@ -647,6 +647,22 @@ static int stop_threshold(const struct session *s)
 	return s->child_running ? 2 : 1;
 }
 
+/*
+ * Has COMMAND exited? Asked without SIGCHLD too (it is blocked but in
+ * ppoll()): waitpid() with WNOHANG finds an exited child all the same.
+ */
+static void reap_child(struct session *s)
+{
+	int status;
+
+	if (!s->child_running)
+		return;
+	if (waitpid(s->child, &status, WNOHANG) == s->child) {
+		s->child_running = false;
+		s->child_status = status;
+	}
+}
+
 /* Pass a kill()ed signal on to COMMAND, if it still runs. */
 static void forward_signal(struct session *s)
 {
@@ -679,22 +695,27 @@ static bool deadline_passed(const struct session *s,
 
 /*
  * A write() to the output was interrupted: by a signal, or by the kick
- * timer while it was stuck. A stop signal, or the -d deadline, stops
- * tracing right away (the trace ends now, not when the output takes the
- * data again); the data already taken from the rings is still written. 0:
- * go on writing; -EINTR (one more signal) or -ETIMEDOUT (nothing taken for
- * STOP_PATIENCE_MS): give up the rest.
+ * timer while it was stuck. A stop signal, the -d deadline or COMMAND's
+ * exit stops tracing right away (the trace ends now, not when the output
+ * takes the data again: a reader that stalls would otherwise stretch the
+ * trace past its end, and fill the rings until they drop); the data
+ * already taken from the rings is still written. 0: go on writing; -EINTR
+ * (one more signal) or -ETIMEDOUT (nothing taken for STOP_PATIENCE_MS
+ * after a stop signal): give up the rest. After -d or COMMAND's exit the
+ * output may take as long as it needs, as for a reader that is just slow.
  */
 static int output_interrupted(void *ctx)
 {
 	struct session *s = ctx;
 	struct timespec now;
 
+	reap_child(s);
 	forward_signal(s);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (stop_signals >= stop_threshold(s))
 		note_stop(s);
-	if (s->tracing && (s->stopping || deadline_passed(s, &now)))
+	if (s->tracing && (s->stopping || deadline_passed(s, &now) ||
+			   (s->child && !s->child_running)))
 		stop_tracing(s);
 	if (!s->stopping)
 		return 0;
@@ -1501,18 +1522,6 @@ static int start_command(struct session *s)
 	msg("%s", err == ENOENT ? "check the command name and PATH" :
 		  "check that the command is executable");
 	return -1;
-}
-
-static void reap_child(struct session *s)
-{
-	int status;
-
-	if (!s->child_running)
-		return;
-	if (waitpid(s->child, &status, WNOHANG) == s->child) {
-		s->child_running = false;
-		s->child_status = status;
-	}
 }
 
 /* ---- the loop --------------------------------------------------------- */

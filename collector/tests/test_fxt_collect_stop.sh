@@ -8,7 +8,8 @@
 # (nothing traced, FILE as it was), and while a write() to a pipe whose
 # reader stalls is blocked (the trace ends at the signal; what the output
 # does not take within 2 s, or after one more signal, is given up). The
-# -d deadline, too, ends tracing while a write is blocked. Every wait is
+# -d deadline and COMMAND's exit, too, end tracing while a write is
+# blocked. Every wait is
 # bounded: a collector that does not stop is SIGKILLed and the test fails.
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
@@ -234,6 +235,30 @@ if stalled_d1 3 perl -MFcntl \
 	ok "-d 1 into a non-blocking pipe whose reader stalls: waits for room (no EAGAIN error), a whole trace"
 else
 	fail "-d 1 into a non-blocking pipe whose reader stalls: exit $rc, wanted 'traced 3 CPUs for 1.x s', no failure and a whole trace" \
+		"$TMP/err" "$TMP/check"
+fi
+
+# COMMAND exits (sleep 1) while a write to a pipe whose reader sleeps 4 s is
+# blocked: tracing stops then, as at the -d deadline, and the rest waits
+# for the reader (not given up: no stop signal came). Before, COMMAND's
+# exit was seen only between drains: tracing ran on for the reader's 4 s
+# (with 50 records/ms the rings also dropped). 20 records/ms fill the pipe
+# at once and a 4 MiB ring in about 5 s, so none is dropped even if a
+# loaded machine stretches the 1 s; "[12].x s" leaves it a second more.
+rm -f "$TMP/rc" "$TMP/p.fxt" "$TMP/check"
+timeout 30 sh -c '
+	{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=20 \
+		"$3" -D "$2" -o - -- sleep 1 2>"$4/err"
+	  echo $? >"$4/rc"; } |
+	{ sleep 4; cat >"$4/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$TMP"
+rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+if [ "$rc" = 0 ] && grep -q "traced 3 CPUs for [12]\.[0-9]* s" "$TMP/err" &&
+   grep -q "no records dropped" "$TMP/err" &&
+   ! grep -q -e "gave up" -e "failed" "$TMP/err" &&
+   "$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1; then
+	ok "COMMAND exits while a write to a stalled pipe blocks: tracing stops then (about 1 s, not the reader's 4 s), nothing dropped, the rest waits for the reader, a whole trace"
+else
+	fail "COMMAND exits while a write to a stalled pipe blocks: exit $rc, wanted 0, 'traced 3 CPUs for 1.x s', 'no records dropped' and a whole trace" \
 		"$TMP/err" "$TMP/check"
 fi
 
