@@ -21,12 +21,16 @@
  * queued wakeups (sched_setaffinity() churn): no wakeup may name a stopper
  * thread, or any task outside the test, as the waker of a task it did not
  * wake.
+ *
+ * And timer wakeups, over a busy CPU and an idle one: no waker at all.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -345,6 +349,211 @@ TEST(no_wakeup_names_a_stopper_that_did_not_wake_it)
 	if (wl.wakeups < LOAD_WAKEUPS)
 		SKIP("the load made %lu wakeups in %.0f s, fewer than %d",
 		     wl.wakeups, ran, LOAD_WAKEUPS);
+}
+
+/*
+ * Timer wakeups name no waker (uapi "Records", wakeup: the waker is
+ * omitted for a wakeup from interrupt or softirq context or idle, "never a
+ * task that did not wake it"). A sleeper pinned to one CPU calls
+ * nanosleep(1 ms) TIMER_SLEEPS times; the hrtimer that ends each sleep
+ * fires in a hard interrupt (on PREEMPT_RT, for a task that is not
+ * real-time, in the timer softirq, which runs in the ktimers/N thread
+ * there: the contract says softirq threads name no waker either). With
+ * @busy, a spinner busy-loops on the same CPU, so the interrupt arrives
+ * while another task runs: a module that named current without asking
+ * in_task() would name the spinner (or, on PREEMPT_RT, ktimers/N). Without
+ * it the CPU is otherwise idle: a module that named any task there (a
+ * stale waker slot, the last task that ran on the CPU) is caught. Nothing
+ * but the timer wakes the sleeper: it is a process of its own (no
+ * mmap_lock shared with the drainer) that takes no lock another task
+ * holds, so every one of its wakeups must name none.
+ */
+#define TIMER_SLEEPS	150
+#define TIMER_MAX_SECONDS	60
+
+struct timer_watch {
+	__u64 sleeper, spinner;
+	__u64 from_ts;		/* the sleeper's first sleep begins after it */
+	__u64 running[CPU_SETSIZE];	/* per CPU: the last switch's incoming tid */
+	unsigned long wakeups, named, over_spinner, over_idle, over_other;
+};
+
+struct timer_shared {
+	__u64 from_ts;		/* CLOCK_BOOTTIME before the first sleep */
+	int sleeps_done, stop;
+};
+
+static __u64 boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (__u64)ts.tv_sec * 1000000000 + (__u64)ts.tv_nsec;
+}
+
+static void see_timer_switch(void *ctx, int cpu, const struct krec_switch *sw,
+			     __u64 ts, __s32 outgoing_weight)
+{
+	struct timer_watch *w = ctx;
+
+	(void)ts;
+	(void)outgoing_weight;
+	if (cpu >= 0 && cpu < CPU_SETSIZE)
+		w->running[cpu] = sw->incoming_tid;
+}
+
+static void see_timer_wakeup(void *ctx, int cpu, __u64 tid, __u64 waker,
+			     __u64 ts)
+{
+	struct timer_watch *w = ctx;
+	__u64 cur = cpu >= 0 && cpu < CPU_SETSIZE ? w->running[cpu] : 1;
+
+	if (tid != w->sleeper || !w->from_ts || ts < w->from_ts)
+		return;
+	w->wakeups++;
+	/* What ran on the CPU that wrote the record when the wakeup came. */
+	if (cur == 0)
+		w->over_idle++;
+	else if (cur == w->spinner)
+		w->over_spinner++;
+	else
+		w->over_other++;
+	if (waker && w->named++ < 5)
+		printf("#   cpu %d at %llu: sleeper %llu woken by its timer, but the record names tid %llu (%s ran there)\n",
+		       cpu, (unsigned long long)ts, (unsigned long long)tid,
+		       (unsigned long long)waker,
+		       cur == 0 ? "idle" : cur == w->spinner ? "the spinner" :
+		       "another task");
+}
+
+static void timer_wakeups_name_no_waker(int busy)
+{
+	static struct timer_watch w;
+	struct timespec ms = { .tv_nsec = 1000 * 1000 };
+	int fd, status, n = 0, cpu, cpus[2], i;
+	struct timer_shared *sh;
+	struct fxtrace_info info;
+	pid_t sleeper, spinner = 0;
+	cpu_set_t mask;
+	struct rings rs;
+	double start;
+
+	memset(&w, 0, sizeof(w));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mask), &mask));
+	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
+		if (CPU_ISSET(cpu, &mask))
+			cpus[n++] = cpu;
+	if (n < 2)
+		SKIP("needs two CPUs");
+	/* The drains on one CPU, the sleeper (and spinner) on the other. */
+	ASSERT_EQ(0, pin_to_cpu(0, cpus[0]));
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(sh != MAP_FAILED);
+	memset(sh, 0, sizeof(*sh));
+
+	fd = dev_open();
+	ASSERT_EQ(0, dev_configure(fd, 4 << 20, 0));
+	info = dev_info(fd);
+	rings_map(fd, &info, &rs);
+	rings_watch(&rs, see_timer_switch, see_timer_wakeup, &w);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+
+	if (busy) {
+		spinner = fork();
+		ASSERT_TRUE(spinner >= 0);
+		if (spinner == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (pin_to_cpu(0, cpus[1]))
+				_exit(1);
+			while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
+				;
+			_exit(0);
+		}
+		w.spinner = (__u64)spinner;
+	}
+	sleeper = fork();
+	ASSERT_TRUE(sleeper >= 0);
+	if (sleeper == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin_to_cpu(0, cpus[1]))
+			_exit(1);
+		/* Pinned: no stopper moves it (and wakes it) from here on. */
+		__atomic_store_n(&sh->from_ts, boottime_ns(), __ATOMIC_RELEASE);
+		for (i = 0; i < TIMER_SLEEPS; i++) {
+			if (nanosleep(&ms, NULL))
+				_exit(2);
+			__atomic_store_n(&sh->sleeps_done, i + 1,
+					 __ATOMIC_RELAXED);
+		}
+		_exit(0);
+	}
+	w.sleeper = (__u64)sleeper;
+	start = now_s();
+	while (waitpid(sleeper, &status, WNOHANG) == 0) {
+		usleep(10 * 1000);
+		w.from_ts = __atomic_load_n(&sh->from_ts, __ATOMIC_ACQUIRE);
+		rings_drain(&rs);
+		if (now_s() - start > TIMER_MAX_SECONDS) {
+			kill(sleeper, SIGKILL);
+			waitpid(sleeper, &status, 0);
+			break;
+		}
+	}
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	if (busy) {
+		int spun;
+
+		ASSERT_EQ(spinner, waitpid(spinner, &spun, 0));
+		ASSERT_TRUE(WIFEXITED(spun) && WEXITSTATUS(spun) == 0);
+	}
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	w.from_ts = sh->from_ts;
+	rings_drain(&rs);
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(TIMER_SLEEPS, sh->sleeps_done);
+
+	printf("#   %s CPU %d: %d sleeps of 1 ms in %.1f s, %lu wakeups of the sleeper (over the spinner %lu, idle %lu, another task %lu), %lu naming a waker\n",
+	       busy ? "busy" : "idle", cpus[1], sh->sleeps_done,
+	       now_s() - start, w.wakeups, w.over_spinner, w.over_idle,
+	       w.over_other, w.named);
+	EXPECT_EQ(0, w.named);
+	/*
+	 * Every sleep blocks (1 ms is far more than the syscall's way in),
+	 * and the timer wakes it: one wakeup each, unless records were lost,
+	 * which rings_check_counters() below catches. 9 in 10 leaves room
+	 * for nothing but a few sleeps cut short by the sleeper's own
+	 * scheduling (none expected).
+	 */
+	EXPECT_LE(TIMER_SLEEPS * 9 / 10, w.wakeups);
+	/*
+	 * The load did what it is for. Without PREEMPT_RT the wakeup record
+	 * is written in the timer interrupt, over whatever ran: the spinner
+	 * most of the time in the busy run (the sleeper itself never, it is
+	 * asleep), idle in the idle run. On PREEMPT_RT ktimers/N runs the
+	 * expiry, so "another task" is what ran there.
+	 */
+	if (!kernel_is_preempt_rt()) {
+		if (busy)
+			EXPECT_LE(w.wakeups / 2, w.over_spinner);
+		else
+			EXPECT_LE(w.wakeups / 2, w.over_idle);
+	}
+	EXPECT_EQ(0, rings_check_counters(&rs));
+	rings_unmap(&rs);
+	close(fd);
+	munmap(sh, sizeof(*sh));
+	expect_no_live_allocations();
+}
+
+TEST(timer_wakeups_over_a_busy_cpu_name_no_waker)
+{
+	timer_wakeups_name_no_waker(1);
+}
+
+TEST(timer_wakeups_on_an_idle_cpu_name_no_waker)
+{
+	timer_wakeups_name_no_waker(0);
 }
 
 TEST_MAIN()
