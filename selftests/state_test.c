@@ -22,10 +22,12 @@
  * a switch that runs it.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include <time.h>
@@ -118,6 +120,15 @@ static void pin(int cpu)
 static void on_signal(int sig)
 {
 	(void)sig;
+}
+
+/* The records' clock. */
+static __u64 boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (__u64)ts.tv_sec * 1000000000 + (__u64)ts.tv_nsec;
 }
 
 static __u64 mono_ns(void)
@@ -377,6 +388,258 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
 		SKIP("the sleeper slept %llu times in %llu ms, fewer than %d",
 		     (unsigned long long)w.asleep,
 		     (unsigned long long)ran_ms, MIN_ASLEEP);
+}
+
+/*
+ * The other outgoing states, and linux_state's value (uapi "Records"):
+ * FXT_THREAD_STATE_SUSPENDED 2 for a stopped or traced task,
+ * FXT_THREAD_STATE_DYING 4 for one that exits and stays a zombie,
+ * FXT_THREAD_STATE_DEAD 5 for one nobody waits for (a thread), BLOCKED for
+ * every other sleep; linux_state is the raw prev_state, which none of
+ * these states implies. The values, the same in 6.1's and 6.12's
+ * include/linux/sched.h:
+ *   raise(SIGSTOP): do_signal_stop() sets TASK_STOPPED
+ *     (TASK_WAKEKILL 0x100 | __TASK_STOPPED 0x4);
+ *   exit: do_task_dead() sets TASK_DEAD 0x80, after exit_notify() made the
+ *     task EXIT_ZOMBIE (a process whose parent will wait) or EXIT_DEAD (a
+ *     thread, reaped at once): the module tells them by exit_state;
+ *   vfork: the parent waits in wait_for_vfork_done(), in
+ *     TASK_UNINTERRUPTIBLE | TASK_KILLABLE | TASK_FREEZABLE (0x2102),
+ *     a D sleep (its completion's lock is raw, so PREEMPT_RT sleeps
+ *     there in the same state).
+ * Each test traces one task until its switch out in that state, then
+ * asserts the FXT state and the exact linux_state of it. Catches a module
+ * that maps every sleep to BLOCKED, tells DYING from DEAD wrong (by
+ * prev_state alone), or writes anything but the raw prev_state as
+ * linux_state (the tracepoint's format, __trace_sched_switch_state(), an
+ * index bit, or the state with modifiers dropped). A traced task
+ * (__TASK_TRACED, SUSPENDED too) is not tested: the same branch of the
+ * module as the stopped one.
+ */
+#define LS_TASK_STOPPED		0x104
+#define LS_TASK_DEAD		0x80
+#define LS_VFORK_WAIT		0x2102
+#define OUTS_MAX		64
+#define STATE_WAIT_S		30	/* for a switch out to show up */
+
+struct out_ev {
+	__u64 ts, state;
+	int has_ls;
+	__u32 ls;
+};
+
+struct outs {
+	__u64 tid;
+	int n, lost;
+	struct out_ev ev[OUTS_MAX];
+};
+
+static void see_out(void *ctx, int cpu, const struct krec_switch *sw,
+		    __u64 ts, __s32 outgoing_weight)
+{
+	struct outs *o = ctx;
+
+	(void)cpu;
+	(void)outgoing_weight;
+	if (!o->tid || sw->outgoing_tid != o->tid)
+		return;
+	if (o->n == OUTS_MAX) {
+		o->lost++;
+		return;
+	}
+	o->ev[o->n++] = (struct out_ev){ .ts = ts, .state = sw->fxt_state,
+					 .has_ls = sw->has_linux_state,
+					 .ls = sw->linux_state };
+}
+
+static void print_outs(const struct outs *o)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		printf("#   tid %llu at %llu: switched out in state %llu, linux_state %s%#x\n",
+		       (unsigned long long)o->tid,
+		       (unsigned long long)o->ev[i].ts,
+		       (unsigned long long)o->ev[i].state,
+		       o->ev[i].has_ls ? "" : "(implied) ",
+		       o->ev[i].has_ls ? o->ev[i].ls : 0);
+}
+
+/* The switches out of @o with FXT state @state. */
+static int outs_in_state(const struct outs *o, __u64 state)
+{
+	int i, k = 0;
+
+	for (i = 0; i < o->n; i++)
+		k += o->ev[i].state == state;
+	return k;
+}
+
+/* A session watching @o's switches out, started. */
+static int state_session(struct rings *rs, struct outs *o)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+
+	ASSERT_EQ(0, dev_configure(fd, 4 << 20, 0));
+	info = dev_info(fd);
+	rings_map(fd, &info, rs);
+	rings_watch(rs, see_out, NULL, o);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	return fd;
+}
+
+/* Drain until @o has a switch out in @state, or STATE_WAIT_S passed. */
+static void drain_until(struct rings *rs, const struct outs *o, __u64 state)
+{
+	double end = now_s() + STATE_WAIT_S;
+
+	rings_drain(rs);
+	while (!outs_in_state(o, state) && now_s() < end) {
+		usleep(10 * 1000);
+		rings_drain(rs);
+	}
+}
+
+static void state_session_end(int fd, struct rings *rs, const struct outs *o)
+{
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	rings_drain(rs);
+	print_outs(o);
+	EXPECT_EQ(0, o->lost);
+	EXPECT_EQ(0, rings_check_counters(rs));
+	rings_unmap(rs);
+	close(fd);
+	expect_no_live_allocations();
+}
+
+/* Every switch out of @o in @state has linux_state @ls; there is one. */
+static void expect_state(const struct outs *o, __u64 state, __u32 ls)
+{
+	int i, k = 0;
+
+	for (i = 0; i < o->n; i++) {
+		if (o->ev[i].state != state)
+			continue;
+		k++;
+		EXPECT_TRUE(o->ev[i].has_ls);
+		EXPECT_EQ(ls, o->ev[i].ls);
+	}
+	EXPECT_LE(1, k);
+}
+
+/*
+ * A child stops itself: SUSPENDED with TASK_STOPPED. Then, continued, it
+ * exits and its parent does not reap it until the trace is over: DYING
+ * with TASK_DEAD (its exit_state is EXIT_ZOMBIE when it leaves the CPU
+ * for the last time).
+ */
+TEST(stopped_then_zombie_child_switches_out_suspended_then_dying)
+{
+	static struct outs o;
+	struct rings rs;
+	siginfo_t si;
+	int fd = state_session(&rs, &o), status, i;
+	pid_t pid = fork();
+
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	o.tid = (__u64)pid;
+	ASSERT_EQ(pid, waitpid(pid, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	drain_until(&rs, &o, FXT_THREAD_STATE_SUSPENDED);
+	ASSERT_EQ(0, kill(pid, SIGCONT));
+	/* Exited, left a zombie: WNOWAIT does not reap it. */
+	memset(&si, 0, sizeof(si));
+	ASSERT_EQ(0, waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT));
+	ASSERT_EQ(pid, si.si_pid);
+	drain_until(&rs, &o, FXT_THREAD_STATE_DYING);
+	state_session_end(fd, &rs, &o);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	expect_state(&o, FXT_THREAD_STATE_SUSPENDED, LS_TASK_STOPPED);
+	expect_state(&o, FXT_THREAD_STATE_DYING, LS_TASK_DEAD);
+	/* A zombie is not dead: never DEAD, and it left the CPU last. */
+	EXPECT_EQ(0, outs_in_state(&o, FXT_THREAD_STATE_DEAD));
+	for (i = 0; i + 1 < o.n; i++)
+		EXPECT_NE(FXT_THREAD_STATE_DYING, o.ev[i].state);
+}
+
+static void *exiting_thread(void *arg)
+{
+	*(pid_t *)arg = gettid();
+	return NULL;
+}
+
+/*
+ * A thread exits: exit_notify() reaps it at once (EXIT_DEAD), so its last
+ * switch out is DEAD with TASK_DEAD, never DYING.
+ */
+TEST(exiting_thread_switches_out_dead)
+{
+	static struct outs o;
+	static pid_t tid;
+	struct rings rs;
+	int fd = state_session(&rs, &o);
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, exiting_thread, &tid));
+	/* The kernel clears the thread's tid word before it switches out. */
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_TRUE(tid > 0);
+	o.tid = (__u64)tid;	/* set before the first drain */
+	drain_until(&rs, &o, FXT_THREAD_STATE_DEAD);
+	state_session_end(fd, &rs, &o);
+
+	expect_state(&o, FXT_THREAD_STATE_DEAD, LS_TASK_DEAD);
+	EXPECT_EQ(0, outs_in_state(&o, FXT_THREAD_STATE_DYING));
+	EXPECT_EQ(FXT_THREAD_STATE_DEAD, o.n ? o.ev[o.n - 1].state : 0);
+}
+
+/*
+ * vfork: the parent sleeps uninterruptibly until the child exits (the
+ * child sleeps 100 ms first, so the parent cannot miss the sleep):
+ * BLOCKED, with linux_state 0x2102, the one sleep of this test whose
+ * state linux_state alone tells apart from TASK_INTERRUPTIBLE. The child
+ * is a clone(CLONE_VFORK) without CLONE_VM: the parent's wait is the
+ * same, and the child may call what it likes in its own copy of memory.
+ */
+TEST(vfork_parent_blocks_uninterruptibly)
+{
+	static struct outs o;
+	struct timespec nap = { .tv_nsec = 100 * 1000 * 1000 };
+	struct rings rs;
+	int fd, status, i, d = 0;
+	__u64 before, after;
+	long pid;
+
+	o.tid = (__u64)gettid();
+	fd = state_session(&rs, &o);
+	before = boottime_ns();
+	pid = syscall(SYS_clone, CLONE_VFORK | SIGCHLD, NULL, NULL, NULL, 0);
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		nanosleep(&nap, NULL);
+		_exit(0);
+	}
+	after = boottime_ns();
+	state_session_end(fd, &rs, &o);
+	ASSERT_EQ(pid, waitpid((pid_t)pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (i = 0; i < o.n; i++) {
+		if (o.ev[i].ts < before || o.ev[i].ts > after)
+			continue;
+		if (o.ev[i].state == FXT_THREAD_STATE_BLOCKED &&
+		    o.ev[i].has_ls && o.ev[i].ls == LS_VFORK_WAIT)
+			d++;
+	}
+	printf("#   %d switches out in the vfork wait (BLOCKED, linux_state %#x)\n",
+	       d, LS_VFORK_WAIT);
+	EXPECT_LE(1, d);
 }
 
 TEST_MAIN()
