@@ -80,6 +80,15 @@ static __u64 word_at(const unsigned char *data, __u64 size, __u64 pos)
 	return *(const __u64 *)(data + (pos & (size - 1)));
 }
 
+/* Now on the clock of every timestamp (uapi "Clock"). */
+static __u64 boottime_ns(void)
+{
+	struct timespec ts;
+
+	ASSERT_EQ(0, clock_gettime(CLOCK_BOOTTIME, &ts));
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
 TEST(ctrl_page_describes_its_ring)
 {
 	int fd = dev_open();
@@ -504,6 +513,128 @@ TEST(restart_after_drops_marks_no_hole_across_the_stop)
 	ASSERT_EQ(dropped, ctrl->records_dropped);	/* no new loss */
 	EXPECT_LE(written + 1, ctrl->records_written);
 	EXPECT_EQ(markers, ctrl->markers_written);
+	close(fd);
+}
+
+/*
+ * The timestamp of the last record that has one (context switches,
+ * wakeups, loss markers; names have none) in [@from, @to) of a ring,
+ * checking each header on the way; 0 if none has.
+ */
+static __u64 last_timestamp(const unsigned char *data, __u64 size,
+			    __u64 from, __u64 to)
+{
+	__u64 pos = from, last = 0, hdr;
+	enum krec kind;
+
+	while (pos != to) {
+		hdr = word_at(data, size, pos);
+		kind = krec_classify(hdr);
+		ASSERT_TRUE(kind != KREC_BAD);
+		ASSERT_LE(krec_words(hdr) * 8, to - pos);
+		if (kind == KREC_SWITCH || kind == KREC_WAKEUP ||
+		    kind == KREC_LOSS)
+			last = word_at(data, size, pos + 8);
+		pos += krec_words(hdr) * 8;
+	}
+	return last;
+}
+
+/*
+ * A pair of loss markers sits exactly at its hole (uapi "Loss markers"):
+ * written where the last record before the loss ended, the first saying
+ * how many records were lost, exactly records_dropped's count, at the time
+ * of the first one lost (after the last record written, no later than the
+ * moment we saw records_dropped rise), the second at the time of the
+ * record that ends the hole (after every drop). And last_drop_ns is the
+ * most recent drop (uapi struct fxtrace_ctrl), not the first: our noise,
+ * pinned to CPU 0, kept being dropped for 50 ms after we saw the first
+ * drop. Catches a module whose count is off (or counts since START, or
+ * the markers' own drops), that dates the first marker at the record
+ * after the hole or at the last drop, or the second before the last drop,
+ * that writes the pair anywhere but at the hole, or whose last_drop_ns
+ * stays at the first drop. CPU 0's ring is fresh and nobody reads it, so
+ * it fills from position 0 and, once a record is dropped, its producer
+ * position stays put until room is made (every record then needs room for
+ * the markers too).
+ */
+TEST(loss_marker_pair_spans_exactly_its_hole)
+{
+	int fd = dev_open();
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl;
+	const unsigned char *data;
+	__u64 size, t_start, t_seen, t_stop, t_last, hole, lost, last_drop;
+	__u64 first_ts, end_ts, hdr, pair = 2 * FXTRACE_LOSS_WORDS * 8;
+	double deadline;
+
+	pin_to_cpu0();
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	size = info.buf_size;
+	ctrl = map_ctrl(fd, &info, 0);
+	data = map_data(fd, &info, 0);
+	t_start = boottime_ns();
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	/* A minute for a slow guest; the noise fills 64 KiB in about 1 s. */
+	deadline = now_s() + 60;
+	while (!__atomic_load_n(&ctrl->records_dropped, __ATOMIC_ACQUIRE)) {
+		ASSERT_TRUE(now_s() < deadline);
+		make_scheduler_noise(20);
+	}
+	t_seen = boottime_ns();
+	/* More drops, all after t_seen: the ring stays full. */
+	make_scheduler_noise(50);
+	hole = load_producer(ctrl);
+	ASSERT_LE(hole, size);		/* from 0, not wrapped */
+	ASSERT_LE(size - hole, 56);	/* full: a record did not fit */
+	t_last = last_timestamp(data, size, 0, hole);
+	ASSERT_NE(0, t_last);
+	/*
+	 * Room for everything: from here on no record is dropped, so the
+	 * loss the markers will count is the one records_dropped says now
+	 * (a drop just before the store is in both).
+	 */
+	store_consumer(ctrl, hole);
+	lost = ctrl->records_dropped;
+	last_drop = ctrl->last_drop_ns;
+	make_scheduler_noise(20);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	t_stop = boottime_ns();
+	printf("#   %llu records lost after %llu bytes; last record before the hole at %llu, drops seen at %llu, last drop at %llu\n",
+	       (unsigned long long)lost, (unsigned long long)hole,
+	       (unsigned long long)t_last, (unsigned long long)t_seen,
+	       (unsigned long long)last_drop);
+
+	/* One hole only: the noise since did not fill the ring again. */
+	ASSERT_EQ(lost, ctrl->records_dropped);
+	ASSERT_EQ(0, ctrl->consumer_errors);
+	EXPECT_EQ(2, ctrl->markers_written);
+	ASSERT_LE(hole + pair + 16, load_producer(ctrl));
+
+	/* The pair, at the hole. */
+	hdr = word_at(data, size, hole);
+	ASSERT_EQ(KREC_LOSS, krec_classify(hdr));
+	ASSERT_EQ(KREC_LOSS, krec_classify(word_at(data, size, hole + pair / 2)));
+	first_ts = word_at(data, size, hole + 8);
+	end_ts = word_at(data, size, hole + pair / 2 + 8);
+	/* Argument value: word 5. Exactly the records lost, not "some". */
+	EXPECT_EQ(lost, word_at(data, size, hole + 5 * 8));
+	EXPECT_EQ(0, word_at(data, size, hole + pair / 2 + 5 * 8));
+	/* From the first lost record, after the last one written ... */
+	EXPECT_LE(t_last, first_ts);
+	EXPECT_LE(first_ts, t_seen);
+	/* ... to the record after the last drop. */
+	EXPECT_LE(last_drop, end_ts);
+	hdr = word_at(data, size, hole + pair);
+	if (krec_classify(hdr) == KREC_SWITCH || krec_classify(hdr) == KREC_WAKEUP)
+		EXPECT_EQ(end_ts, word_at(data, size, hole + pair + 8));
+
+	/* last_drop_ns: the most recent drop, during this session. */
+	EXPECT_LE(first_ts, last_drop);
+	EXPECT_LE(t_seen + 1, last_drop);
+	EXPECT_LE(t_start, last_drop);
+	EXPECT_LE(last_drop, t_stop);
 	close(fd);
 }
 
