@@ -974,6 +974,64 @@ TEST(poll_is_readable_from_the_watermark_not_below)
 }
 
 /*
+ * CONFIGURE's watermark 0 means buf_size / 4 (uapi struct fxtrace_config).
+ * Looked at as poll_is_readable_from_the_watermark_not_below() does, while
+ * tracing (after STOP anything pending is readable) and with no ring
+ * dropping (a dropping ring is readable below the watermark; checked):
+ * every ring 64 bytes short of a quarter is not readable, any one ring at
+ * a quarter is. So the default is above a quarter less 64 bytes and at
+ * most a quarter: catches a module that takes 0 as it is (anything
+ * pending is readable), or defaults to anything else, buf_size - 8 or
+ * half included.
+ */
+TEST(default_watermark_is_a_quarter_of_the_ring)
+{
+	__u64 size = FXTRACE_BUF_SIZE_MIN, w = size / 4, most;
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
+	int fd = dev_open(), cpu, i, ret, rings = 0, below = 0;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct fxtrace_info info;
+
+	ASSERT_EQ(0, dev_configure(fd, size, 0));
+	info = dev_info(fd);
+	ASSERT_EQ(size, info.buf_size);
+	map_possible_ctrls(fd, &info, ctrl);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(20);
+
+	for (i = 0; i < 10 && !below; i++) {
+		put_consumers(ctrl, info.nr_cpu_ids, w - 64, -1, 0);
+		ret = poll(&pfd, 1, 0);
+		most = most_pending(ctrl, info.nr_cpu_ids);
+		if (most >= w)
+			continue;	/* a ring got there: tells nothing */
+		below++;
+		printf("#   %llu bytes pending at most: poll() returned %d\n",
+		       (unsigned long long)most, ret);
+		EXPECT_EQ(0, ret);
+	}
+	ASSERT_EQ(1, below);
+
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
+		if (!ctrl[cpu])
+			continue;
+		rings++;
+		put_consumers(ctrl, info.nr_cpu_ids, 0, cpu, w);
+		pfd.revents = 0;
+		ret = poll(&pfd, 1, 0);
+		if (ret != 1)
+			printf("#   CPU %d's ring a quarter full: poll() returned %d\n",
+			       cpu, ret);
+		EXPECT_EQ(1, ret);
+		EXPECT_TRUE(pfd.revents & POLLIN);
+	}
+	EXPECT_LE(1, rings);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	EXPECT_EQ(0, total_dropped(ctrl, info.nr_cpu_ids));
+	close(fd);
+}
+
+/*
  * Asleep in poll(), the reader is woken when some ring reaches the
  * watermark, and not before: what is pending the instant poll() returns
  * is at least the watermark. The noise comes a write a millisecond
