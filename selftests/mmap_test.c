@@ -660,6 +660,12 @@ TEST(bogus_consumer_pos_is_counted_not_trusted)
 	EXPECT_EQ(0, written);
 	EXPECT_GE(ctrl->consumer_errors, 1);
 	EXPECT_EQ(ctrl->tracepoint_hits, ctrl->records_dropped);
+	/*
+	 * Every record dropped, each counted in consumer_errors (uapi "Ring
+	 * protocol"): catches a module that counts a bad position once per
+	 * START or per store, or drops without counting.
+	 */
+	EXPECT_EQ(ctrl->records_dropped, ctrl->consumer_errors);
 	/* A sane position again: writing resumes. */
 	store_consumer(ctrl, load_producer(ctrl));
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
@@ -680,11 +686,13 @@ TEST(bogus_producer_pos_is_published_again)
 	int fd = dev_open();
 	struct fxtrace_info info = dev_info(fd);
 	struct fxtrace_ctrl *ctrl = map_ctrl(fd, &info, 0);
-	__u64 real, bogus, written;
+	__u64 real, bogus, written, dropped;
 
 	trace_some(fd);
 	real = load_producer(ctrl);
 	ASSERT_LE(8, real);
+	dropped = ctrl->records_dropped;
+	written = ctrl->records_written;
 	bogus = real + (1ULL << 40);
 	__atomic_store_n(&ctrl->producer_pos, bogus, __ATOMIC_RELAXED);
 	store_consumer(ctrl, bogus);
@@ -692,6 +700,12 @@ TEST(bogus_producer_pos_is_published_again)
 	make_scheduler_noise(50);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	EXPECT_LE(1, ctrl->consumer_errors);
+	/*
+	 * Every record of this run dropped, each counted in consumer_errors
+	 * (trace_some() left none: its default-size ring cannot fill).
+	 */
+	EXPECT_EQ(ctrl->records_dropped - dropped, ctrl->consumer_errors);
+	EXPECT_EQ(written, ctrl->records_written);
 	/* Nothing was written after the bogus value: it is replaced as is. */
 	EXPECT_EQ(real, load_producer(ctrl));
 	written = ctrl->records_written;
@@ -1174,6 +1188,8 @@ TEST(consumer_pos_too_far_behind_is_counted_not_trusted)
 	EXPECT_GE(ctrl->consumer_errors, 1);
 	EXPECT_GE(ctrl->records_dropped, 1);
 	EXPECT_EQ(ctrl->tracepoint_hits, ctrl->records_dropped);
+	/* Each drop counted in consumer_errors, as for one ahead. */
+	EXPECT_EQ(ctrl->records_dropped, ctrl->consumer_errors);
 	/* Nothing was written anywhere in the ring. */
 	for (i = 0; i < info.buf_size; i++)
 		nonzero += data[i] != 0;
