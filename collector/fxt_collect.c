@@ -1002,6 +1002,15 @@ static void stop_tracing(struct session *s)
 {
 	if (!s->tracing)
 		return;
+	/*
+	 * A second signal while COMMAND runs stops tracing and leaves COMMAND
+	 * running, however the loop ends: not only where should_stop() sees
+	 * it, but also where it came during a write that was then given up or
+	 * failed (the loop ended without looking). Here, as tracing ends, is
+	 * the one place every path goes through.
+	 */
+	if (s->child_running && stop_signals >= stop_threshold(s))
+		s->child_abandoned = true;
 	if (ioctl(s->fd, FXTRACE_IOC_STOP) < 0)
 		step_failed(s, "FXTRACE_IOC_STOP", errno,
 			    "closing the device stops tracing too; see dmesg");

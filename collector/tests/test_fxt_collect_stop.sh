@@ -355,6 +355,70 @@ else
 	fi
 fi
 
+# A second signal while COMMAND runs leaves it running on every path, also
+# when it comes while a write to a FIFO whose reader never reads is
+# blocked: the loop then ends with that write given up 2 s later (no data
+# taken) or failed (the reader went away: EPIPE), not at the look at the
+# signals between drains that abandons COMMAND. fxt-collect must exit 143
+# soon after, saying it did not wait for COMMAND (which ignores SIGTERM).
+# Before, it said "tracing stopped; waiting for sh" and waited for it.
+# term_handled PID: no SIGTERM is pending for PID (the last one sent was
+# handled), so the next is not merged with it.
+term_handled() {
+	for m in $(awk '/^(SigPnd|ShdPnd):/ { print $2 }' "/proc/$1/status" 2>/dev/null); do
+		[ $((0x$m & 0x4000)) -eq 0 ] || return 1
+	done
+}
+# second_term_fifo HOW: the two SIGTERMs, 0.3 s apart, while fxt-collect
+# -o FIFO -- COMMAND is blocked writing; HOW "stall": the reader never
+# reads, "epipe": it is killed once the second signal was handled. Then
+# $rc (none: still running 8 s later, SIGKILLed), $took (s from the
+# second signal to the exit) and $cmd (COMMAND's pid, killed here).
+second_term_fifo() {
+	rm -f "$TMP/fifo" "$TMP/cmdpid"
+	mkfifo "$TMP/fifo"
+	sleep 60 <"$TMP/fifo" &
+	reader=$!
+	FAKE_FXTRACE_RATE=50 run_bg -o "$TMP/fifo" -- \
+		sh -c 'trap "" TERM; echo $$ >"$1"; exec sleep 30' sh "$TMP/cmdpid"
+	wait_until 10 test -s "$TMP/cmdpid"
+	cmd=$(cat "$TMP/cmdpid" 2>/dev/null)
+	wait_until 10 grep -q pipe_write "/proc/$pid/wchan"
+	kill -TERM "$pid"
+	wait_until 5 term_handled "$pid"
+	sleep 0.3	# past the 0.1 s in which a repeat counts once
+	kill -TERM "$pid"
+	wait_until 5 term_handled "$pid"
+	t0=$(date +%s.%N)
+	[ "$1" = epipe ] && kill -KILL "$reader"
+	if wait_until 8 gone "$pid"; then
+		wait "$sub"
+		rc=$(cat "$TMP/rc")
+	else
+		kill -KILL "$pid" 2>/dev/null
+		wait "$sub"
+		rc=none
+	fi
+	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	kill -KILL "$reader" ${cmd:+"$cmd"} 2>/dev/null
+	wait "$reader" 2>/dev/null
+}
+for how in stall epipe; do
+	second_term_fifo $how
+	if [ $how = stall ]; then
+		why="stopping: $TMP/fifo took no data for 2 s"
+	else
+		why="writing .* to $TMP/fifo failed: Broken pipe"
+	fi
+	if [ "$rc" = 143 ] && [ -n "$cmd" ] &&
+	   grep -q "^fxt-collect: sh (pid $cmd) is still running; fxt-collect did not wait for it" "$TMP/err" &&
+	   grep -q "$why" "$TMP/err" && ! grep -q "waiting for sh" "$TMP/err"; then
+		ok "a second SIGTERM while a write to a FIFO blocks, the write then $([ $how = stall ] && echo 'given up' || echo 'failed (EPIPE)'): COMMAND left running, exit 143 $took s after the signal, said"
+	else
+		fail "a second SIGTERM while a write to a FIFO blocks ($how): exit $rc $took s after the signal, wanted 143 and 'sh (pid ${cmd:-?}) is still running; fxt-collect did not wait for it'" "$TMP/err"
+	fi
+done
+
 # not_run RC WHY TRACE: fxt-collect exited with RC, COMMAND (sh, which
 # would have created $TMP/ran) did not run, stderr says WHY, TRACE is whole.
 not_run() {
