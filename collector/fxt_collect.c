@@ -159,6 +159,8 @@ struct session {
 	int exec_errno;			/* COMMAND could not be started */
 	bool command_not_run;		/* a stop or -d came first */
 	bool child_abandoned;		/* stopped by a second signal */
+	/* stop_signals when COMMAND was found exited (own_stop_signals()) */
+	int command_signals;
 
 	/* -d: when tracing stops (CLOCK_MONOTONIC) */
 	struct timespec deadline;
@@ -641,10 +643,31 @@ static int map_rings(struct session *s)
 
 static void stop_tracing(struct session *s);
 
-/* How many signals stop tracing: with COMMAND running the first is its. */
-static int stop_threshold(const struct session *s)
+/*
+ * The stop signals that were fxt-collect's own, not COMMAND's: any of them
+ * stops tracing. While COMMAND runs, the first is its (passed on to it, or
+ * a Ctrl-C that reached it too). Once COMMAND has exited, that one is
+ * still its and must not count as a stop of fxt-collect after the fact:
+ * with a slow output the rest would be given up after STOP_PATIENCE_MS,
+ * thread names included, where a COMMAND that exited by itself has it
+ * written however long it takes. (A signal that came between COMMAND's
+ * exit and our noticing it is taken as its too: only one more makes it
+ * a stop.)
+ */
+static int own_stop_signals(const struct session *s)
 {
-	return s->child_running ? 2 : 1;
+	int n = stop_signals;	/* read once: the handler may add one */
+	int for_command = s->child_running ? n : s->command_signals;
+
+	return n - (for_command > 0);
+}
+
+/* COMMAND was found exited, with waitpid() @status. */
+static void command_exited(struct session *s, int status)
+{
+	s->child_running = false;
+	s->child_status = status;
+	s->command_signals = stop_signals;
 }
 
 /*
@@ -657,10 +680,8 @@ static void reap_child(struct session *s)
 
 	if (!s->child_running)
 		return;
-	if (waitpid(s->child, &status, WNOHANG) == s->child) {
-		s->child_running = false;
-		s->child_status = status;
-	}
+	if (waitpid(s->child, &status, WNOHANG) == s->child)
+		command_exited(s, status);
 }
 
 /* Pass a kill()ed signal on to COMMAND, if it still runs. */
@@ -712,7 +733,7 @@ static int output_interrupted(void *ctx)
 	reap_child(s);
 	forward_signal(s);
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (stop_signals >= stop_threshold(s))
+	if (own_stop_signals(s) > 0)
 		note_stop(s);
 	if (s->tracing && (s->stopping || deadline_passed(s, &now) ||
 			   (s->child && !s->child_running)))
@@ -1009,7 +1030,7 @@ static void stop_tracing(struct session *s)
 	 * failed (the loop ended without looking). Here, as tracing ends, is
 	 * the one place every path goes through.
 	 */
-	if (s->child_running && stop_signals >= stop_threshold(s))
+	if (s->child_running && own_stop_signals(s) > 0)
 		s->child_abandoned = true;
 	if (ioctl(s->fd, FXTRACE_IOC_STOP) < 0)
 		step_failed(s, "FXTRACE_IOC_STOP", errno,
@@ -1478,7 +1499,7 @@ static const char *command_too_late(const struct session *s)
  */
 static int start_command(struct session *s)
 {
-	int pipefd[2], err = 0;
+	int pipefd[2], status = 0, err = 0;
 	const char *late;
 	ssize_t n;
 
@@ -1524,9 +1545,9 @@ static int start_command(struct session *s)
 	if (n != sizeof(err))
 		return 0;
 	s->exec_errno = err;
-	while (waitpid(s->child, &s->child_status, 0) < 0 && errno == EINTR)
+	while (waitpid(s->child, &status, 0) < 0 && errno == EINTR)
 		;
-	s->child_running = false;
+	command_exited(s, status);
 	msg("running %s failed: %s", s->opts.command[0], strerror(err));
 	msg("%s", err == ENOENT ? "check the command name and PATH" :
 		  "check that the command is executable");
@@ -1547,7 +1568,7 @@ static bool should_stop(struct session *s)
 	if (s->child && !s->child_running)
 		return true;		/* COMMAND exited */
 	forward_signal(s);
-	if (stop_signals >= stop_threshold(s)) {
+	if (own_stop_signals(s) > 0) {
 		s->child_abandoned = s->child_running;
 		note_stop(s);
 		return true;
@@ -1905,8 +1926,7 @@ static void wait_for_command(struct session *s)
 			goto out;
 		}
 	}
-	s->child_running = false;
-	s->child_status = status;
+	command_exited(s, status);
 out:
 	kick_timer(false);
 }

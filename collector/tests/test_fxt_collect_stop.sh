@@ -262,6 +262,52 @@ else
 		"$TMP/err" "$TMP/check"
 fi
 
+# A SIGTERM passed on to COMMAND, which exits on it, while a write to a pipe
+# whose reader sleeps is blocked: the signal was COMMAND's, so once it has
+# exited fxt-collect waits for the reader to take the rest, however long,
+# as when COMMAND exits by itself. Before, the signal counted as a stop of
+# fxt-collect once COMMAND was reaped: after 2 s of the reader taking
+# nothing, the rest of the rings and the thread names were given up. The
+# reader sleeps 3.5 s past the signal. Whole tail: no "gave up", exit 0
+# (COMMAND's; 20 records/ms drop nothing), a whole trace whose last
+# records_dropped sample (the one after STOP: two in all) is followed by
+# thread names.
+cat >"$TMP/cmd.sh" <<'EOF'
+sleep 30 &
+trap 'kill $!; exit 0' TERM
+: >"$1"
+wait
+EOF
+# tail_written FILE: FILE is whole and ends with the trailer, as above.
+tail_written() {
+	"$DUMP" --check "$1" >"$TMP/check" 2>&1 &&
+	"$DUMP" "$1" | awk '/ name="records_dropped"/ { n++; names = 0; next }
+		/ kernel_object thread / { names++ }
+		END { exit !(n == 2 && names > 0) }'
+}
+rm -f "$TMP/rc" "$TMP/p.fxt" "$TMP/pid" "$TMP/go" "$TMP/ready" "$TMP/check"
+timeout 30 sh -c '
+	{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=20 \
+		"$3" -D "$2" -o - -- sh "$4/cmd.sh" "$4/ready" 2>"$4/err" &
+	  echo $! >"$4/pid"; wait $!; echo $? >"$4/rc"; } |
+	{ while [ ! -e "$4/go" ]; do sleep 0.1; done; cat >"$4/p.fxt"; }' \
+	sh "$FAKE" "$DEV" "$COLLECT" "$TMP" &
+sub=$!
+wait_until 10 test -e "$TMP/ready"
+wait_until 10 writing_to_pipe
+kill -TERM "$(cat "$TMP/pid")"
+sleep 3.5
+: >"$TMP/go"
+wait "$sub"
+rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+if [ "$rc" = 0 ] && ! grep -q -e "gave up" -e "not written" "$TMP/err" &&
+   tail_written "$TMP/p.fxt"; then
+	ok "a SIGTERM passed on to COMMAND, which exits on it, while a write to a stalled pipe blocks: the rest waits for the reader (3.5 s), the whole tail written, exit 0"
+else
+	fail "a SIGTERM passed on to COMMAND, which exits on it, while a write to a stalled pipe blocks: exit $rc, wanted 0, nothing given up and the whole tail (thread names after the last records_dropped sample)" \
+		"$TMP/err" "$TMP/check"
+fi
+
 # timeout(1) signals fxt-collect, then its whole process group: one request,
 # not two. The first is passed on to COMMAND, and fxt-collect waits for it
 # (COMMAND's status 7), rather than abandoning it with 143.
