@@ -55,6 +55,7 @@ struct ring {
 	ring_switch_fn on_switch;	/* optional: rings_watch() */
 	ring_wakeup_fn on_wakeup;	/* optional: rings_watch() */
 	void *watch_ctx;		/* both callbacks' ctx */
+	__u64 last_ts;		/* latest timestamp walked in this ring */
 	__u64 opener_tgid;	/* the session's opener: loss markers name it */
 	__u64 opener_tid;
 };
@@ -127,6 +128,29 @@ static inline void rings_unmap(struct rings *rs)
 }
 
 /*
+ * Each ring's records are in timestamp order, interrupt-nested wakeups
+ * included: a probe reads the clock, reserves, writes and publishes with
+ * interrupts disabled (kmod/fxtrace_probes.c, docs/decisions.md). Context
+ * switches, wakeups and both loss markers carry a timestamp (word 1); name
+ * records carry none and are not checked. Equal timestamps are allowed
+ * (a marker pair's end and the record after it share one). Catches a
+ * module that reads the clock outside the interrupt-disabled section, so
+ * that a nested wakeup is published before the record it interrupted, or
+ * one that dates a loss marker at the wrong record. Kept across drains,
+ * STOP and START (the clock only goes on); rings_map() starts it at 0.
+ */
+static inline void ring_check_order(struct ring *r, __u64 ts, __u64 ring_pos,
+				    const char *what)
+{
+	HARNESS_CHECK(ts >= r->last_ts, 1,
+		      "cpu %d: %s at ring position %llu has timestamp %llu, before the %llu of an earlier record in this ring",
+		      r->cpu, what, (unsigned long long)ring_pos,
+		      (unsigned long long)ts,
+		      (unsigned long long)r->last_ts);
+	r->last_ts = ts;
+}
+
+/*
  * Loss markers come in pairs followed by a record, all published at once
  * (uapi header, "Loss markers"): N records lost from the first marker's
  * time, then 0 at the time of the record after the pair, for this CPU, on
@@ -134,7 +158,7 @@ static inline void rings_unmap(struct rings *rs)
  * the pair.
  */
 static inline __u64 ring_check_loss_markers(struct ring *r, const __u64 *rec,
-					    __u64 bytes)
+					    __u64 bytes, __u64 ring_pos)
 {
 	const __u64 *zero = rec + FXTRACE_LOSS_WORDS;
 	const __u64 *next = zero + FXTRACE_LOSS_WORDS;
@@ -158,6 +182,15 @@ static inline __u64 ring_check_loss_markers(struct ring *r, const __u64 *rec,
 	ASSERT_NE(0, rec[5]);
 	ASSERT_EQ(0, zero[5]);
 	ASSERT_LE(rec[1], zero[1]);
+	/*
+	 * In timestamp order with the records before them, like every record
+	 * that has a timestamp (ring_check_order()): the first marker is
+	 * dated at the first lost record, which came after every record
+	 * written before the hole, so no exception is needed for it.
+	 */
+	ring_check_order(r, rec[1], ring_pos, "loss marker");
+	ring_check_order(r, zero[1], ring_pos + FXTRACE_LOSS_WORDS * 8,
+			 "closing loss marker");
 	/* Scheduling records carry a timestamp: the hole ends right there. */
 	if (next_kind == KREC_SWITCH || next_kind == KREC_WAKEUP)
 		ASSERT_EQ(zero[1], next[1]);
@@ -228,13 +261,17 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 		      "cpu %d: bad record header %#llx at ring position %llu",
 		      r->cpu, (unsigned long long)rec[0],
 		      (unsigned long long)ring_pos);
+	if (kind == KREC_SWITCH || kind == KREC_WAKEUP)
+		ring_check_order(r, rec[1], ring_pos,
+				 kind == KREC_SWITCH ? "context switch" :
+						       "wakeup");
 	if (kind == KREC_SWITCH)
 		ring_check_switch(r, rec, ring_pos);
 	if (kind == KREC_WAKEUP && r->on_wakeup)
 		r->on_wakeup(r->watch_ctx, r->cpu, rec[2],
 			     words == 5 ? rec[4] : 0, rec[1]);
 	if (kind == KREC_LOSS)
-		return ring_check_loss_markers(r, rec, len - pos);
+		return ring_check_loss_markers(r, rec, len - pos, ring_pos);
 	r->walked++;
 	return words * 8;
 }
