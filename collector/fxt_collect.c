@@ -78,7 +78,6 @@ static volatile sig_atomic_t stop_signals;	/* SIGINT/SIGTERM received */
 static volatile sig_atomic_t last_stop_signal;
 static volatile sig_atomic_t signal_to_forward;	/* sent by kill(), not a tty */
 static volatile sig_atomic_t child_changed;
-static volatile sig_atomic_t repeats_ignored;	/* see REPEAT_SIGNAL_NS */
 
 /**
  * struct cpu_ring - one CPU's mapped ring
@@ -231,10 +230,8 @@ static void on_stop_signal(int sig, siginfo_t *si, void *unused)
 	prev_pid = si->si_pid;
 	prev = now;
 	errno = saved_errno;
-	if (repeat) {
-		repeats_ignored++;
-		return;
-	}
+	if (repeat)
+		return;		/* see REPEAT_SIGNAL_NS */
 	stop_signals++;
 	last_stop_signal = sig;
 	/*
@@ -1823,7 +1820,11 @@ static void print_summary(struct session *s)
 	if (!s->opts.quiet && s->traced) {
 		human_bytes(s->out.offset - s->out.start, size, sizeof(size));
 		record_kinds(s, kinds, sizeof(kinds));
-		msg("traced %u CPUs for %.3f s, plus %.3f s attaching the probes: %s, %s written to %s",
+		/*
+		 * A ring per possible CPU (uapi), online or not: nrings is
+		 * not how many CPUs ran (128 possible, 4 online is common).
+		 */
+		msg("traced %u rings (one per possible CPU) for %.3f s, plus %.3f s attaching the probes: %s, %s written to %s",
 		    s->nrings, seconds_between(&s->started, &s->stopped),
 		    seconds_between(&s->attaching, &s->started),
 		    kinds, size, s->out.path);

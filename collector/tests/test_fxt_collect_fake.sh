@@ -53,18 +53,25 @@ if [ "$(grep -c 'name="records_dropped".*cpu0:int64=0 cpu1:int64=0 cpu3:int64=0'
 else
 	fail "records_dropped counters sampled at start and end, CPU 2 (absent) skipped" "$TMP/dump"
 fi
-if grep -q "traced 3 CPUs" "$TMP/err"; then
+if grep -q "traced 3 rings (one per possible CPU)" "$TMP/err"; then
 	ok "the absent CPU (ENXIO) is skipped, not fatal"
 else
 	fail "the absent CPU (ENXIO) is skipped, not fatal" "$TMP/err"
 fi
+
+# The summary counts rings, one per possible CPU, not CPUs that ran: 128
+# CPU numbers with CPU 2 absent are 127 possible CPUs, on a host with far
+# fewer online, where "traced 127 CPUs" (before) was not true.
+FAKE_FXTRACE_CPUS=128 FAKE_FXTRACE_RATE=0 collect -o "$TMP/many.fxt" -b 64K -d 0.2
+expect "127 possible CPUs: the summary says 127 rings, one per possible CPU, not 127 CPUs traced" 0 \
+	"traced 127 rings (one per possible CPU) for " "$TMP/many.fxt"
 
 # Attaching the probes takes time, with records written meanwhile: the
 # summary says so, and -d counts from when START returned. (At least
 # 0.2 s and 0.3 s; no upper bound, which a slow machine could exceed.)
 FAKE_FXTRACE_START_DELAY_MS=300 collect -o "$TMP/a.fxt" -d 0.2
 expect "slow START: the summary gives -d's time and, apart, the time attaching the probes" 0 \
-	"traced 3 CPUs for \(0\.[2-9]\|[1-9]\)[0-9.]* s, plus \(0\.[3-9]\|[1-9]\)[0-9.]* s attaching the probes: " \
+	"traced 3 rings (one per possible CPU) for \(0\.[2-9]\|[1-9]\)[0-9.]* s, plus \(0\.[3-9]\|[1-9]\)[0-9.]* s attaching the probes: " \
 	"$TMP/a.fxt"
 
 # Kernel names out of order across rings (rename before fork in the file):
@@ -126,7 +133,7 @@ fi
 # No ring data at all (an idle machine, or COMMAND gone before the first
 # record): no thread ids to name, ever.
 FAKE_FXTRACE_RATE=0 collect -o "$TMP/idle.fxt" -d 0.3
-expect "no ring data at all: exit 0, a valid trace" 0 "traced 3 CPUs for .*: 0 records" "$TMP/idle.fxt"
+expect "no ring data at all: exit 0, a valid trace" 0 "traced 3 rings (one per possible CPU) for .*: 0 records" "$TMP/idle.fxt"
 
 FAKE_FXTRACE_RATE=60 collect -o "$TMP/drop.fxt" -b 64K -d 0.5
 expect "rings overflow: exit 3, drops per CPU in the summary" 3 \
@@ -482,7 +489,7 @@ for sig in INT TERM; do
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	expect "SIG$sig ends the trace cleanly" 0 "traced 3 CPUs" "$TMP/s.fxt"
+	expect "SIG$sig ends the trace cleanly" 0 "traced 3 rings (one per possible CPU)" "$TMP/s.fxt"
 done
 
 # SIGTERM sent to fxt-collect alone reaches COMMAND, whose status comes back.

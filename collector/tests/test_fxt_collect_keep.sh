@@ -154,7 +154,7 @@ sleep 0.3
 term_twice $pid
 said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
 if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
-   "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1 && grep -q "traced 3 CPUs" "$TMP/err"; then
+   "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1 && grep -q "traced 3 rings (one per possible CPU)" "$TMP/err"; then
 	ok "a second SIGTERM with COMMAND: exit 143, a valid trace, 'sh (pid N) is still running; fxt-collect did not wait for it', and it is"
 else
 	fail "a second SIGTERM with COMMAND: exit $rc, COMMAND pid ${child:-?} (alive: $alive), the message says pid '${said}'" "$TMP/err"

@@ -121,7 +121,7 @@ for kind in existing new; do
 	fi
 	if [ "$rc" -eq 143 ] && [ "$left" = yes ] &&
 	   grep -q "stopped by SIGTERM before tracing started" "$TMP/err" &&
-	   ! grep -q "traced 3 CPUs" "$TMP/err"; then
+	   ! grep -q "traced 3 rings (one per possible CPU)" "$TMP/err"; then
 		ok "SIGTERM before START, $kind FILE: exit 143, no tracing, FILE $([ "$kind" = existing ] && echo 'as it was' || echo 'not left behind')"
 	else
 		fail "SIGTERM before START, $kind FILE: exit $rc, FILE as wanted: $left" "$TMP/err"
@@ -175,7 +175,7 @@ whole_or_cut_last() {
 stalled_pipe -d 30
 if [ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 5) }' &&
    grep -q "stdout took no data for 2 s (a reader that does not read?): gave up the rest" "$TMP/err" &&
-   grep -q "traced 3 CPUs for [0-2]\.[0-9]* s" "$TMP/err" &&
+   grep -q "traced 3 rings (one per possible CPU) for [0-2]\.[0-9]* s" "$TMP/err" &&
    whole_or_cut_last "$TMP/p.fxt"; then
 	ok "SIGTERM while a write to a stalled pipe blocks: tracing ends at the signal, gone $took s later (exit 3, the rest given up), the trace whole but maybe its last record"
 else
@@ -211,7 +211,7 @@ stalled_d1() {
 		sh "$nap" "$FAKE" "$DEV" "$COLLECT" "$TMP" "$@"
 	rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
 	{ [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
-		grep -q "traced 3 CPUs for 1\.[0-4][0-9]* s" "$TMP/err" &&
+		grep -q "traced 3 rings (one per possible CPU) for 1\.[0-4][0-9]* s" "$TMP/err" &&
 		! grep -q -e "gave up" -e "failed" "$TMP/err" &&
 		"$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1
 }
@@ -223,7 +223,7 @@ stalled_d1() {
 if stalled_d1 4; then
 	ok "-d 1 while a write to a stalled pipe blocks: tracing stops at 1 s, the rest waits for the reader, a whole trace"
 else
-	fail "-d 1 while a write to a stalled pipe blocks: exit $rc, wanted 'traced 3 CPUs for 1.x s' and a whole trace" \
+	fail "-d 1 while a write to a stalled pipe blocks: exit $rc, wanted 'traced 3 rings (one per possible CPU) for 1.x s' and a whole trace" \
 		"$TMP/err" "$TMP/check"
 fi
 
@@ -234,7 +234,7 @@ if stalled_d1 3 perl -MFcntl \
 	-e 'fcntl(STDOUT, F_SETFL, O_WRONLY | O_NONBLOCK) or die; exec @ARGV or die'; then
 	ok "-d 1 into a non-blocking pipe whose reader stalls: waits for room (no EAGAIN error), a whole trace"
 else
-	fail "-d 1 into a non-blocking pipe whose reader stalls: exit $rc, wanted 'traced 3 CPUs for 1.x s', no failure and a whole trace" \
+	fail "-d 1 into a non-blocking pipe whose reader stalls: exit $rc, wanted 'traced 3 rings (one per possible CPU) for 1.x s', no failure and a whole trace" \
 		"$TMP/err" "$TMP/check"
 fi
 
@@ -252,13 +252,13 @@ timeout 30 sh -c '
 	  echo $? >"$4/rc"; } |
 	{ sleep 4; cat >"$4/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$TMP"
 rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
-if [ "$rc" = 0 ] && grep -q "traced 3 CPUs for [12]\.[0-9]* s" "$TMP/err" &&
+if [ "$rc" = 0 ] && grep -q "traced 3 rings (one per possible CPU) for [12]\.[0-9]* s" "$TMP/err" &&
    grep -q "no records dropped" "$TMP/err" &&
    ! grep -q -e "gave up" -e "failed" "$TMP/err" &&
    "$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1; then
 	ok "COMMAND exits while a write to a stalled pipe blocks: tracing stops then (about 1 s, not the reader's 4 s), nothing dropped, the rest waits for the reader, a whole trace"
 else
-	fail "COMMAND exits while a write to a stalled pipe blocks: exit $rc, wanted 0, 'traced 3 CPUs for 1.x s', 'no records dropped' and a whole trace" \
+	fail "COMMAND exits while a write to a stalled pipe blocks: exit $rc, wanted 0, 'traced 3 rings (one per possible CPU) for 1.x s', 'no records dropped' and a whole trace" \
 		"$TMP/err" "$TMP/check"
 fi
 
