@@ -22,6 +22,7 @@
 #include "fault_inject.h"
 #include "fxtrace_dev.h"
 #include "kernel_records.h"
+#include "ring_check.h"
 
 /* (C): pairs with the kernel's store-release (A). */
 static __u64 load_producer(struct fxtrace_ctrl *ctrl)
@@ -1194,6 +1195,187 @@ TEST(consumer_pos_too_far_behind_is_counted_not_trusted)
 	for (i = 0; i < info.buf_size; i++)
 		nonzero += data[i] != 0;
 	EXPECT_EQ(0, nonzero);
+	close(fd);
+}
+
+/* What the kernel had written to a control page, before we scribbled. */
+struct ctrl_counters {
+	__u64 producer, written, dropped, hits, errors, markers;
+};
+
+static struct ctrl_counters ctrl_counters(struct fxtrace_ctrl *ctrl)
+{
+	struct ctrl_counters c = {
+		.producer = load_producer(ctrl),
+		.written = ctrl->records_written,
+		.dropped = ctrl->records_dropped,
+		.hits = ctrl->tracepoint_hits,
+		.errors = ctrl->consumer_errors,
+		.markers = ctrl->markers_written,
+	};
+
+	return c;
+}
+
+/* Far from any count or position the kernel can reach here. */
+#define SCRIBBLE	0xfedcba9876543210ULL
+
+/* Every field of @ctrl but consumer_pos, the one the kernel reads. */
+static void scribble_ctrl(struct fxtrace_ctrl *ctrl)
+{
+	size_t i;
+
+	ctrl->version = (__u32)SCRIBBLE;
+	ctrl->size = (__u32)SCRIBBLE;
+	ctrl->cpu = (__u32)SCRIBBLE;
+	ctrl->__pad = (__u32)SCRIBBLE;
+	ctrl->buf_size = SCRIBBLE;
+	for (i = 0; i < sizeof(ctrl->__reserved0) / sizeof(__u64); i++)
+		ctrl->__reserved0[i] = SCRIBBLE;
+	__atomic_store_n(&ctrl->producer_pos, SCRIBBLE, __ATOMIC_RELAXED);
+	ctrl->records_written = SCRIBBLE;
+	ctrl->records_dropped = SCRIBBLE;
+	ctrl->tracepoint_hits = SCRIBBLE;
+	ctrl->last_drop_ns = SCRIBBLE;
+	ctrl->consumer_errors = SCRIBBLE;
+	ctrl->markers_written = SCRIBBLE;
+	ctrl->__reserved1 = SCRIBBLE;
+	for (i = 0; i < sizeof(ctrl->__reserved2) / sizeof(__u64); i++)
+		ctrl->__reserved2[i] = SCRIBBLE;
+}
+
+/*
+ * The kernel reads only consumer_pos from the control page and writes
+ * everything else from its own copies (uapi struct fxtrace_ctrl), so
+ * scribbling over the rest confuses only the scribbler. After a first run
+ * (CPU 0's ring filled, so every counter has moved), every field of every
+ * ring but consumer_pos is overwritten with a huge value; then a second
+ * run fills CPU 0's ring again, is drained in the middle (the hole's
+ * markers) and dropping again at STOP, with records on every CPU. Each
+ * counter the kernel wrote since goes on from the kernel's own value, not
+ * the scribbled one: records_written, tracepoint_hits, producer_pos on
+ * every ring; records_dropped, last_drop_ns and markers_written on CPU
+ * 0's; and every ring walks cleanly with the real size, whatever buf_size
+ * says now. A third run with consumer_pos out of range shows
+ * consumer_errors going on from the kernel's 0 too. Catches a module that
+ * reads back a counter (ctrl->x++), producer_pos, buf_size or the CPU
+ * from the control page: counts near the scribble, a bad producer
+ * position or walk, or an oops (the step's kernel log scan).
+ */
+TEST(ctrl_page_scribbles_confuse_only_userspace)
+{
+	int fd = dev_open(), i;
+	struct fxtrace_info info;
+	struct ctrl_counters own[MAX_CTRLS], now;
+	struct fxtrace_ctrl *c0;
+	struct rings rs;
+	__u64 walked[MAX_CTRLS], markers, dropped, written, t0, t1;
+	double deadline;
+
+	pin_to_cpu0();
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	if (info.nr_cpu_ids > MAX_CTRLS)
+		SKIP("%u CPU ids: this test's tables hold %d",
+		     info.nr_cpu_ids, MAX_CTRLS);
+	rings_map(fd, &info, &rs);
+	ASSERT_EQ(0, rs.r[0].cpu);
+	c0 = rs.r[0].ctrl;
+
+	/* 1: CPU 0's ring filled, the loss left for STOP (no marker). */
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	deadline = now_s() + 60;
+	while (!c0->records_dropped) {
+		ASSERT_TRUE(now_s() < deadline);
+		make_scheduler_noise(20);
+	}
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	rings_drain(&rs);
+	for (i = 0; i < rs.n; i++) {
+		own[i] = ctrl_counters(rs.r[i].ctrl);
+		walked[i] = rs.r[i].walked;
+		scribble_ctrl(rs.r[i].ctrl);
+	}
+
+	/* 2: full again, drained while tracing, full again; every CPU. */
+	t0 = boottime_ns();
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	rings_restart(&rs);
+	deadline = now_s() + 60;
+	while (__atomic_load_n(&c0->records_dropped, __ATOMIC_RELAXED) ==
+	       SCRIBBLE) {
+		ASSERT_TRUE(now_s() < deadline);
+		make_scheduler_noise(20);
+	}
+	ring_drain(&rs.r[0], info.buf_size, rs.copy);
+	deadline = now_s() + 60;
+	dropped = c0->records_dropped;
+	while (c0->records_dropped == dropped) {
+		ASSERT_TRUE(now_s() < deadline);
+		make_scheduler_noise(20);
+	}
+	for (i = 0; i < rs.n; i++)
+		sleep_on_cpu(rs.r[i].cpu, 5);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	t1 = boottime_ns();
+	for (i = 0; i < rs.n; i++) {
+		now = ctrl_counters(rs.r[i].ctrl);
+		printf("#   cpu %d: written %llu -> %llu, hits %llu -> %llu, dropped %llu -> %llu\n",
+		       rs.r[i].cpu, (unsigned long long)own[i].written,
+		       (unsigned long long)now.written,
+		       (unsigned long long)own[i].hits,
+		       (unsigned long long)now.hits,
+		       (unsigned long long)own[i].dropped,
+		       (unsigned long long)now.dropped);
+		/* Each ring got records: the kernel wrote these from its own. */
+		EXPECT_LE(now.producer - own[i].producer, info.buf_size * 4);
+		EXPECT_LE(own[i].producer + 8, now.producer);
+		EXPECT_LE(own[i].written + 1, now.written);
+		EXPECT_LE(now.written - own[i].written, info.buf_size);
+		EXPECT_LE(now.hits - own[i].hits, info.buf_size);
+		EXPECT_LE(own[i].dropped, now.dropped);
+		EXPECT_LE(now.producer - rs.r[i].ctrl->consumer_pos,
+			  info.buf_size);
+	}
+	/* CPU 0 dropped and marked: those counters went on from its own. */
+	now = ctrl_counters(c0);
+	EXPECT_EQ(now.hits, now.written + now.dropped);
+	EXPECT_LE(own[0].dropped + 1, now.dropped);
+	EXPECT_LE(now.dropped - own[0].dropped, now.hits - own[0].hits);
+	EXPECT_EQ(own[0].markers + 2, now.markers);
+	EXPECT_LE(t0, c0->last_drop_ns);
+	EXPECT_LE(c0->last_drop_ns, t1);
+	/* Never written since: left as we scribbled it, and unheeded. */
+	EXPECT_EQ(SCRIBBLE, c0->consumer_errors);
+	/* Walks cleanly with the real size, markers and order included. */
+	rings_drain(&rs);
+	for (i = 0; i < rs.n; i++)
+		EXPECT_EQ(rs.r[i].ctrl->records_written - own[i].written,
+			  rs.r[i].walked - walked[i]);
+	EXPECT_EQ(c0->markers_written, rs.r[0].markers);
+
+	/* 3: consumer_pos out of range, consumer_errors scribbled. */
+	markers = c0->markers_written;
+	written = c0->records_written;
+	dropped = c0->records_dropped;
+	now = ctrl_counters(c0);
+	store_consumer(c0, now.producer + (1ULL << 40));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(20);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	store_consumer(c0, now.producer);
+	EXPECT_LE(dropped + 1, c0->records_dropped);
+	/* From the kernel's 0, one per record dropped. */
+	EXPECT_EQ(c0->records_dropped - dropped, c0->consumer_errors);
+	EXPECT_EQ(written, c0->records_written);
+	EXPECT_EQ(markers, c0->markers_written);
+	EXPECT_EQ(now.producer, load_producer(c0));
+
+	/* The session goes on as configured. */
+	info = dev_info(fd);
+	EXPECT_EQ(FXTRACE_BUF_SIZE_MIN, info.buf_size);
+	EXPECT_EQ(FXTRACE_STATE_READY, info.state);
+	rings_unmap(&rs);
 	close(fd);
 }
 
