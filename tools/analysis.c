@@ -860,11 +860,30 @@ static void switch_out(struct analysis *an, struct thread *t,
 	t->last_cpu = ev->cpu;
 }
 
+/*
+ * The CPU's known segment from c->since to @ts, clipped to the window,
+ * counted as idle, or as busy and its thread's runtime. Returns whether
+ * a thread ran in it.
+ */
+static bool count_segment(struct analysis *an, struct cpu *c, uint64_t ts)
+{
+	uint64_t d = clipped(an, c->since, ts);
+	struct thread *cur;
+
+	if (c->cur_idle) {
+		c->idle += d;
+		return false;
+	}
+	cur = analysis_row(an, c->cur_row);
+	c->busy += d;
+	if (cur)
+		cur->runtime += d;
+	return d != 0;
+}
+
 /* The CPU's current segment ends at @ts (what the CPU says ran). */
 static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
 {
-	uint64_t d;
-
 	if (!c->known) {
 		/* what ran since the hole began is not known: say so in
 		 * the history, for the intervals that reach into it */
@@ -873,16 +892,7 @@ static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
 		c->lost_since = false;
 		return;
 	}
-	d = clipped(an, c->since, ts);
-	if (c->cur_idle) {
-		c->idle += d;
-	} else {
-		struct thread *cur = analysis_row(an, c->cur_row);
-
-		c->busy += d;
-		if (cur)
-			cur->runtime += d;
-	}
+	count_segment(an, c, ts);
 	push_segment(an, c, ts, false);
 }
 
@@ -1140,22 +1150,11 @@ static void close_at_end(struct analysis *an)
 
 	for (i = 0; i < an->ncpus; i++) {
 		struct cpu *c = &an->cpus[i];
-		uint64_t d;
 
 		if (!c->known || an->t_end < c->since)
 			continue;
-		d = clipped(an, c->since, an->t_end);
-		if (c->cur_idle) {
-			c->idle += d;
-		} else {
-			struct thread *cur = analysis_row(an, c->cur_row);
-
-			c->busy += d;
-			if (cur)
-				cur->runtime += d;
-			if (d)
-				an->running_at_end++;
-		}
+		if (count_segment(an, c, an->t_end))
+			an->running_at_end++;
 		c->known = false;
 	}
 }
