@@ -935,31 +935,25 @@ static __u64 total_dropped(struct fxtrace_ctrl **ctrl, unsigned int n)
  * while tracing, and with no ring dropping, readable once some ring holds
  * the watermark, and not before. The consumer positions set that instant's
  * pending bytes: with nobody reading, they only grow from the value set
- * until poll() looks, so every ring put 3/4 of the watermark behind must
- * not be readable unless some ring is at the watermark even after poll()
- * returned, and any one ring put the watermark behind must be. No wakeup
- * is involved: poll() with no timeout looks once.
+ * until poll() looks, so every ring put @short_by bytes short of @w behind
+ * must not be readable unless some ring is at @w even after poll()
+ * returned, and any one ring put @w behind must be. No wakeup is involved:
+ * poll() with no timeout looks once. Tracing on @fd is stopped on return.
  */
-TEST(poll_is_readable_from_the_watermark_not_below)
+static void expect_readable_from(int fd, const struct fxtrace_info *info,
+				 struct fxtrace_ctrl **ctrl, __u64 w,
+				 __u64 short_by)
 {
-	__u64 w = POLL_WATERMARK, most, below = 0;
-	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
-	int fd = dev_open(), cpu, i, ret, rings = 0;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct fxtrace_info info;
+	int cpu, i, ret, rings = 0, below = 0;
+	__u64 most;
 
-	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, w));
-	info = dev_info(fd);
-	map_possible_ctrls(fd, &info, ctrl);
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-
-	/* Below it: 3/4 of the watermark, above half of it, everywhere. */
 	for (i = 0; i < 10 && !below; i++) {
-		put_consumers(ctrl, info.nr_cpu_ids, w - w / 4, -1, 0);
+		put_consumers(ctrl, info->nr_cpu_ids, w - short_by, -1, 0);
 		ret = poll(&pfd, 1, 0);
-		most = most_pending(ctrl, info.nr_cpu_ids);
+		most = most_pending(ctrl, info->nr_cpu_ids);
 		if (most >= w)
-			continue;	/* it got there: this try tells nothing */
+			continue;	/* a ring got there: this try tells nothing */
 		below++;
 		printf("#   %llu bytes pending at most: poll() returned %d\n",
 		       (unsigned long long)most, ret);
@@ -968,23 +962,39 @@ TEST(poll_is_readable_from_the_watermark_not_below)
 	ASSERT_EQ(1, below);
 
 	/* At it: one ring at a time, the others put back to nothing. */
-	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
+	for (cpu = 0; cpu < (int)info->nr_cpu_ids; cpu++) {
 		if (!ctrl[cpu])
 			continue;
 		rings++;
-		put_consumers(ctrl, info.nr_cpu_ids, 0, cpu, w);
+		put_consumers(ctrl, info->nr_cpu_ids, 0, cpu, w);
 		pfd.revents = 0;
 		ret = poll(&pfd, 1, 0);
 		if (ret != 1)
-			printf("#   CPU %d's ring at the watermark: poll() returned %d\n",
-			       cpu, ret);
+			printf("#   CPU %d's ring %llu bytes behind: poll() returned %d\n",
+			       cpu, (unsigned long long)w, ret);
 		EXPECT_EQ(1, ret);
 		EXPECT_TRUE(pfd.revents & POLLIN);
 	}
 	EXPECT_LE(1, rings);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	/* A dropping ring is readable below the watermark: none was. */
-	EXPECT_EQ(0, total_dropped(ctrl, info.nr_cpu_ids));
+	EXPECT_EQ(0, total_dropped(ctrl, info->nr_cpu_ids));
+}
+
+/* Below the watermark: 3/4 of it, above half of it, everywhere. */
+TEST(poll_is_readable_from_the_watermark_not_below)
+{
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
+	__u64 w = POLL_WATERMARK;
+	struct fxtrace_info info;
+	int fd = dev_open();
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, w));
+	info = dev_info(fd);
+	map_possible_ctrls(fd, &info, ctrl);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+
+	expect_readable_from(fd, &info, ctrl, w, w / 4);
 	close(fd);
 }
 
@@ -1001,11 +1011,10 @@ TEST(poll_is_readable_from_the_watermark_not_below)
  */
 TEST(default_watermark_is_a_quarter_of_the_ring)
 {
-	__u64 size = FXTRACE_BUF_SIZE_MIN, w = size / 4, most;
 	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
-	int fd = dev_open(), cpu, i, ret, rings = 0, below = 0;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	__u64 size = FXTRACE_BUF_SIZE_MIN;
 	struct fxtrace_info info;
+	int fd = dev_open();
 
 	ASSERT_EQ(0, dev_configure(fd, size, 0));
 	info = dev_info(fd);
@@ -1013,36 +1022,7 @@ TEST(default_watermark_is_a_quarter_of_the_ring)
 	map_possible_ctrls(fd, &info, ctrl);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
 	make_scheduler_noise(20);
-
-	for (i = 0; i < 10 && !below; i++) {
-		put_consumers(ctrl, info.nr_cpu_ids, w - 64, -1, 0);
-		ret = poll(&pfd, 1, 0);
-		most = most_pending(ctrl, info.nr_cpu_ids);
-		if (most >= w)
-			continue;	/* a ring got there: tells nothing */
-		below++;
-		printf("#   %llu bytes pending at most: poll() returned %d\n",
-		       (unsigned long long)most, ret);
-		EXPECT_EQ(0, ret);
-	}
-	ASSERT_EQ(1, below);
-
-	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
-		if (!ctrl[cpu])
-			continue;
-		rings++;
-		put_consumers(ctrl, info.nr_cpu_ids, 0, cpu, w);
-		pfd.revents = 0;
-		ret = poll(&pfd, 1, 0);
-		if (ret != 1)
-			printf("#   CPU %d's ring a quarter full: poll() returned %d\n",
-			       cpu, ret);
-		EXPECT_EQ(1, ret);
-		EXPECT_TRUE(pfd.revents & POLLIN);
-	}
-	EXPECT_LE(1, rings);
-	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
-	EXPECT_EQ(0, total_dropped(ctrl, info.nr_cpu_ids));
+	expect_readable_from(fd, &info, ctrl, size / 4, 64);
 	close(fd);
 }
 

@@ -266,17 +266,14 @@ static void see_load_wakeup(void *ctx, int cpu, __u64 tid, __u64 waker,
 
 TEST(no_wakeup_names_a_stopper_that_did_not_wake_it)
 {
-	int fd, i, n = 0, cpu;
+	int fd, i, n;
 	struct fxtrace_info info;
 	pthread_t churn[2];
-	cpu_set_t mask;
 	struct rings rs;
 	double start, ran;
 
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mask), &mask));
-	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
-		if (CPU_ISSET(cpu, &mask))
-			wl.cpu[n++] = cpu;
+	n = allowed_cpus(wl.cpu, 2);
+	ASSERT_LE(0, n);
 	if (n < 2)
 		SKIP("needs two CPUs");
 	find_stoppers();
@@ -451,20 +448,17 @@ static void timer_wakeups_name_no_waker(int busy)
 {
 	static struct timer_watch w;
 	struct timespec ms = { .tv_nsec = 1000 * 1000 };
-	int fd, status, n = 0, cpu, cpus[2], i;
+	int fd, status, n, cpus[2], i;
 	struct timer_shared *sh;
 	struct fxtrace_info info;
 	pid_t sleeper, spinner = 0;
 	char comm[32];
-	cpu_set_t mask;
 	struct rings rs;
 	double start;
 
 	memset(&w, 0, sizeof(w));
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mask), &mask));
-	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++)
-		if (CPU_ISSET(cpu, &mask))
-			cpus[n++] = cpu;
+	n = allowed_cpus(cpus, 2);
+	ASSERT_LE(0, n);
 	if (n < 2)
 		SKIP("needs two CPUs");
 	/* The drains on one CPU, the sleeper (and spinner) on the other. */
