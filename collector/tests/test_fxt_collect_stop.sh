@@ -423,6 +423,8 @@ term_handled() {
 second_term_fifo() {
 	rm -f "$TMP/fifo" "$TMP/cmdpid"
 	mkfifo "$TMP/fifo"
+	# The reader: holds the FIFO open for reading and never reads.
+	# shellcheck disable=SC2217
 	sleep 60 <"$TMP/fifo" &
 	reader=$!
 	FAKE_FXTRACE_RATE=50 run_bg -o "$TMP/fifo" -- \
