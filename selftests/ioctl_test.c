@@ -73,24 +73,83 @@ TEST(unprivileged_open_is_eacces)
 #define CAP_PERFMON 38
 #endif
 
-/* Root that lost CAP_PERFMON and CAP_SYS_ADMIN passes the file mode only. */
-TEST(open_without_perfmon_or_sys_admin_is_eperm)
+/*
+ * open() in a child that is still uid 0 but keeps, of all its
+ * capabilities, only @keep (a bit mask of capability numbers; 0 for
+ * none), effective and permitted alike: 0 if it opened the device, else
+ * its errno. Still the owner of the 0600 root file, the child passes the
+ * file mode by ownership whatever it dropped (CAP_DAC_OVERRIDE included),
+ * so whatever refuses it is the module's capability check.
+ */
+static int open_errno_keeping_only(__u64 keep)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct data[2];
-	int caps[] = { CAP_SYS_ADMIN, CAP_PERFMON };
-	unsigned int i;
+	int status, fd, i;
+	pid_t pid;
 
 	require_device();
-	ASSERT_EQ(0, syscall(SYS_capget, &hdr, data));
-	for (i = 0; i < 2; i++) {
-		data[caps[i] / 32].effective &= ~(1u << (caps[i] % 32));
-		data[caps[i] / 32].permitted &= ~(1u << (caps[i] % 32));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* 255: the drop failed, and the open was never tried. */
+		if (syscall(SYS_capget, &hdr, data))
+			_exit(255);
+		for (i = 0; i < 2; i++) {
+			if ((data[i].permitted & (__u32)(keep >> (32 * i))) !=
+			    (__u32)(keep >> (32 * i)))
+				_exit(255);	/* not ours to keep */
+			data[i].effective = (__u32)(keep >> (32 * i));
+			data[i].permitted = (__u32)(keep >> (32 * i));
+			data[i].inheritable = 0;
+		}
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(255);
+		/* What is left is exactly @keep. */
+		memset(data, 0xff, sizeof(data));
+		if (syscall(SYS_capget, &hdr, data) ||
+		    data[0].effective != (__u32)keep ||
+		    data[1].effective != (__u32)(keep >> 32) ||
+		    geteuid() != 0)
+			_exit(255);
+		fd = open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC);
+		_exit(fd >= 0 ? 0 : errno);
 	}
-	ASSERT_EQ(0, syscall(SYS_capset, &hdr, data));
-	ASSERT_ERRNO(EPERM, open(FXTRACE_DEV_PATH, O_RDWR));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_NE(255, WEXITSTATUS(status));
+	return WEXITSTATUS(status);
+}
+
+#define CAP_BIT(cap) (1ULL << (cap))
+
+/* Root that lost CAP_PERFMON and CAP_SYS_ADMIN passes the file mode only. */
+TEST(open_without_perfmon_or_sys_admin_is_eperm)
+{
+	EXPECT_EQ(EPERM, open_errno_keeping_only(0));
+	/* Every capability but those two is not enough either. */
+	EXPECT_EQ(EPERM, open_errno_keeping_only(CAP_BIT(CAP_CHOWN) |
+						 CAP_BIT(CAP_DAC_OVERRIDE) |
+						 CAP_BIT(CAP_SYS_PTRACE) |
+						 CAP_BIT(CAP_SYS_RESOURCE)));
+}
+
+/*
+ * Either capability alone opens the device (uapi "Session lifecycle" and
+ * the open errors: EPERM only with neither): CAP_PERFMON, the one meant
+ * for tracing, and CAP_SYS_ADMIN, which had its powers before Linux 5.8.
+ * Each child keeps only the one; the session each opens closes with it.
+ * Catches a module that checks only CAP_SYS_ADMIN (capable(), as before
+ * perfmon_capable()), or only CAP_PERFMON.
+ */
+TEST(open_with_only_perfmon_or_only_sys_admin_succeeds)
+{
+	EXPECT_EQ(0, open_errno_keeping_only(CAP_BIT(CAP_PERFMON)));
+	EXPECT_EQ(0, open_errno_keeping_only(CAP_BIT(CAP_SYS_ADMIN)));
+	/* Both children's sessions are gone: the next open is not EBUSY. */
+	close(dev_open());
 }
 
 TEST(unknown_ioctl_is_enotty)
