@@ -1650,4 +1650,66 @@ TEST(mapping_outlives_the_fd_and_keeps_the_session)
 	close(fd);
 }
 
+/*
+ * The session, and tracing if it was started, lasts until its last fd and
+ * its last mapping are gone (uapi "Session lifecycle"). A started session
+ * whose fd is closed with its control pages and CPU 0's data area still
+ * mapped keeps tracing: CPU 0's producer_pos moves on, over records that
+ * walk cleanly, and the device stays busy. The last munmap then ends it
+ * all: a new session opens and nothing of the old one is left allocated.
+ * Catches a module that stops tracing (detaches its probes) when the fd is
+ * released while mappings remain, which leaves producer_pos still; one
+ * that frees the rings there (the walk, or the step's kernel log scan);
+ * and one that leaks a session still tracing when its last mapping goes
+ * (EBUSY on the new open, or live allocations left).
+ */
+TEST(tracing_goes_on_after_close_while_mapped)
+{
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
+	int fd = dev_open(), cpu;
+	struct fxtrace_info info = dev_info(fd);
+	const unsigned char *data;
+	__u64 from, head, pos, n = 0;
+	double deadline;
+
+	pin_to_cpu0();	/* the noise runs where the data area is mapped */
+	map_possible_ctrls(fd, &info, ctrl);
+	data = map_data(fd, &info, 0);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	close(fd);
+	ASSERT_ERRNO(EBUSY, open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC));
+
+	/* All read: whatever comes now is written after the close. */
+	put_consumers(ctrl, info.nr_cpu_ids, 0, -1, 0);
+	from = ctrl[0]->consumer_pos;
+	deadline = now_s() + 60;
+	do {
+		ASSERT_TRUE(now_s() < deadline);
+		make_scheduler_noise(20);
+		head = load_producer(ctrl[0]);
+	} while (head - from < 200);
+	printf("#   cpu 0: %llu bytes traced after the close\n",
+	       (unsigned long long)(head - from));
+	ASSERT_LE(head - from, info.buf_size);
+	for (pos = from; pos != head; n++) {
+		__u64 hdr = word_at(data, info.buf_size, pos);
+
+		ASSERT_TRUE(krec_classify(hdr) != KREC_BAD);
+		ASSERT_LE(krec_words(hdr) * 8, head - pos);
+		pos += krec_words(hdr) * 8;
+	}
+	EXPECT_LE(3, n);
+	EXPECT_EQ(0, ctrl[0]->records_dropped);
+	ASSERT_ERRNO(EBUSY, open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC));
+
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++)
+		if (ctrl[cpu])
+			ASSERT_EQ(0, munmap(ctrl[cpu], info.ctrl_size));
+	ASSERT_EQ(0, munmap((void *)data, info.buf_size));
+	expect_no_live_allocations();
+	fd = dev_open();
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
+	close(fd);
+}
+
 TEST_MAIN()
