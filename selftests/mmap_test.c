@@ -1712,4 +1712,104 @@ TEST(tracing_goes_on_after_close_while_mapped)
 	close(fd);
 }
 
+/*
+ * A CONFIGURE that replaces buffers already traced into allocates them
+ * anew, zeroed (uapi "Session lifecycle"), with both positions at 0 (uapi
+ * "Ring protocol"), like the first allocation: every possible CPU's
+ * control page has its counters, last_drop_ns and positions at 0 again,
+ * and its data area is all zero. The old buffers had every one of them
+ * set: records written and dropped, loss markers (a ring drained while it
+ * was dropping), consumer errors (a consumer_pos out of range). Then a
+ * trace fills CPU 0's new ring from position 0, its counters matching the
+ * records in it, with no loss marker. Catches a module that keeps the old
+ * buffers for the same size, or zeroes only the data, or keeps its own
+ * copies of the head, the counters or a pending loss in the ring it puts
+ * back (producer_pos or a count going on from the old session's, loss
+ * markers for the old loss).
+ */
+TEST(configure_again_after_tracing_gives_zeroed_buffers)
+{
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
+	const unsigned char *data[MAX_CTRLS] = { NULL };
+	int fd = dev_open(), cpu;
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *c0 = fill_cpu0_ring(fd, &info);
+	__u64 i, nonzero, head, pos, n = 0;
+	double deadline;
+
+	/* Consumer errors: a consumer_pos ahead of the producer. */
+	store_consumer(c0, load_producer(c0) + (1ULL << 40));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(20);
+	/* Drained while dropping: the next record that fits is marked. */
+	store_consumer(c0, load_producer(c0));
+	deadline = now_s() + 60;
+	while (!c0->markers_written) {
+		ASSERT_TRUE(now_s() < deadline);
+		make_scheduler_noise(20);
+	}
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	ASSERT_LE(1, c0->consumer_errors);
+	ASSERT_LE(2, c0->markers_written);
+	ASSERT_LE(1, c0->records_dropped);
+	ASSERT_NE(0, c0->last_drop_ns);
+	ASSERT_NE(0, c0->consumer_pos);
+	ASSERT_NE(0, load_producer(c0));
+	ASSERT_NE(0, c0->records_written);
+	ASSERT_NE(0, c0->tracepoint_hits);
+	ASSERT_EQ(0, munmap(c0, info.ctrl_size));
+
+	/* The same size again: nothing is mapped, so no EBUSY. */
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	ASSERT_EQ(FXTRACE_STATE_READY, info.state);
+	map_possible_ctrls(fd, &info, ctrl);
+	for (cpu = 0; cpu < (int)info.nr_cpu_ids; cpu++) {
+		struct fxtrace_ctrl *c = ctrl[cpu];
+
+		if (!c)
+			continue;
+		EXPECT_EQ(FXTRACE_CTRL_VERSION, c->version);
+		EXPECT_EQ(cpu, c->cpu);
+		EXPECT_EQ(info.buf_size, c->buf_size);
+		EXPECT_EQ(0, c->producer_pos);
+		EXPECT_EQ(0, c->records_written);
+		EXPECT_EQ(0, c->records_dropped);
+		EXPECT_EQ(0, c->tracepoint_hits);
+		EXPECT_EQ(0, c->last_drop_ns);
+		EXPECT_EQ(0, c->consumer_errors);
+		EXPECT_EQ(0, c->markers_written);
+		EXPECT_EQ(0, c->consumer_pos);
+		EXPECT_EQ(0, ctrl_nonzero_reserved(c, info.ctrl_size));
+		data[cpu] = map_data(fd, &info, cpu);
+		for (i = 0, nonzero = 0; i < info.buf_size; i++)
+			nonzero += data[cpu][i] != 0;
+		EXPECT_EQ(0, nonzero);
+	}
+
+	/* A few records: from position 0, counted from 0, no old loss. */
+	c0 = ctrl[0];
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	make_scheduler_noise(5);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	head = load_producer(c0);
+	ASSERT_LE(8, head);
+	ASSERT_LE(head, info.buf_size);
+	for (pos = 0; pos != head; n++) {
+		__u64 hdr = word_at(data[0], info.buf_size, pos);
+		enum krec kind = krec_classify(hdr);
+
+		ASSERT_TRUE(kind != KREC_BAD && kind != KREC_LOSS);
+		ASSERT_LE(krec_words(hdr) * 8, head - pos);
+		pos += krec_words(hdr) * 8;
+	}
+	EXPECT_EQ(n, c0->records_written);
+	EXPECT_EQ(0, c0->records_dropped);
+	EXPECT_EQ(0, c0->markers_written);
+	EXPECT_EQ(0, c0->consumer_errors);
+	EXPECT_EQ(0, c0->last_drop_ns);
+	EXPECT_EQ(n, c0->tracepoint_hits);
+	close(fd);
+}
+
 TEST_MAIN()
