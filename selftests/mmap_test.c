@@ -1812,4 +1812,71 @@ TEST(configure_again_after_tracing_gives_zeroed_buffers)
 	close(fd);
 }
 
+/*
+ * In a child, map CPU 0's control page (@ctrl) or data area from @fd,
+ * madvise(MADV_DONTNEED) it and read its first byte. Returns the wait
+ * status: a child that could not map or madvise exits 2 or 3, one whose
+ * read worked exits 0.
+ */
+static int read_after_dontneed(int fd, const struct fxtrace_info *info,
+			       bool ctrl)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		size_t len = ctrl ? info->ctrl_size : info->buf_size;
+		long p = map_cpu0(fd, info, ctrl, PROT_READ, MAP_SHARED);
+
+		prctl(PR_SET_DUMPABLE, 0);	/* no core file for the SIGBUS */
+		if (p == -1)
+			_exit(2);
+		if (madvise((void *)p, len, MADV_DONTNEED))
+			_exit(3);
+		(void)*(volatile const unsigned char *)p;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	return status;
+}
+
+/*
+ * A mapping's pages are inserted when it is made and never faulted in
+ * again: after madvise(MADV_DONTNEED) an access there is SIGBUS (uapi
+ * "Session lifecycle"), for a control page and a data area alike. The
+ * child's mappings die with it: CONFIGURE then finds nothing mapped.
+ * Catches a module whose mappings have a fault handler that maps the
+ * pages again (the read works: exit 0), or that refuses the madvise, or
+ * whose mapping count misses a mapping zapped and then unmapped by exit
+ * (CONFIGURE EBUSY).
+ */
+TEST(madv_dontneed_then_access_is_sigbus)
+{
+	int fd = dev_open(), status;
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	info = dev_info(fd);
+	trace_some(fd);
+	ctrl = map_ctrl(fd, &info, 0);
+	ASSERT_LE(1, ctrl->records_written);
+
+	status = read_after_dontneed(fd, &info, true);
+	printf("#   control page: wait status %#x\n", status);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+	status = read_after_dontneed(fd, &info, false);
+	printf("#   data area: wait status %#x\n", status);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS);
+
+	/* Our own mapping of the same page is untouched. */
+	EXPECT_EQ(FXTRACE_CTRL_VERSION, ctrl->version);
+	EXPECT_LE(1, load_producer(ctrl));
+	ASSERT_EQ(0, munmap(ctrl, info.ctrl_size));
+	EXPECT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
+	close(fd);
+}
+
 TEST_MAIN()
