@@ -642,4 +642,270 @@ TEST(vfork_parent_blocks_uninterruptibly)
 	EXPECT_LE(1, d);
 }
 
+/*
+ * Name records (uapi "Names"), read from the rings themselves: the checks
+ * that go through fxt-collect pass on its /proc fallback, which names
+ * every task it finds there, so a module that wrote no process record,
+ * or a late or unmarked thread record, would pass them.
+ *
+ * NAMED_KIDS children rename themselves with prctl(PR_SET_NAME, "prc-NNN")
+ * and exit; NAMED_KIDS more execve() a symlink named exe-NNN to /bin/true
+ * (the guest's busybox, or coreutils': argv[0] "true" makes busybox run
+ * its true applet). exec names the task after the file's base name
+ * (begin_new_exec() in 6.1 and 6.12: __set_task_comm(kbasename())), so
+ * its comm becomes exe-NNN. For each child, in the rings of one session
+ * (sized so nothing drops; that is asserted):
+ *   - sched_wakeup_new, in the parent: a process record of its pid, and
+ *     a thread record of its tid = pid with process = pid and new_task =
+ *     1, both named the parent's comm (copied at fork), and right after
+ *     the thread record, in the same ring, the wakeup of that tid: no
+ *     interrupt comes between, wake_up_new_task() holds pi_lock with
+ *     interrupts off; the module writes the names, then the wakeup;
+ *   - no switch or wakeup of that tid, on any CPU, earlier than that
+ *     wakeup (the thread begins at its new_task record);
+ *   - exactly one thread record of it with new_task;
+ *   - the rename: a process record and a thread record (process = pid,
+ *     no new_task) named prc-NNN: the child leads its thread group;
+ *   - the exec: a process record and a thread record named exe-NNN, and
+ *     two process records of that name: exec's __set_task_comm() fires
+ *     task_rename (6.1 and 6.12 do), then sched_process_exec writes them
+ *     again (kmod/fxtrace_names.c keeps both on purpose). A child's
+ *     records never carry another name than those.
+ * Catches a module that writes no process record (at fork, rename or
+ * exec), that names a new task after the wakeup or leaves new_task out,
+ * that writes the names into another ring than the wakeup's or lets a
+ * switch of the task come first, that misses sched_process_exec (then an
+ * exec has one process record of its name, from task_rename), or that
+ * names a child by anything but its comm.
+ */
+#define NAMED_KIDS	20
+#define NAMES_RING	(16 << 20)	/* per CPU; nothing is drained before STOP */
+#define NAME_LEN	16		/* TASK_COMM_LEN */
+
+struct named_kid {
+	pid_t pid;
+	char name[NAME_LEN];	/* prc-NNN or exe-NNN */
+	int execs;		/* an exec child, else a rename one */
+	int fork_processes;	/* process records named the parent's comm */
+	int named_processes;	/* process records named name */
+	int named_threads;	/* thread records named name, process = pid */
+	int new_tasks;		/* thread records with new_task */
+	int new_task_right;	/* ... named the parent's comm, process = pid */
+	int new_task_woken;	/* ... right before its wakeup in the ring */
+	int bad;		/* name records of it that fit none of these */
+	__u64 new_wakeup_ts;	/* the wakeup after its new_task record */
+	__u64 earliest_ts;	/* earliest switch or wakeup of its tid */
+	int seen;		/* any switch or wakeup of its tid */
+};
+
+struct named_kids {
+	struct named_kid kid[2 * NAMED_KIDS];
+	char parent_comm[NAME_LEN];
+};
+
+static struct named_kid *named_kid(struct named_kids *k, __u64 tid)
+{
+	int i;
+
+	for (i = 0; i < 2 * NAMED_KIDS; i++)
+		if ((__u64)k->kid[i].pid == tid)
+			return &k->kid[i];
+	return NULL;
+}
+
+static void kid_saw(struct named_kids *k, __u64 tid, __u64 ts)
+{
+	struct named_kid *kid = named_kid(k, tid);
+
+	if (!kid)
+		return;
+	if (!kid->seen || ts < kid->earliest_ts)
+		kid->earliest_ts = ts;
+	kid->seen = 1;
+}
+
+static void names_see_switch(void *ctx, int cpu, const struct krec_switch *sw,
+			     __u64 ts, __s32 outgoing_weight)
+{
+	(void)cpu;
+	(void)outgoing_weight;
+	kid_saw(ctx, sw->outgoing_tid, ts);
+	kid_saw(ctx, sw->incoming_tid, ts);
+}
+
+static void names_see_wakeup(void *ctx, int cpu, __u64 tid, __u64 waker,
+			     __u64 ts)
+{
+	(void)cpu;
+	(void)waker;
+	kid_saw(ctx, tid, ts);
+}
+
+/*
+ * The name record @rec (krec_classify() checked its size and name length)
+ * of a child: count it. Returns the child if it is its new_task record.
+ */
+static struct named_kid *see_name(struct named_kids *k, const __u64 *rec,
+				  enum krec kind)
+{
+	unsigned int len = (rec[0] >> FXT_KOBJ_NAME_SHIFT) &
+			   ~(__u64)FXT_STRING_REF_INLINE & 0xffff;
+	unsigned int nw = (len + 7) / 8;
+	struct named_kid *kid = named_kid(k, rec[1]);
+	char name[NAME_LEN] = "";
+	int argc = (rec[0] >> FXT_KOBJ_ARGC_SHIFT) & 0xf;
+	int is_fork, is_own;
+
+	if (!kid)
+		return NULL;
+	memcpy(name, &rec[2], len);
+	is_fork = !strcmp(name, k->parent_comm);
+	is_own = !strcmp(name, kid->name);
+	if (kind == KREC_PROCESS) {
+		kid->fork_processes += is_fork;
+		kid->named_processes += is_own;
+		kid->bad += !is_fork && !is_own;
+		return NULL;
+	}
+	if (rec[2 + nw] != krec_arg_header(FXT_ARG_KOID, 2,
+					   FXTRACE_STR_PROCESS) ||
+	    rec[3 + nw] != (__u64)kid->pid) {
+		kid->bad++;
+		return NULL;
+	}
+	if (argc == 1) {
+		kid->named_threads += is_own;
+		kid->bad += !is_own;
+		return NULL;
+	}
+	kid->new_tasks++;
+	if (rec[4 + nw] == (krec_arg_word(FXT_ARG_INT32, FXTRACE_STR_NEW_TASK) |
+			    1ULL << FXT_ARG_VALUE_SHIFT) && is_fork)
+		kid->new_task_right++;
+	return kid;
+}
+
+/*
+ * After STOP, as ring_drain() does, walking each record with
+ * ring_record_bytes() (its checks, the callbacks), and also the name
+ * records, which it passes over: which comes right after a child's
+ * new_task record.
+ */
+static void names_drain(struct rings *rs, struct named_kids *k)
+{
+	__u64 size = rs->info.buf_size;
+	int i;
+
+	for (i = 0; i < rs->n; i++) {
+		struct ring *r = &rs->r[i];
+		__u64 head = ring_load_producer(r->ctrl);
+		__u64 tail = r->ctrl->consumer_pos, len = head - tail;
+		__u64 off = tail & (size - 1), first, pos;
+		struct named_kid *pending = NULL;
+
+		ASSERT_LE(len, size);
+		first = size - off < len ? size - off : len;
+		memcpy(rs->copy, r->data + off, first);
+		memcpy(rs->copy + first, r->data, len - first);
+		ring_store_consumer(r->ctrl, head);
+		for (pos = 0; pos < len; ) {
+			const __u64 *rec = (const __u64 *)(rs->copy + pos);
+			enum krec kind = krec_classify(rec[0]);
+
+			if (pending && kind == KREC_WAKEUP &&
+			    rec[2] == (__u64)pending->pid) {
+				pending->new_task_woken++;
+				pending->new_wakeup_ts = rec[1];
+			}
+			pending = NULL;
+			if (kind == KREC_PROCESS || kind == KREC_THREAD)
+				pending = see_name(k, rec, kind);
+			pos += ring_record_bytes(r, rec, pos, len, tail + pos);
+		}
+		r->drains += len != 0;
+	}
+}
+
+TEST(new_renamed_and_exec_children_are_named_in_the_rings)
+{
+	static struct named_kids k;
+	char dir[] = "/tmp/fxt-names.XXXXXX", path[64];
+	char *const argv[] = { "true", NULL };
+	struct fxtrace_info info;
+	struct rings rs;
+	int fd, i, status, failed = 0;
+
+	if (access("/bin/true", X_OK))
+		SKIP_OR_FAIL_IN_VM("no /bin/true to exec");
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	for (i = 0; i < NAMED_KIDS; i++) {
+		snprintf(path, sizeof(path), "%s/exe-%03d", dir, i);
+		ASSERT_EQ(0, symlink("/bin/true", path));
+	}
+	ASSERT_EQ(0, prctl(PR_GET_NAME, k.parent_comm));
+
+	fd = dev_open();
+	ASSERT_EQ(0, dev_configure(fd, NAMES_RING, 0));
+	info = dev_info(fd);
+	rings_map(fd, &info, &rs);
+	rings_watch(&rs, names_see_switch, names_see_wakeup, &k);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	for (i = 0; i < 2 * NAMED_KIDS; i++) {
+		struct named_kid *kid = &k.kid[i];
+
+		kid->execs = i >= NAMED_KIDS;
+		snprintf(kid->name, sizeof(kid->name), "%s-%03d",
+			 kid->execs ? "exe" : "prc", i % NAMED_KIDS);
+		snprintf(path, sizeof(path), "%s/%s", dir, kid->name);
+		kid->pid = fork();
+		ASSERT_TRUE(kid->pid >= 0);
+		if (kid->pid == 0) {
+			if (kid->execs) {
+				execve(path, argv, environ);
+				_exit(127);
+			}
+			_exit(prctl(PR_SET_NAME, kid->name) ? 1 : 0);
+		}
+	}
+	for (i = 0; i < 2 * NAMED_KIDS; i++) {
+		ASSERT_EQ(k.kid[i].pid, waitpid(k.kid[i].pid, &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	names_drain(&rs, &k);
+	/* A dropped record could be any of those the test looks for. */
+	ASSERT_EQ(0, rings_check_counters(&rs));
+
+	for (i = 0; i < 2 * NAMED_KIDS; i++) {
+		struct named_kid *kid = &k.kid[i];
+		int ok = kid->fork_processes == 1 &&
+			 kid->named_processes >= (kid->execs ? 2 : 1) &&
+			 kid->named_threads >= 1 && kid->new_tasks == 1 &&
+			 kid->new_task_right == 1 &&
+			 kid->new_task_woken == 1 && !kid->bad && kid->seen &&
+			 kid->earliest_ts == kid->new_wakeup_ts;
+
+		if (ok && i != 0 && i != NAMED_KIDS)
+			continue;
+		failed += !ok;
+		printf("#   %s pid %d: %d process records named %s, %d named %s; %d thread records named %s; %d new_task records (%d of them named %s, process %d, new_task 1), %d followed by its wakeup (at %llu); earliest switch or wakeup at %llu; %d other name records\n",
+		       ok ? "e.g." : "wrong:", (int)kid->pid,
+		       kid->fork_processes, k.parent_comm,
+		       kid->named_processes, kid->name, kid->named_threads,
+		       kid->name, kid->new_tasks, kid->new_task_right,
+		       k.parent_comm, (int)kid->pid, kid->new_task_woken,
+		       (unsigned long long)kid->new_wakeup_ts,
+		       (unsigned long long)kid->earliest_ts, kid->bad);
+	}
+	EXPECT_EQ(0, failed);
+	rings_unmap(&rs);
+	close(fd);
+	for (i = 0; i < NAMED_KIDS; i++) {
+		snprintf(path, sizeof(path), "%s/exe-%03d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+	expect_no_live_allocations();
+}
+
 TEST_MAIN()
