@@ -1879,4 +1879,113 @@ TEST(madv_dontneed_then_access_is_sigbus)
 	close(fd);
 }
 
+#define SWITCH_ROOM	56	/* a context switch's longest form */
+#define SWITCH_SHORTEST	40	/* and its shortest */
+#define TIGHT_ENDS	3	/* fills ending with a switch's room short */
+#define MAX_FILLS	64
+
+/*
+ * Walk CPU 0's ring from @cons to its producer_pos, nobody having read it
+ * since @cons was stored: each record found there fitted in the room the
+ * ring had when it was written (uapi "Ring protocol": "if (head + len -
+ * cons > size) drop"), measured for its longest form: 56 bytes for a
+ * context switch whichever form it wrote, its own size for the others,
+ * plus the pair's bytes for the record a pair of loss markers was written
+ * for. Returns how many records were written with less than 56 bytes
+ * free, the ring's last ones.
+ */
+static __u64 check_room_rule(const unsigned char *data, __u64 size,
+			     __u64 cons, __u64 head)
+{
+	__u64 pos = cons, from = cons, tight = 0, hdr, len, need;
+	enum krec kind;
+
+	ASSERT_LE(head - cons, size);
+	while (pos != head) {
+		hdr = word_at(data, size, pos);
+		kind = krec_classify(hdr);
+		len = krec_words(hdr) * 8;
+		ASSERT_TRUE(kind != KREC_BAD);
+		ASSERT_LE(len, head - pos);
+		if (kind == KREC_LOSS) {
+			/* Room for the pair was measured with its record. */
+			pos += len;
+			continue;
+		}
+		need = kind == KREC_SWITCH ? SWITCH_ROOM : len;
+		if (kind == KREC_SWITCH)
+			ASSERT_LE(len, SWITCH_ROOM);
+		/* (from - cons) used, so size - (from - cons) free. */
+		HARNESS_CHECK((pos - from) + need <= size - (from - cons), 1,
+			      "a %llu-byte record (kind %d) at %llu written with %llu bytes free, %llu needed",
+			      (unsigned long long)len, (int)kind,
+			      (unsigned long long)pos,
+			      (unsigned long long)(size - (from - cons)),
+			      (unsigned long long)((pos - from) + need));
+		if (size - (pos - cons) < SWITCH_ROOM)
+			tight++;
+		pos += len;
+		from = pos;
+	}
+	return tight;
+}
+
+/*
+ * A context switch is written only with 56 bytes free (uapi "Ring
+ * protocol"): room is measured for its longest form, whichever of its
+ * 40-, 48- or 56-byte forms it writes; every other record with its own
+ * size free. Nobody reads CPU 0's ring while it fills, again and again,
+ * each fill from where the last one stopped (all of it taken as read):
+ * every record walked fits that rule against the consumer position of
+ * its fill, and each fill ends within 56 bytes of full, with drops: the
+ * first drop left less than the record's room, and after it only a record
+ * with its two loss markers could be written. Fills go on until
+ * TIGHT_ENDS of them ended with 40 to 55 bytes free: there the first
+ * record dropped needed more, which no wakeup (24 or 40 bytes) does, so
+ * it was a switch (or a long name record) that a module measuring a
+ * switch by the form it writes would have written in its 40- or 48-byte
+ * form, breaking the rule in the walk. Catches that module, and one that
+ * writes a record without room for it (over unread bytes); the test
+ * fails, rather than passes unproven, if no fill ends that way.
+ */
+TEST(full_ring_writes_a_switch_only_with_56_bytes_free)
+{
+	int fd = dev_open(), fill, tight_ends = 0;
+	struct fxtrace_info info;
+	struct fxtrace_ctrl *ctrl = fill_cpu0_ring(fd, &info);
+	const unsigned char *data = map_data(fd, &info, 0);
+	__u64 cons = 0, head, dropped, left, tight = 0;
+	double deadline, end = now_s() + 120;
+
+	for (fill = 1; ; fill++) {
+		head = load_producer(ctrl);
+		ASSERT_EQ(cons, ctrl->consumer_pos);
+		tight += check_room_rule(data, info.buf_size, cons, head);
+		left = info.buf_size - (head - cons);
+		EXPECT_LE(left + 1, SWITCH_ROOM);
+		EXPECT_EQ(ctrl->tracepoint_hits,
+			  ctrl->records_written + ctrl->records_dropped);
+		if (left >= SWITCH_SHORTEST)
+			tight_ends++;
+		if (tight_ends == TIGHT_ENDS || fill == MAX_FILLS ||
+		    now_s() > end)
+			break;
+		cons = head;
+		store_consumer(ctrl, cons);
+		dropped = ctrl->records_dropped;
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+		deadline = now_s() + 60;
+		while (ctrl->records_dropped < dropped + 20) {
+			ASSERT_TRUE(now_s() < deadline);
+			make_scheduler_noise(20);
+		}
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	}
+	printf("#   %d fills, %d ended with %d to %d bytes free; %llu records written with less than %d free\n",
+	       fill, tight_ends, SWITCH_SHORTEST, SWITCH_ROOM - 1,
+	       (unsigned long long)tight, SWITCH_ROOM);
+	EXPECT_LE(1, tight_ends);
+	close(fd);
+}
+
 TEST_MAIN()
