@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -315,6 +316,59 @@ TEST(write_only_open_maps_nothing_is_eacces)
 	ASSERT_EQ(FXTRACE_STATE_TRACING, dev_info(wo).state);
 	ASSERT_EQ(0, ioctl(wo, FXTRACE_IOC_STOP));
 	close(wo);
+}
+
+/*
+ * mmap() CPU 0's control page (@ctrl) or data area from @fd with @prot in
+ * a child whose personality is @persona: 0 on success, else the errno
+ * (255: personality() failed).
+ */
+static int child_map_errno(int fd, const struct fxtrace_info *info,
+			   bool ctrl, int prot, unsigned long persona)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		if (personality(persona) == -1)
+			_exit(255);
+		_exit(map_cpu0(fd, info, ctrl, prot, MAP_SHARED) == -1 ?
+		      errno : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A READ_IMPLIES_EXEC personality makes the kernel add PROT_EXEC to every
+ * PROT_READ mapping of a file not on a noexec mount (do_mmap()), and the
+ * module refuses it like an asked-for PROT_EXEC (uapi "Errors", mmap
+ * EPERM): the control page read-only or read-write, and the data area,
+ * all map in a child of the default personality and are EPERM in one with
+ * READ_IMPLIES_EXEC. On a noexec mount the kernel adds nothing, and maps
+ * it (SKIP). Catches a module that looks at the prot the caller passed
+ * rather than the mapping's flags, or that only clears VM_MAYEXEC
+ * (mprotect() refused, but the mapping itself executable).
+ */
+TEST(read_implies_exec_mapping_is_eperm)
+{
+	int fd = dev_open();
+	struct fxtrace_info info = dev_info(fd);
+
+	skip_on_noexec_dev();
+	ASSERT_EQ(0, child_map_errno(fd, &info, true, PROT_READ, PER_LINUX));
+	ASSERT_EQ(0, child_map_errno(fd, &info, false, PROT_READ, PER_LINUX));
+	EXPECT_EQ(EPERM, child_map_errno(fd, &info, true, PROT_READ,
+					 PER_LINUX | READ_IMPLIES_EXEC));
+	EXPECT_EQ(EPERM, child_map_errno(fd, &info, true,
+					 PROT_READ | PROT_WRITE,
+					 PER_LINUX | READ_IMPLIES_EXEC));
+	EXPECT_EQ(EPERM, child_map_errno(fd, &info, false, PROT_READ,
+					 PER_LINUX | READ_IMPLIES_EXEC));
+	close(fd);
 }
 
 /*
