@@ -4,8 +4,12 @@
  * flowing through the protocol of uapi/linux/fxtrace.h (barriers (A)-(D));
  * consumer positions out of range; mremap (grow refused, move and shrink
  * keep the data and the buffers busy), fork (the child shares the ring),
- * and a mapping that outlives its fd (the session lives on until munmap);
- * what a file opened read-only or write-only can map; nothing executable.
+ * and a mapping that outlives its fd (the session lives on until munmap,
+ * tracing too); what a file opened read-only or write-only can map;
+ * nothing executable, READ_IMPLIES_EXEC included; MADV_DONTNEED; the
+ * control page's fields the kernel writes and the ones it never reads;
+ * loss markers and the room a record needs; the default watermark; the
+ * buffers a second CONFIGURE gives.
  */
 #define _GNU_SOURCE
 #include <poll.h>
