@@ -193,23 +193,31 @@ else
 		"$TMP/err" "$TMP/check"
 fi
 
-# stalled_d1 SECONDS [WRAPPER...]: fxt-collect -d 1 -o - (run by WRAPPER,
-# if given, which execs it) into a pipe whose reader sleeps SECONDS. Then
-# $rc is its status; 0 if it stopped tracing at 1 s and left a whole trace,
-# with nothing given up and no failure, else 1.
-stalled_d1() {
-	nap=$1
-	shift
+# stalled_stop RATE STOP SECONDS [WRAPPER...]: fxt-collect -o - STOP (its
+# words the options; run by WRAPPER, if given, which execs it), writing
+# RATE records/ms, into a pipe whose reader sleeps SECONDS, for at most
+# 20 s. Then $rc is its status ("none" if it did not end).
+stalled_stop() {
+	rate=$1 stop=$2 nap=$3
+	shift 3
 	rm -f "$TMP/rc" "$TMP/p.fxt"
 	timeout 20 sh -c '
-		nap=$1 fake=$2 dev=$3 collect=$4 tmp=$5
-		shift 5
-		{ LD_PRELOAD=$fake FAKE_FXTRACE_PATH=$dev FAKE_FXTRACE_RATE=50 \
-			"$@" "$collect" -D "$dev" -o - -d 1 2>"$tmp/err"
+		nap=$1 fake=$2 dev=$3 collect=$4 tmp=$5 rate=$6 stop=$7
+		shift 7
+		# $stop unquoted: its words are the options.
+		{ LD_PRELOAD=$fake FAKE_FXTRACE_PATH=$dev FAKE_FXTRACE_RATE=$rate \
+			"$@" "$collect" -D "$dev" -o - $stop 2>"$tmp/err"
 		  echo $? >"$tmp/rc"; } |
 		{ sleep "$nap"; cat >"$tmp/p.fxt"; }' \
-		sh "$nap" "$FAKE" "$DEV" "$COLLECT" "$TMP" "$@"
+		sh "$nap" "$FAKE" "$DEV" "$COLLECT" "$TMP" "$rate" "$stop" "$@"
 	rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+}
+
+# stalled_d1 SECONDS [WRAPPER...]: stalled_stop with -d 1; 0 if it stopped
+# tracing at 1 s and left a whole trace, with nothing given up and no
+# failure, else 1.
+stalled_d1() {
+	stalled_stop 50 '-d 1' "$@"
 	{ [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
 		grep -q "traced 3 rings (one per possible CPU) for 1\.[0-4][0-9]* s" "$TMP/err" &&
 		! grep -q -e "gave up" -e "failed" "$TMP/err" &&
@@ -245,13 +253,8 @@ fi
 # (with 50 records/ms the rings also dropped). 20 records/ms fill the pipe
 # at once and a 4 MiB ring in about 5 s, so none is dropped even if a
 # loaded machine stretches the 1 s; "[12].x s" leaves it a second more.
-rm -f "$TMP/rc" "$TMP/p.fxt" "$TMP/check"
-timeout 30 sh -c '
-	{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=20 \
-		"$3" -D "$2" -o - -- sleep 1 2>"$4/err"
-	  echo $? >"$4/rc"; } |
-	{ sleep 4; cat >"$4/p.fxt"; }' sh "$FAKE" "$DEV" "$COLLECT" "$TMP"
-rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+rm -f "$TMP/check"
+stalled_stop 20 '-- sleep 1' 4
 if [ "$rc" = 0 ] && grep -q "traced 3 rings (one per possible CPU) for [12]\.[0-9]* s" "$TMP/err" &&
    grep -q "no records dropped" "$TMP/err" &&
    ! grep -q -e "gave up" -e "failed" "$TMP/err" &&
