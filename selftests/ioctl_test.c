@@ -129,7 +129,7 @@ static int open_errno_keeping_only(__u64 keep)
 TEST(open_without_perfmon_or_sys_admin_is_eperm)
 {
 	EXPECT_EQ(EPERM, open_errno_keeping_only(0));
-	/* Every capability but those two is not enough either. */
+	/* Nor are others without those two (four unrelated ones here). */
 	EXPECT_EQ(EPERM, open_errno_keeping_only(CAP_BIT(CAP_CHOWN) |
 						 CAP_BIT(CAP_DAC_OVERRIDE) |
 						 CAP_BIT(CAP_SYS_PTRACE) |

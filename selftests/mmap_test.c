@@ -86,13 +86,20 @@ static __u64 word_at(const unsigned char *data, __u64 size, __u64 pos)
 	return *(const __u64 *)(data + (pos & (size - 1)));
 }
 
-/* Now on the clock of every timestamp (uapi "Clock"). */
-static __u64 boottime_ns(void)
+/*
+ * The record at ring position @pos of a @size-byte data area, read in
+ * place, which must end by @end: its header is one the kernel writes, and
+ * it is whole before @end. Its kind in @kind; returns its size in bytes.
+ */
+static __u64 record_at(const unsigned char *data, __u64 size, __u64 pos,
+		       __u64 end, enum krec *kind)
 {
-	struct timespec ts;
+	__u64 hdr = word_at(data, size, pos);
 
-	ASSERT_EQ(0, clock_gettime(CLOCK_BOOTTIME, &ts));
-	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+	*kind = krec_classify(hdr);
+	ASSERT_TRUE(*kind != KREC_BAD);
+	ASSERT_LE(krec_words(hdr) * 8, end - pos);
+	return krec_words(hdr) * 8;
 }
 
 TEST(ctrl_page_describes_its_ring)
@@ -492,16 +499,16 @@ TEST(records_flow_through_every_cpu)
 		ASSERT_LE(head - pos, info.buf_size);
 		while (pos != head) {
 			__u64 hdr = word_at(data, info.buf_size, pos);
-			__u64 words = krec_words(hdr);
-			enum krec kind = krec_classify(hdr);
+			enum krec kind;
+			__u64 len = record_at(data, info.buf_size, pos, head,
+					      &kind);
 
 			/* Nothing was lost, so there is no loss marker. */
-			ASSERT_TRUE(kind != KREC_BAD && kind != KREC_LOSS);
-			ASSERT_LE(words * 8, head - pos);
+			ASSERT_NE(KREC_LOSS, kind);
 			if (kind == KREC_SWITCH)
 				EXPECT_EQ(cpu, (hdr >> FXT_SCHED_CPU_SHIFT) &
 					       FXT_SCHED_CPU_MASK);
-			pos += words * 8;
+			pos += len;
 			n++;
 		}
 		EXPECT_EQ(ctrl->records_written, n);
@@ -583,18 +590,15 @@ TEST(restart_after_drops_marks_no_hole_across_the_stop)
 static __u64 last_timestamp(const unsigned char *data, __u64 size,
 			    __u64 from, __u64 to)
 {
-	__u64 pos = from, last = 0, hdr;
+	__u64 pos = from, last = 0, len;
 	enum krec kind;
 
 	while (pos != to) {
-		hdr = word_at(data, size, pos);
-		kind = krec_classify(hdr);
-		ASSERT_TRUE(kind != KREC_BAD);
-		ASSERT_LE(krec_words(hdr) * 8, to - pos);
+		len = record_at(data, size, pos, to, &kind);
 		if (kind == KREC_SWITCH || kind == KREC_WAKEUP ||
 		    kind == KREC_LOSS)
 			last = word_at(data, size, pos + 8);
-		pos += krec_words(hdr) * 8;
+		pos += len;
 	}
 	return last;
 }
@@ -1729,6 +1733,7 @@ TEST(tracing_goes_on_after_close_while_mapped)
 	const unsigned char *data;
 	__u64 from, head, pos, n = 0;
 	double deadline;
+	enum krec kind;
 
 	pin_to_cpu0();	/* the noise runs where the data area is mapped */
 	map_possible_ctrls(fd, &info, ctrl);
@@ -1749,13 +1754,8 @@ TEST(tracing_goes_on_after_close_while_mapped)
 	printf("#   cpu 0: %llu bytes traced after the close\n",
 	       (unsigned long long)(head - from));
 	ASSERT_LE(head - from, info.buf_size);
-	for (pos = from; pos != head; n++) {
-		__u64 hdr = word_at(data, info.buf_size, pos);
-
-		ASSERT_TRUE(krec_classify(hdr) != KREC_BAD);
-		ASSERT_LE(krec_words(hdr) * 8, head - pos);
-		pos += krec_words(hdr) * 8;
-	}
+	for (pos = from; pos != head; n++)
+		pos += record_at(data, info.buf_size, pos, head, &kind);
 	EXPECT_LE(3, n);
 	EXPECT_EQ(0, ctrl[0]->records_dropped);
 	ASSERT_ERRNO(EBUSY, open(FXTRACE_DEV_PATH, O_RDWR | O_CLOEXEC));
@@ -1794,6 +1794,7 @@ TEST(configure_again_after_tracing_gives_zeroed_buffers)
 	struct fxtrace_ctrl *c0 = fill_cpu0_ring(fd, &info);
 	__u64 i, nonzero, head, pos, n = 0;
 	double deadline;
+	enum krec kind;
 
 	/* Consumer errors: a consumer_pos ahead of the producer. */
 	store_consumer(c0, load_producer(c0) + (1ULL << 40));
@@ -1854,12 +1855,8 @@ TEST(configure_again_after_tracing_gives_zeroed_buffers)
 	ASSERT_LE(8, head);
 	ASSERT_LE(head, info.buf_size);
 	for (pos = 0; pos != head; n++) {
-		__u64 hdr = word_at(data[0], info.buf_size, pos);
-		enum krec kind = krec_classify(hdr);
-
-		ASSERT_TRUE(kind != KREC_BAD && kind != KREC_LOSS);
-		ASSERT_LE(krec_words(hdr) * 8, head - pos);
-		pos += krec_words(hdr) * 8;
+		pos += record_at(data[0], info.buf_size, pos, head, &kind);
+		ASSERT_NE(KREC_LOSS, kind);
 	}
 	EXPECT_EQ(n, c0->records_written);
 	EXPECT_EQ(0, c0->records_dropped);
@@ -1955,16 +1952,12 @@ TEST(madv_dontneed_then_access_is_sigbus)
 static __u64 check_room_rule(const unsigned char *data, __u64 size,
 			     __u64 cons, __u64 head)
 {
-	__u64 pos = cons, from = cons, tight = 0, hdr, len, need;
+	__u64 pos = cons, from = cons, tight = 0, len, need;
 	enum krec kind;
 
 	ASSERT_LE(head - cons, size);
 	while (pos != head) {
-		hdr = word_at(data, size, pos);
-		kind = krec_classify(hdr);
-		len = krec_words(hdr) * 8;
-		ASSERT_TRUE(kind != KREC_BAD);
-		ASSERT_LE(len, head - pos);
+		len = record_at(data, size, pos, head, &kind);
 		if (kind == KREC_LOSS) {
 			/* Room for the pair was measured with its record. */
 			pos += len;

@@ -37,14 +37,6 @@ struct prio_watch {
 	int checked, written, implied, wrong, ambiguous;
 };
 
-static __u64 boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (__u64)ts.tv_sec * 1000000000 + (__u64)ts.tv_nsec;
-}
-
 /* Our prio at @ts, or -1 if a setpriority() call was going on then. */
 static int prio_at(const struct prio_watch *w, __u64 ts)
 {

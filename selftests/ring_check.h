@@ -3,7 +3,8 @@
  * ring_check.h - map every ring of a session and drain it the way a
  * collector does, checking each record on the way, for the tests that own a
  * session and must check its counters themselves (they are freed with it):
- * stress_test, hotplug_test, lifecycle_test, prio_test, state_test.
+ * stress_test, hotplug_test, lifecycle_test, prio_test, state_test, and
+ * mmap_test's control-page scribbles; and the records' clock (boottime_ns()).
  *
  *	struct rings rs;
  *	rings_map(fd, &info, &rs);
@@ -18,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "fxtrace_dev.h"
 #include "kernel_records.h"
@@ -37,6 +39,14 @@ typedef void (*ring_switch_fn)(void *ctx, int cpu,
 typedef void (*ring_wakeup_fn)(void *ctx, int cpu, __u64 tid, __u64 waker,
 			       __u64 timestamp);
 
+/*
+ * Called for every record walked, in ring order, before its own checks
+ * and callback: @rec of kind @kind (a pair of loss markers is one call,
+ * with the first). For what comes right after what in a ring.
+ */
+typedef void (*ring_record_fn)(void *ctx, int cpu, const __u64 *rec,
+			       enum krec kind);
+
 struct ring {
 	int cpu;
 	struct fxtrace_ctrl *ctrl;
@@ -54,7 +64,8 @@ struct ring {
 	__s32 running_weight;	/* and its incoming_weight */
 	ring_switch_fn on_switch;	/* optional: rings_watch() */
 	ring_wakeup_fn on_wakeup;	/* optional: rings_watch() */
-	void *watch_ctx;		/* both callbacks' ctx */
+	ring_record_fn on_record;	/* optional: rings_watch_records() */
+	void *watch_ctx;		/* the callbacks' ctx */
 	__u64 last_ts;		/* latest timestamp walked in this ring */
 	__u64 opener_tgid;	/* the session's opener: loss markers name it */
 	__u64 opener_tid;
@@ -66,6 +77,15 @@ struct rings {
 	int n;			/* possible CPUs: entries in r */
 	unsigned char *copy;	/* one ring's worth of drained bytes */
 };
+
+/* Now on the clock of every timestamp (uapi "Clock"), in ns. */
+static inline __u64 boottime_ns(void)
+{
+	struct timespec ts;
+
+	ASSERT_EQ(0, clock_gettime(CLOCK_BOOTTIME, &ts));
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
 
 /* (C): pairs with the kernel's store-release (A). */
 static inline __u64 ring_load_producer(struct fxtrace_ctrl *ctrl)
@@ -261,6 +281,8 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 		      "cpu %d: bad record header %#llx at ring position %llu",
 		      r->cpu, (unsigned long long)rec[0],
 		      (unsigned long long)ring_pos);
+	if (r->on_record)
+		r->on_record(r->watch_ctx, r->cpu, rec, kind);
 	if (kind == KREC_SWITCH || kind == KREC_WAKEUP)
 		ring_check_order(r, rec[1], ring_pos,
 				 kind == KREC_SWITCH ? "context switch" :
@@ -323,6 +345,19 @@ static inline void rings_watch(struct rings *rs, ring_switch_fn on_switch,
 		rs->r[i].on_wakeup = on_wakeup;
 		rs->r[i].watch_ctx = ctx;
 	}
+}
+
+/*
+ * Call @on_record for every record walked from now on, with the @ctx
+ * rings_watch() was given (call that first).
+ */
+static inline void rings_watch_records(struct rings *rs,
+				       ring_record_fn on_record)
+{
+	int i;
+
+	for (i = 0; i < rs->n; i++)
+		rs->r[i].on_record = on_record;
 }
 
 /*

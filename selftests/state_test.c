@@ -122,15 +122,6 @@ static void on_signal(int sig)
 	(void)sig;
 }
 
-/* The records' clock. */
-static __u64 boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (__u64)ts.tv_sec * 1000000000 + (__u64)ts.tv_nsec;
-}
-
 static __u64 mono_ns(void)
 {
 	struct timespec ts;
@@ -701,6 +692,8 @@ struct named_kid {
 struct named_kids {
 	struct named_kid kid[2 * NAMED_KIDS];
 	char parent_comm[NAME_LEN];
+	struct named_kid *pending;	/* its new_task record was the last */
+	int pending_cpu;		/* record walked, in this CPU's ring */
 };
 
 static struct named_kid *named_kid(struct named_kids *k, __u64 tid)
@@ -786,43 +779,24 @@ static struct named_kid *see_name(struct named_kids *k, const __u64 *rec,
 }
 
 /*
- * After STOP, as ring_drain() does, walking each record with
- * ring_record_bytes() (its checks, the callbacks), and also the name
- * records, which it passes over: which comes right after a child's
- * new_task record.
+ * Every record walked (rings_watch_records()), in ring order: counts the
+ * name records, and which comes right after a child's new_task record in
+ * the same ring.
  */
-static void names_drain(struct rings *rs, struct named_kids *k)
+static void names_see_record(void *ctx, int cpu, const __u64 *rec,
+			     enum krec kind)
 {
-	__u64 size = rs->info.buf_size;
-	int i;
+	struct named_kids *k = ctx;
+	struct named_kid *pending = k->pending_cpu == cpu ? k->pending : NULL;
 
-	for (i = 0; i < rs->n; i++) {
-		struct ring *r = &rs->r[i];
-		__u64 head = ring_load_producer(r->ctrl);
-		__u64 tail = r->ctrl->consumer_pos, len = head - tail;
-		__u64 off = tail & (size - 1), first, pos;
-		struct named_kid *pending = NULL;
-
-		ASSERT_LE(len, size);
-		first = size - off < len ? size - off : len;
-		memcpy(rs->copy, r->data + off, first);
-		memcpy(rs->copy + first, r->data, len - first);
-		ring_store_consumer(r->ctrl, head);
-		for (pos = 0; pos < len; ) {
-			const __u64 *rec = (const __u64 *)(rs->copy + pos);
-			enum krec kind = krec_classify(rec[0]);
-
-			if (pending && kind == KREC_WAKEUP &&
-			    rec[2] == (__u64)pending->pid) {
-				pending->new_task_woken++;
-				pending->new_wakeup_ts = rec[1];
-			}
-			pending = NULL;
-			if (kind == KREC_PROCESS || kind == KREC_THREAD)
-				pending = see_name(k, rec, kind);
-			pos += ring_record_bytes(r, rec, pos, len, tail + pos);
-		}
-		r->drains += len != 0;
+	if (pending && kind == KREC_WAKEUP && rec[2] == (__u64)pending->pid) {
+		pending->new_task_woken++;
+		pending->new_wakeup_ts = rec[1];
+	}
+	k->pending = NULL;
+	if (kind == KREC_PROCESS || kind == KREC_THREAD) {
+		k->pending = see_name(k, rec, kind);
+		k->pending_cpu = cpu;
 	}
 }
 
@@ -849,6 +823,7 @@ TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 	info = dev_info(fd);
 	rings_map(fd, &info, &rs);
 	rings_watch(&rs, names_see_switch, names_see_wakeup, &k);
+	rings_watch_records(&rs, names_see_record);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
 	for (i = 0; i < 2 * NAMED_KIDS; i++) {
 		struct named_kid *kid = &k.kid[i];
@@ -872,7 +847,7 @@ TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
-	names_drain(&rs, &k);
+	rings_drain(&rs);
 	/* A dropped record could be any of those the test looks for. */
 	ASSERT_EQ(0, rings_check_counters(&rs));
 

@@ -197,26 +197,40 @@ static void *churner(void *arg)
 	return NULL;
 }
 
+/* /proc/<tid>/comm, or "?" (gone, or none). */
+static const char *task_comm(__u64 tid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(buf, size, "?");
+	if (!tid)
+		return buf;
+	snprintf(path, sizeof(path), "/proc/%llu/comm", (unsigned long long)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return buf;
+	if (!fgets(buf, (int)size, f))
+		snprintf(buf, size, "?");
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
 /* The tids of the stopper threads (comm "migration/N"). */
 static void find_stoppers(void)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
-	char path[300], comm[32];
-	FILE *f;
+	char comm[32];
 
 	ASSERT_TRUE(d != NULL);
 	while ((e = readdir(d)) && wl.nstoppers < STOPPERS_MAX) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    !strncmp(comm, "migration/", 10))
+		if (!strncmp(task_comm(strtoull(e->d_name, NULL, 10), comm,
+					sizeof(comm)), "migration/", 10))
 			wl.stopper[wl.nstoppers++] = atoi(e->d_name);
-		fclose(f);
 	}
 	closedir(d);
 }
@@ -381,14 +395,6 @@ struct timer_shared {
 	int sleeps_done, stop;
 };
 
-static __u64 boottime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (__u64)ts.tv_sec * 1000000000 + (__u64)ts.tv_nsec;
-}
-
 static void see_timer_switch(void *ctx, int cpu, const struct krec_switch *sw,
 			     __u64 ts, __s32 outgoing_weight)
 {
@@ -422,26 +428,6 @@ static void see_timer_wakeup(void *ctx, int cpu, __u64 tid, __u64 waker,
 		       (unsigned long long)waker,
 		       cur == 0 ? "idle" : cur == w->spinner ? "the spinner" :
 		       "another task");
-}
-
-/* /proc/<tid>/comm, or "?" (gone, or none). */
-static const char *task_comm(__u64 tid, char *buf, size_t size)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(buf, size, "?");
-	if (!tid)
-		return buf;
-	snprintf(path, sizeof(path), "/proc/%llu/comm", (unsigned long long)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return buf;
-	if (!fgets(buf, (int)size, f))
-		snprintf(buf, size, "?");
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return buf;
 }
 
 static void timer_wakeups_name_no_waker(int busy)
