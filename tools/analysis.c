@@ -1141,8 +1141,9 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
  * waited) would have no runtime and its CPU none busy. A CPU in a hole
  * then runs nothing known: do_lost() closed its segment at the hole's
  * start. The time window clips it like any other slice. The threads'
- * slices counted so (@running_at_end) are said in the summary, as their
- * end is the trace's, not a switch.
+ * slices counted so (@running_at_end; per CPU and per thread for the
+ * CSV's rows) are said in the summary, as their end is the trace's, not a
+ * switch.
  */
 static void close_at_end(struct analysis *an)
 {
@@ -1153,8 +1154,14 @@ static void close_at_end(struct analysis *an)
 
 		if (!c->known || an->t_end < c->since)
 			continue;
-		if (count_segment(an, c, an->t_end))
+		if (count_segment(an, c, an->t_end)) {
+			struct thread *cur = analysis_row(an, c->cur_row);
+
 			an->running_at_end++;
+			c->running_at_end = true;
+			if (cur)
+				cur->running_at_end++;
+		}
 		c->known = false;
 	}
 }

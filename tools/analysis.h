@@ -115,6 +115,10 @@ struct thread {
 	/* statistics (inside the time window) */
 	uint64_t runtime, switches, voluntary, involuntary, migrations;
 	uint64_t wakeups;
+	uint32_t running_at_end;	/* of @runtime, slices with no switch
+					 * to end them, counted up to the
+					 * trace's end or the window's
+					 * (close_at_end()) */
 	struct qdist lat[LAT_KINDS];
 };
 
@@ -140,6 +144,8 @@ struct cpu {
 	uint64_t since;
 	uint64_t first_ts, last_ts;
 	uint64_t busy, idle, switches;
+	bool running_at_end;		/* @busy ends with a thread's slice
+					 * with no switch to end it */
 	uint64_t lost, holes;		/* kernel loss markers */
 	uint64_t skipped, skip_holes;	/* fxt-collect's bytes_skipped */
 	struct seg *hist;		/* ring, top mode only */

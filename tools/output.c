@@ -713,12 +713,17 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		}
 		fputs("]}\n", out);
 	} else if (fmt == OUT_CSV) {
-		fputs("record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups\n", out);
+		/* running_at_end, last: the text's and JSON's note, per row
+		 * (the CPU rows' sum is theirs), where a script reading
+		 * every row alike finds it; the columns before it are as
+		 * they were */
+		fputs("record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end\n", out);
 		for (c = 0; c < an->ncpus; c++)
 			if (an->cpus[c].seen)
 				fprintf(out, "cpu,%u,,,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-					",,,,\n", c, an->cpus[c].busy,
-					an->cpus[c].idle, an->cpus[c].switches);
+					",,,,,%d\n", c, an->cpus[c].busy,
+					an->cpus[c].idle, an->cpus[c].switches,
+					an->cpus[c].running_at_end);
 		for (i = 0; i < n; i++) {
 			struct thread *t = v[i];
 
@@ -728,9 +733,9 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			fprintf(out, "thread,%" PRIu64 ",%" PRIu64 ",", t->tid, t->pid);
 			csv_str(out, t->name);
 			fprintf(out, ",%" PRIu64 ",,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64 "\n", t->runtime, t->switches,
-				t->voluntary, t->involuntary, t->migrations,
-				t->wakeups);
+				",%" PRIu64 ",%" PRIu64 ",%" PRIu32 "\n", t->runtime,
+				t->switches, t->voluntary, t->involuntary,
+				t->migrations, t->wakeups, t->running_at_end);
 		}
 	} else {
 		char s1[32], s2[32], s3[32];

@@ -169,11 +169,11 @@ H=kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
 # end (3500), 1000 of it inside. Threads: 301 (no name, pid 0) ran 1000;
 # 201 ran 50, switched out once (blocked), woken once (2000); 101 has
 # nothing inside (its switch-out at 1200, its wakeup at 3000).
-t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.fxt, CPU and thread figures as worked out by hand" "[ \"\$('$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups
-cpu,0,,,50,950,2,,,,
-cpu,1,,,1000,0,0,,,,
-thread,301,0,,1000,,0,0,0,0,0
-thread,201,200,other-1,50,,1,1,0,0,1' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (0.000001000 s)'"
+t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.fxt, CPU and thread figures as worked out by hand" "[ \"\$('$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
+cpu,0,,,50,950,2,,,,,0
+cpu,1,,,1000,0,0,,,,,1
+thread,301,0,,1000,,0,0,0,0,0,1
+thread,201,200,other-1,50,,1,1,0,0,1,0' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (0.000001000 s)'"
 t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
 wakeup,101,0,0,1000,1100,100,100,app-main
 wakeup,101,0,0,3000,3400,400,100,app-main\" ]"
@@ -340,16 +340,52 @@ assert cpu==[(0,1.0,4.0,\"spinner\"),(1,1.0,1.0,\"napper\"),(1,3.5,1.5,\"napper\
 # spinner's and napper's last, with no switch to end them, up to the
 # trace's end (5000), and said so; cpu3's only to its hole. With --to the
 # window clips them: [1000, 3000).
-t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4000 +0 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4000 +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups
-cpu,0,,,4000,0,1,,,,
-cpu,1,,,2500,1500,3,,,,
-cpu,2,,,4000,0,2,,,,
-cpu,3,,,1000,0,1,,,,
-thread,101,100,spinner,4000,,0,0,0,0,0
-thread,103,0,,4000,,1,1,0,0,0
-thread,102,100,napper,2500,,1,1,0,0,1
-thread,104,0,,1000,,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000 --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,
-thread,101,100,spinner,2000,,0,0,0,0,0' ]"
+t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4000 +0 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4000 +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
+cpu,0,,,4000,0,1,,,,,1
+cpu,1,,,2500,1500,3,,,,,1
+cpu,2,,,4000,0,2,,,,,0
+cpu,3,,,1000,0,1,,,,,0
+thread,101,100,spinner,4000,,0,0,0,0,0,1
+thread,103,0,,4000,,1,1,0,0,0,0
+thread,102,100,napper,2500,,1,1,0,0,1,1
+thread,104,0,,1000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000 --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,1
+thread,101,100,spinner,2000,,0,0,0,0,0,1' ]"
+# The CSV says it too, per row (a running_at_end column, last): cpu0's and
+# cpu1's last slices (spinner's, napper's) had no switch to end them;
+# cpu2's ended with a switch, cpu3's at its hole. Every row has every
+# column (csv.DictReader reads it), and the cpu rows sum to JSON's
+# running_at_end. A --tid filter leaves the cpu rows; --to 2000 leaves
+# napper's last slice (from 3500) outside, and JSON agrees.
+csv_running_at_end() {
+	for args in "" "--tid 101" "--to 2000"; do
+		# shellcheck disable=SC2086
+		"$S" summary "$F/open_end.fxt" --csv $args >"$tmp/s.csv" &&
+		"$S" summary "$F/open_end.fxt" --json $args >"$tmp/s.json" &&
+		python3 - "$tmp/s.csv" "$tmp/s.json" "$args" <<'PY' || return 1
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+assert head[-1] == "running_at_end", head
+assert all(len(r) == len(head) for r in body), rows
+got = {(r[0], r[1]): r[-1] for r in body}
+want = {"": {("cpu", "0"): "1", ("cpu", "1"): "1", ("cpu", "2"): "0",
+             ("cpu", "3"): "0", ("thread", "101"): "1",
+             ("thread", "102"): "1", ("thread", "103"): "0",
+             ("thread", "104"): "0"},
+        "--tid 101": {("cpu", "0"): "1", ("cpu", "1"): "1",
+                      ("cpu", "2"): "0", ("cpu", "3"): "0",
+                      ("thread", "101"): "1"},
+        "--to 2000": {("cpu", "0"): "1", ("cpu", "1"): "0",
+                      ("cpu", "2"): "0", ("cpu", "3"): "0",
+                      ("thread", "101"): "1", ("thread", "102"): "0",
+                      ("thread", "103"): "0", ("thread", "104"): "0"}}
+assert got == want[sys.argv[3]], (sys.argv[3], got)
+total = json.load(open(sys.argv[2]))["running_at_end"]
+assert sum(int(v) for k, v in got.items() if k[0] == "cpu") == total, total
+PY
+	done
+}
+t "summary --csv: a running_at_end column, per CPU and thread, as the text's note and JSON's running_at_end say (open_end.fxt; with --tid and --to)" csv_running_at_end
 t "fxt2json: a complete event's end tick is converted at its provider's tick rate (us ticks: 1 ms, also for an event at tick 0)" "'$J' '$F/us_ticks.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]
@@ -389,7 +425,7 @@ cpu=sorted((e[\"tid\"],e[\"ts\"],e[\"name\"]) for e in ev if e[\"ph\"]==\"X\" an
 assert cpu==[(0,1.0,\"A\"),(0,3.0,\"B\"),(1,1.0,\"other\"),(2,1.0,\"tid 111\"),(2,2.3,\"C\")], cpu
 n=sorted((e[\"pid\"],e[\"tid\"],e[\"args\"][\"name\"]) for e in ev if e[\"name\"]==\"thread_name\" and e[\"pid\"]<2147483647)
 assert n==[(100,101,\"A\"),(100,102,\"other\"),(200,101,\"B\"),(300,111,\"C\")], n
-' && '$S' summary --csv '$F/reuse_unseen.fxt' | grep '^thread,1[01]1,' >'$tmp/o.txt' && printf 'thread,101,100,A,1000,,1,1,0,0,0\\nthread,101,200,B,1000,,1,1,0,0,0\\nthread,111,0,,500,,1,1,0,0,0\\nthread,111,300,C,300,,1,1,0,0,1\\n' | cmp -s - '$tmp/o.txt'"
+' && '$S' summary --csv '$F/reuse_unseen.fxt' | grep '^thread,1[01]1,' >'$tmp/o.txt' && printf 'thread,101,100,A,1000,,1,1,0,0,0,0\\nthread,101,200,B,1000,,1,1,0,0,0,0\\nthread,111,0,,500,,1,1,0,0,0,0\\nthread,111,300,C,300,,1,1,0,0,1,0\\n' | cmp -s - '$tmp/o.txt'"
 t "fxt2json: a thread that reuses a tid in the same process gets a track of its own, a stand-in tid (args.tid the real one) (reuse_same_process.fxt)" "'$J' '$F/reuse_same_process.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]

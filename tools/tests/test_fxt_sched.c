@@ -266,6 +266,11 @@ TEST(out_of_order_records_are_reordered)
 		EXPECT_EQ(a->runtime, 150);
 		EXPECT_EQ(b->runtime, 350);
 		EXPECT_EQ(an.running_at_end, 1);
+		/* the summary CSV's column: A's slice on cpu0, not B's */
+		EXPECT_EQ(a->running_at_end, 1);
+		EXPECT_EQ(b->running_at_end, 0);
+		EXPECT(an.cpus[0].running_at_end);
+		EXPECT(!an.cpus[1].running_at_end);
 		EXPECT_EQ(an.io.late, 0);
 		EXPECT_EQ(an.t0, 100);
 		EXPECT_EQ(an.t_end, 500);
@@ -463,8 +468,8 @@ TEST(summary_busy_idle_and_drops)
 	EXPECT_CONTAINS(txt, "75.00%");
 	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 3000, \"idle_ns\": 1000, \"busy_share\": 0.750000, \"switches\": 4}");
 	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"alpha\", \"runtime_ns\": 3000, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 0, \"wakeups\": 0}");
-	EXPECT_CONTAINS(csv, "thread,101,100,alpha,3000,,2,2,0,0,0\n");
-	EXPECT_CONTAINS(csv, "cpu,0,,,3000,1000,4,,,,\n");
+	EXPECT_CONTAINS(csv, "thread,101,100,alpha,3000,,2,2,0,0,0,0\n");
+	EXPECT_CONTAINS(csv, "cpu,0,,,3000,1000,4,,,,,0\n");
 	free(txt);
 	free(js);
 	free(csv);
@@ -949,7 +954,7 @@ TEST(reused_tid_takes_its_new_name_from_then_on)
 	/* the filters see each incarnation with its own name and pid */
 	an.f.comm = "old*";
 	js = render(&an, 2, OUT_CSV, GROUP_NONE);
-	EXPECT_CONTAINS(js, "thread,101,100,old-name,1000,,1,1,0,0,0\n");
+	EXPECT_CONTAINS(js, "thread,101,100,old-name,1000,,1,1,0,0,0,0\n");
 	EXPECT(!strstr(js, "new-name"));
 	free(js);
 	an.f.comm = "new*";
