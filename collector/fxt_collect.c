@@ -1871,10 +1871,11 @@ static void print_summary(struct session *s)
 }
 
 /*
- * A second signal stopped tracing (@waiting false), or two more ended the
- * wait below after -d had stopped it (@waiting true), while COMMAND ran: it
- * is left running, and fxt-collect exits with the signal's status. Say so,
- * unless COMMAND has exited meanwhile (then its status counts).
+ * A second signal stopped tracing (@waiting false), or, once -d (or a
+ * failure) had stopped it, ended the wait below (@waiting true), while
+ * COMMAND ran: it is left running, and fxt-collect exits with the signal's
+ * status. Say so, unless COMMAND has exited meanwhile (then its status
+ * counts).
  */
 static void report_abandoned(struct session *s, bool waiting)
 {
@@ -1890,11 +1891,30 @@ static void report_abandoned(struct session *s, bool waiting)
 	    128 + (int)last_stop_signal, s->opts.command[0]);
 }
 
-/* After -d: tracing is over but COMMAND is not. Wait for it. */
+/*
+ * Tracing stopped with COMMAND running, by -d (or a failure), not by a
+ * signal: the -d stop counts as none. Signals count from COMMAND's start,
+ * wherever they came (before -d, while the trace's end was written, or
+ * while waiting): the first is COMMAND's (passed on), a second is
+ * fxt-collect's own (own_stop_signals()) and leaves COMMAND running, as
+ * it does while tracing. True once that is so (and said), after passing
+ * a signal on to COMMAND.
+ */
+static bool leave_command(struct session *s)
+{
+	forward_signal(s);
+	if (own_stop_signals(s) == 0)
+		return false;
+	s->child_abandoned = true;
+	report_abandoned(s, true);
+	return true;
+}
+
+/* Tracing is over but COMMAND is not (after -d): wait for it. */
 static void wait_for_command(struct session *s)
 {
 	sigset_t mask = wait_mask(s);
-	int status, handled = stop_signals;
+	int status;
 
 	if (!s->child_running)
 		return;
@@ -1902,6 +1922,8 @@ static void wait_for_command(struct session *s)
 		report_abandoned(s, false);
 		return;
 	}
+	if (leave_command(s))
+		return;
 	if (!s->opts.quiet)
 		msg("tracing stopped; waiting for %s (pid %d) to exit",
 		    s->opts.command[0], (int)s->child);
@@ -1911,22 +1933,12 @@ static void wait_for_command(struct session *s)
 	 * before waitpid() began, or while the message above was written,
 	 * would not end it: the kick timer does, within KICK_INTERVAL_MS.
 	 * (Blocking the signals until a sigsuspend() would merge two sent
-	 * meanwhile into one, and two end the wait.)
+	 * meanwhile into one, and a second ends the wait.)
 	 */
 	kick_timer(true);
-	while (waitpid(s->child, &status, 0) < 0) {
-		if (errno != EINTR)
+	while (waitpid(s->child, &status, 0) < 0)
+		if (errno != EINTR || leave_command(s))
 			goto out;
-		if (signal_to_forward) {
-			kill(s->child, signal_to_forward);
-			signal_to_forward = 0;
-		}
-		if (stop_signals - handled >= 2) {
-			s->child_abandoned = true;
-			report_abandoned(s, true);
-			goto out;
-		}
-	}
 	command_exited(s, status);
 out:
 	kick_timer(false);

@@ -44,6 +44,9 @@
  *                               COMMAND after STOP (note in
  *                               FAKE_FXTRACE_WAIT_NOTE=PATH): signals sent
  *                               then come just before the wait begins
+ *   FAKE_FXTRACE_STOP_NOTE=PATH STOP creates PATH once it has returned: a
+ *                               test knows tracing has stopped (at -d,
+ *                               say, while a write blocks)
  *   FAKE_FXTRACE_NO_DEVNULL=1   open("/dev/null") fails with ENOENT, as
  *                               in a container or initramfs without it
  *   FAKE_FXTRACE_START=POS      initial ring positions (e.g. near 2^64)
@@ -534,6 +537,17 @@ static int fake_open(void)
 	return fake.fd;
 }
 
+/* Create the file the environment variable @note_var names, if it is set:
+ * a test waits for it to know a step is under way or done. */
+static void touch_note(const char *note_var)
+{
+	const char *note = getenv(note_var);
+	FILE *f = note && *note ? fopen(note, "w") : NULL;
+
+	if (f)
+		fclose(f);
+}
+
 /*
  * FAKE_FXTRACE_FIFO_DELAY_MS and FAKE_FXTRACE_WAIT_DELAY_MS: create the
  * note @note_var names, then sleep @delay_var's milliseconds through any
@@ -542,14 +556,10 @@ static int fake_open(void)
 static void delay_with_note(const char *delay_var, const char *note_var)
 {
 	long ms = env_long(delay_var, 0);
-	const char *note = getenv(note_var);
 	struct timespec left = { ms / 1000, (ms % 1000) * 1000000 };
 	int saved = errno;
-	FILE *f;
 
-	f = note && *note ? fopen(note, "w") : NULL;
-	if (f)
-		fclose(f);
+	touch_note(note_var);
 	while (nanosleep(&left, &left) && errno == EINTR)
 		;
 	errno = saved;
@@ -663,13 +673,11 @@ EXPORT int ioctl(int fd, unsigned long req, ...)
 	}
 	/* Unlocked: the producer goes on writing meanwhile. */
 	if (req == FXTRACE_IOC_START) {
-		const char *note = getenv("FAKE_FXTRACE_START_NOTE");
-		FILE *f = note && *note ? fopen(note, "w") : NULL;
-
-		if (f)
-			fclose(f);
+		touch_note("FAKE_FXTRACE_START_NOTE");
 		usleep((useconds_t)env_long("FAKE_FXTRACE_START_DELAY_MS", 0) * 1000);
 	}
+	if (req == FXTRACE_IOC_STOP)
+		touch_note("FAKE_FXTRACE_STOP_NOTE");
 	return ret;
 }
 

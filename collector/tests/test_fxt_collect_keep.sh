@@ -8,8 +8,8 @@
 # (mmap of the rings, START) keeps an existing -o FILE and its trace, and
 # creates no new one (a failure opening or configuring the device comes
 # before FILE is opened: nothing is said of it); and a second signal while COMMAND runs stops tracing
-# but leaves COMMAND running, and says so (as two more do while it waits
-# for COMMAND after -d, saying that tracing had stopped already).
+# but leaves COMMAND running, and says so (as a second one does while it
+# waits for COMMAND after -d, saying that tracing had stopped already).
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 # shellcheck disable=SC2034 # read by fake_device_lib.sh
@@ -161,9 +161,10 @@ else
 fi
 [ -n "$child" ] && kill -KILL "$child" 2>/dev/null
 
-# After -d, tracing has stopped and fxt-collect waits for COMMAND; two more
-# signals end the wait and leave COMMAND running. Tracing had stopped
-# already, so the message must not say that a second signal stopped it.
+# After -d, tracing has stopped and fxt-collect waits for COMMAND; -d is no
+# signal, so the first signal is COMMAND's and the second ends the wait and
+# leaves COMMAND running. Tracing had stopped already, so the message must
+# not say that a second signal stopped it.
 rm -f "$TMP/s.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -d 0.2 -- \
 	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &

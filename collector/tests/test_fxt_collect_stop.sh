@@ -418,30 +418,50 @@ term_handled() {
 		[ $((0x$m & 0x4000)) -eq 0 ] || return 1
 	done
 }
-# second_term_fifo HOW: the two SIGTERMs, 0.3 s apart, while fxt-collect
-# -o FIFO -- COMMAND is blocked writing; HOW "stall": the reader never
-# reads, "epipe": it is killed once the second signal was handled. Then
-# $rc (none: still running 8 s later, SIGKILLed), $took (s from the
-# second signal to the exit) and $cmd (COMMAND's pid, killed here).
+# blocked_at STAGE: run_bg's fxt-collect is blocked writing to the FIFO
+# (STAGE "writing"), and tracing has stopped ("stopped": the fake device's
+# STOP note; at -d, say) or not yet ("tracing").
+blocked_at() {
+	grep -q pipe_write "/proc/$pid/wchan" 2>/dev/null || return 1
+	case $1 in
+	stopped) [ -e "$TMP/stop-note" ] ;;
+	tracing) [ ! -e "$TMP/stop-note" ] ;;
+	esac
+}
+# second_term_fifo HOW [FIRST SECOND OPTION...]: the two SIGTERMs, at least
+# 0.3 s apart, while fxt-collect -o FIFO OPTION... -- COMMAND is blocked
+# writing, the first once blocked_at FIRST, the second once blocked_at
+# SECOND (default: both "writing"); HOW "stall": the reader never reads,
+# "epipe": it is killed once the second signal was handled. Then $rc
+# (none: still running 8 s later, SIGKILLed), $took (s from the second
+# signal to the exit), $cmd (COMMAND's pid, killed here) and $at (the
+# stage each signal was sent in, "FIRST SECOND": "-" where it was not).
 second_term_fifo() {
-	rm -f "$TMP/fifo" "$TMP/cmdpid"
+	how=$1 first=${2:-writing} second=${3:-writing}
+	shift $(($# < 3 ? $# : 3))
+	rm -f "$TMP/fifo" "$TMP/cmdpid" "$TMP/stop-note"
 	mkfifo "$TMP/fifo"
 	# The reader: holds the FIFO open for reading and never reads.
 	# shellcheck disable=SC2217
 	sleep 60 <"$TMP/fifo" &
 	reader=$!
-	FAKE_FXTRACE_RATE=50 run_bg -o "$TMP/fifo" -- \
+	FAKE_FXTRACE_RATE=50 FAKE_FXTRACE_STOP_NOTE=$TMP/stop-note \
+		run_bg -o "$TMP/fifo" "$@" -- \
 		sh -c 'trap "" TERM; echo $$ >"$1"; exec sleep 30' sh "$TMP/cmdpid"
 	wait_until 10 test -s "$TMP/cmdpid"
 	cmd=$(cat "$TMP/cmdpid" 2>/dev/null)
-	wait_until 10 grep -q pipe_write "/proc/$pid/wchan"
-	kill -TERM "$pid"
-	wait_until 5 term_handled "$pid"
-	sleep 0.3	# past the 0.1 s in which a repeat counts once
-	kill -TERM "$pid"
-	wait_until 5 term_handled "$pid"
+	at=
+	for stage in "$first" "$second"; do
+		[ -z "$at" ] || sleep 0.3	# past the 0.1 s in which a repeat counts once
+		wait_until 10 blocked_at "$stage" || stage=-
+		kill -TERM "$pid"
+		wait_until 5 term_handled "$pid"
+		# sent while tracing: still so once it was handled?
+		[ "$stage" != tracing ] || [ ! -e "$TMP/stop-note" ] || stage=-
+		at="$at${at:+ }$stage"
+	done
 	t0=$(date +%s.%N)
-	[ "$1" = epipe ] && kill -KILL "$reader"
+	[ "$how" = epipe ] && kill -KILL "$reader"
 	if wait_until 8 gone "$pid"; then
 		wait "$sub"
 		rc=$(cat "$TMP/rc")
@@ -469,6 +489,35 @@ for how in stall epipe; do
 		fail "a second SIGTERM while a write to a FIFO blocks ($how): exit $rc $took s after the signal, wanted 143 and 'sh (pid ${cmd:-?}) is still running; fxt-collect did not wait for it'" "$TMP/err"
 	fi
 done
+
+# The same after -d has stopped tracing (the fake device's STOP note) while
+# the write stays blocked: -d is no signal, so signals count as without it,
+# from COMMAND's start. Both SIGTERMs after -d 1: the first is COMMAND's
+# (passed on; it ignores it), the second leaves it running; and one while
+# tracing, before -d 3, then one after it: that one is the second. Then,
+# as for any second signal, the rest is given up when the FIFO takes
+# nothing for 2 s, and fxt-collect exits 143 without waiting for COMMAND,
+# saying so (tracing had stopped at -d: "stopped waiting for it", and no
+# "waiting for sh"). Before, the -d stop counted as no first signal and
+# those two as none: fxt-collect said "tracing stopped; waiting for sh"
+# and waited for two more signals (SIGKILLed here 8 s later).
+# after_d FIRST D: the two SIGTERMs, the first once blocked_at FIRST, the
+# second after -d D stopped tracing.
+after_d() {
+	second_term_fifo stall "$1" stopped -d "$2"
+	[ "$1" = stopped ] && when="after -d stopped tracing" || when="while tracing"
+	if [ "$rc" = 143 ] && [ "$at" = "$1 stopped" ] && [ -n "$cmd" ] &&
+	   grep -q "^fxt-collect: sh (pid $cmd) is still running; fxt-collect stopped waiting for it (tracing had already stopped" "$TMP/err" &&
+	   grep -q "stopping: $TMP/fifo took no data for 2 s" "$TMP/err" &&
+	   grep -q "traced 3 rings (one per possible CPU) for $2\.[0-9]* s" "$TMP/err" &&
+	   ! grep -q "waiting for sh" "$TMP/err"; then
+		ok "-d $2 -- COMMAND, a write to a FIFO blocked: a SIGTERM $when, then one after -d stopped tracing, the second, leaves COMMAND running: exit 143 $took s after it, said"
+	else
+		fail "-d $2 -- COMMAND, a write to a FIFO blocked, a SIGTERM $when and one after -d stopped tracing (sent at: ${at}): exit $rc $took s after the second, wanted 143 within 8 s, tracing for $2.x s and 'sh (pid ${cmd:-?}) is still running; fxt-collect stopped waiting for it (tracing had already stopped'" "$TMP/err"
+	fi
+}
+after_d stopped 1
+after_d tracing 3
 
 # not_run RC WHY TRACE: fxt-collect exited with RC, COMMAND (sh, which
 # would have created $TMP/ran) did not run, stderr says WHY, TRACE is whole.
