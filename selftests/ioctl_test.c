@@ -546,18 +546,56 @@ static unsigned long long mem_available(void)
 	return (unsigned long long)proc_field("/proc/meminfo", "MemAvailable:") << 10;
 }
 
+/* /dev/kmsg, its records from now on only. */
+static int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(0, lseek(fd, 0, SEEK_END));
+	return fd;
+}
+
+/*
+ * The text of the first record from @fd on whose text holds @what, or
+ * NULL if none did (each read() is one record: "prio,seq,ts,flags;text").
+ */
+static const char *kmsg_find(int fd, const char *what, char *rec, size_t len)
+{
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, rec, len - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten before read: go on */
+		if (n < 0) {
+			ASSERT_EQ(EAGAIN, errno);
+			return NULL;
+		}
+		rec[n] = '\0';
+		if (strchr(rec, ';') && strstr(strchr(rec, ';'), what))
+			return strchr(rec, ';') + 1;
+	}
+}
+
 /*
  * Rings that would not fit in the memory available are refused up front,
- * before vmalloc() could wake the OOM killer. Available memory is brought
- * below the request by filling a tmpfs.
+ * before vmalloc() could wake the OOM killer, and a kernel message says
+ * how much they needed and how much was available (uapi, CONFIGURE's
+ * ENOMEM). Available memory is brought below the request by filling a
+ * tmpfs, to three quarters of it: the message's figure must be below the
+ * request (it was refused) and above half of it (it is what was left).
  */
 TEST(configure_beyond_available_memory_is_enomem_without_oom_kill)
 {
 	unsigned long long request, avail, fill;
 	unsigned int n = session_possible_cpus();
 	char dir[] = "/tmp/fxtrace-fill.XXXXXX";
+	char want[128], rec[1024];
+	const char *said, *tail;
 	long long oom_before;
-	int fd, file;
+	int fd, file, kmsg;
+	long said_mib;
 
 	request = (unsigned long long)n * FXTRACE_BUF_SIZE_MAX;
 	avail = mem_available();
@@ -574,9 +612,24 @@ TEST(configure_beyond_available_memory_is_enomem_without_oom_kill)
 
 	oom_before = proc_field("/proc/vmstat", "oom_kill ");
 	fd = dev_open();
+	kmsg = kmsg_open_at_end();
 	ASSERT_ERRNO(ENOMEM, dev_configure(fd, FXTRACE_BUF_SIZE_MAX, 0));
 	EXPECT_EQ(FXTRACE_STATE_EMPTY, dev_info(fd).state);
 	EXPECT_EQ(oom_before, proc_field("/proc/vmstat", "oom_kill "));
+
+	snprintf(want, sizeof(want),
+		 "fxtrace: %u rings of %llu KiB (one per possible CPU) need more than the ",
+		 n, (unsigned long long)FXTRACE_BUF_SIZE_MAX >> 10);
+	said = kmsg_find(kmsg, want, rec, sizeof(rec));
+	close(kmsg);
+	HARNESS_CHECK(said != NULL, 1, "no kernel message '%s...'", want);
+	printf("#   the kernel said: %s", said);
+	tail = strstr(said, want) + strlen(want);
+	ASSERT_EQ(1, sscanf(tail, "%ld MiB of memory available", &said_mib));
+	HARNESS_CHECK(said_mib > 0 && (unsigned long long)said_mib > request >> 21 &&
+		      (unsigned long long)said_mib < request >> 20, 0,
+		      "the kernel said %ld MiB available: want more than half the %llu MiB asked for, and less",
+		      said_mib, request >> 20);
 	/* A size that fits is still taken. */
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, 0));
 	close(fd);

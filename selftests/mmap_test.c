@@ -1089,6 +1089,54 @@ TEST(default_watermark_is_a_quarter_of_the_ring)
 }
 
 /*
+ * A CONFIGURE that fails with ENOMEM leaves no buffers, but its buf_size
+ * and watermark stay for the first mmap or START to allocate with (uapi,
+ * the session's life). GET_INFO shows the size; the watermark shows only
+ * in poll(), looked at as above: a watermark of half the ring, the rings
+ * put at 3/8 of it (not readable) and then one at half (readable). The
+ * CONFIGURE before the failed one took an eighth, and the default is a
+ * quarter: catches a module that keeps the watermark of the buffers it
+ * had, or starts over from the default, either way readable at 3/8. Once
+ * with the first mmap allocating, once with START.
+ */
+static void failed_configure_then(bool start_first)
+{
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
+	__u64 size = FXTRACE_BUF_SIZE_MIN * 2, w = size / 2;
+	struct fxtrace_info info;
+	int fd = dev_open();
+
+	printf("#   the rings allocated by the first %s\n",
+	       start_first ? "START" : "mmap");
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN,
+				   FXTRACE_BUF_SIZE_MIN / 8));
+	ASSERT_ENOMEM_AT(1, dev_configure(fd, size, w));
+	info = dev_info(fd);
+	EXPECT_EQ(FXTRACE_STATE_EMPTY, info.state);
+	ASSERT_EQ(size, info.buf_size);
+	if (start_first)
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	map_possible_ctrls(fd, &info, ctrl);
+	if (!start_first) {
+		EXPECT_EQ(FXTRACE_STATE_READY, dev_info(fd).state);
+		ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	}
+	ASSERT_EQ(size, dev_info(fd).buf_size);
+	expect_readable_from(fd, &info, ctrl, w, w / 4);
+	close(fd);
+}
+
+TEST(failed_configure_leaves_its_size_and_watermark_to_the_first_mmap)
+{
+	failed_configure_then(false);
+}
+
+TEST(failed_configure_leaves_its_size_and_watermark_to_start)
+{
+	failed_configure_then(true);
+}
+
+/*
  * Asleep in poll(), the reader is woken when some ring reaches the
  * watermark, and not before: what is pending the instant poll() returns
  * is at least the watermark. The noise comes a write a millisecond
