@@ -101,7 +101,7 @@ vm-userspace:
 	@test -n "$(BUILDDIR)" || { echo "error: vm-userspace needs BUILDDIR=<dir>"; exit 1; }
 	$(MAKE) -C collector BUILDDIR="$(abspath $(BUILDDIR))" LDFLAGS=-static
 	$(MAKE) -C selftests BUILDDIR="$(abspath $(BUILDDIR))" \
-		LIBFXT_DIR="$(abspath $(BUILDDIR))" LDFLAGS=-static
+		LIBFXT_DIR="$(abspath $(BUILDDIR))" LDFLAGS=-static all compat32
 
 # The README's test command; these targets are shortcuts into it.
 check:

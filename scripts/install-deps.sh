@@ -32,6 +32,7 @@ done
 # The one list of packages. Format: "package  # why".
 PACKAGES=(
 	build-essential # gcc, make, libc6-dev (libc.a for static userspace test binaries)
+	gcc-multilib    # -m32: ioctl_test and mmap_test also run as 32-bit programs in the VM (compat_ioctl)
 	gcc-12          # Debian 12 kernels are built with gcc-12; their headers call gcc-12 by name
 	make            # top-level and kbuild makefiles
 	bc              # kbuild scripts use bc

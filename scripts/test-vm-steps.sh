@@ -36,9 +36,9 @@ not_ok() {
 
 # The runner's functions, /dev/fxtrace in them replaced by $FXTRACE_DEV
 # (never the host's own path), and stubs for what they call that needs a VM.
-sed -n '/^step() {$/,/^}$/p; /^unload_while_open_is_refused() {$/,/^}$/p' \
+sed -n '/^step() {$/,/^}$/p; /^unload_while_open_is_refused() {$/,/^}$/p; /^compat32_test() {$/,/^}$/p' \
 	"$REPO/selftests/run_vm_tests.sh" | sed 's|/dev/fxtrace|$FXTRACE_DEV|g' > "$TMP/functions.sh"
-for f in step unload_while_open_is_refused; do
+for f in step unload_while_open_is_refused compat32_test; do
 	grep -q "^$f() {\$" "$TMP/functions.sh" || {
 		tap_ok 1 "$f() not found in selftests/run_vm_tests.sh"
 		exit 1
@@ -129,6 +129,36 @@ for sh in "${shells[@]}"; do
 		tap_ok 0 "$sh: a skipped step's TAP line gives the step's first SKIP: reason after the skip directive, or none without one"
 	else
 		not_ok "$sh: a skipped step's TAP line: want the skip directive with the reasons 'no CPU hotplug', 'no device here', 'nothing to do' and none (steps s1 to s4)" "$TMP/log"
+	fi
+done
+
+# compat32_test NAME runs bin/NAME only if it is a 32-bit ELF program, and
+# its exit status is the program's: a 64-bit program under the name (a
+# build that lost -m32) is a failure, not a pass.
+mkdir -p "$TMP/bin"
+# A 64-bit program that would pass: exit 0.
+printf 'int main(void) { return 0; }\n' | cc -x c -o "$TMP/bin/wide_test32" - || exit 1
+m32=0
+for rc in 0 3; do
+	printf 'int main(void) { return %d; }\n' "$rc" |
+		cc -m32 -x c -o "$TMP/bin/narrow${rc}_test32" - 2>/dev/null && m32=1
+done
+((m32)) || tap_diag "cc -m32 fails (no gcc-multilib): compat32_test is run on a 64-bit program only"
+for sh in "${shells[@]}"; do
+	# shellcheck disable=SC2016 # expanded by the shell under test
+	run "$sh" /dev/null 'cd "$OUT/.." && step wide compat32_test wide_test32'
+	if grep -qx 'not ok 1 wide (exit 1)' "$TMP/log" && grep -qF 'bin/wide_test32 is not a 32-bit ELF program' "$TMP/log"; then
+		tap_ok 0 "$sh: compat32_test with a 64-bit program: not ok, saying it is not a 32-bit one"
+	else
+		not_ok "$sh: compat32_test with a 64-bit program: want 'not ok 1 wide (exit 1)' and why" "$TMP/log"
+	fi
+	((m32)) || continue
+	# shellcheck disable=SC2016 # expanded by the shell under test
+	run "$sh" /dev/null 'cd "$OUT/.." && step n0 compat32_test narrow0_test32 && step n3 compat32_test narrow3_test32'
+	if grep -qx 'ok 1 n0' "$TMP/log" && grep -qx 'not ok 2 n3 (exit 3)' "$TMP/log"; then
+		tap_ok 0 "$sh: compat32_test with 32-bit programs: their exit status (0 ok, 3 not ok)"
+	else
+		not_ok "$sh: compat32_test with 32-bit programs exiting 0 and 3: want 'ok 1 n0', 'not ok 2 n3 (exit 3)'" "$TMP/log"
 	fi
 done
 

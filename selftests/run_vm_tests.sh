@@ -92,6 +92,19 @@ unload_and_reload() {
 	insmod ./fxtrace.ko
 }
 
+# A test built as a 32-bit program (ioctl_test32, mmap_test32): every
+# ioctl through the module's compat_ioctl, the rings mapped at 64-bit
+# offsets from a 32-bit process. The binary must say it is one (ELF class
+# 1), so that a 64-bit build under the name cannot pass for it. Every
+# kernel tested runs 32-bit programs (Debian's: CONFIG_IA32_EMULATION=y,
+# on by default), so one that does not run is a failure, not a skip.
+compat32_test() {
+	prog=bin/$1
+	class=$(od -An -tx1 -j4 -N1 "$prog" | tr -d ' ')
+	[ "$class" = 01 ] || { echo "$prog is not a 32-bit ELF program (class '$class')"; return 1; }
+	"$prog"
+}
+
 # The end-to-end run: collect while the known workload runs, then check it.
 pingpong_trace() {
 	fxt-collect -o "$OUT/sched.fxt" -- \
@@ -259,6 +272,8 @@ kmsg_taint_start
 step load_module load_module
 step ioctl_test ioctl_test
 step mmap_test mmap_test
+step ioctl_test_32bit compat32_test ioctl_test32
+step mmap_test_32bit compat32_test mmap_test32
 step pingpong_trace pingpong_trace
 step stress_test stress_test
 step prio_test prio_test
