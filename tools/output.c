@@ -691,10 +691,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				continue;
 			fprintf(out, "%s\n  {\"cpu\": %u, \"busy_ns\": %" PRIu64
 				", \"idle_ns\": %" PRIu64 ", \"busy_share\": %.6f"
-				", \"switches\": %" PRIu64 "}", i++ ? "," : "", c,
-				p->busy, p->idle,
+				", \"switches\": %" PRIu64 ", \"running_at_end\": %s}",
+				i++ ? "," : "", c, p->busy, p->idle,
 				known ? (double)p->busy / (double)known : 0.0,
-				p->switches);
+				p->switches, p->running_at_end ? "true" : "false");
 		}
 		fputs("],\n\"threads\": [", out);
 		for (i = 0; i < n; i++) {
@@ -708,8 +708,9 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			fprintf(out, ", \"runtime_ns\": %" PRIu64 ", \"switches\": %"
 				PRIu64 ", \"voluntary\": %" PRIu64 ", \"involuntary\": %"
 				PRIu64 ", \"migrations\": %" PRIu64 ", \"wakeups\": %"
-				PRIu64 "}", t->runtime, t->switches, t->voluntary,
-				t->involuntary, t->migrations, t->wakeups);
+				PRIu64 ", \"running_at_end\": %" PRIu32 "}", t->runtime,
+				t->switches, t->voluntary, t->involuntary,
+				t->migrations, t->wakeups, t->running_at_end);
 		}
 		fputs("]}\n", out);
 	} else if (fmt == OUT_CSV) {

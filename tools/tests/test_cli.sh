@@ -354,8 +354,9 @@ thread,101,100,spinner,2000,,0,0,0,0,0,1' ]"
 # cpu1's last slices (spinner's, napper's) had no switch to end them;
 # cpu2's ended with a switch, cpu3's at its hole. Every row has every
 # column (csv.DictReader reads it), and the cpu rows sum to JSON's
-# running_at_end. A --tid filter leaves the cpu rows; --to 2000 leaves
-# napper's last slice (from 3500) outside, and JSON agrees.
+# running_at_end, whose cpus and threads give the same values per row. A
+# --tid filter leaves the cpu rows; --to 2000 leaves napper's last slice
+# (from 3500) outside, and JSON agrees.
 csv_running_at_end() {
 	for args in "" "--tid 101" "--to 2000"; do
 		# shellcheck disable=SC2086
@@ -380,12 +381,18 @@ want = {"": {("cpu", "0"): "1", ("cpu", "1"): "1", ("cpu", "2"): "0",
                       ("thread", "101"): "1", ("thread", "102"): "0",
                       ("thread", "103"): "0", ("thread", "104"): "0"}}
 assert got == want[sys.argv[3]], (sys.argv[3], got)
-total = json.load(open(sys.argv[2]))["running_at_end"]
+js = json.load(open(sys.argv[2]))
+total = js["running_at_end"]
 assert sum(int(v) for k, v in got.items() if k[0] == "cpu") == total, total
+# JSON's rows say the same: true/false per cpu, a count per thread.
+jgot = {("cpu", str(c["cpu"])): str(int(c["running_at_end"])) for c in js["cpus"]}
+jgot.update({("thread", str(t["tid"])): str(t["running_at_end"]) for t in js["threads"]})
+assert jgot == got, (sys.argv[3], jgot)
+assert all(isinstance(c["running_at_end"], bool) for c in js["cpus"]), js["cpus"]
 PY
 	done
 }
-t "summary --csv: a running_at_end column, per CPU and thread, as the text's note and JSON's running_at_end say (open_end.fxt; with --tid and --to)" csv_running_at_end
+t "summary --csv and --json: running_at_end per CPU and thread, as the text's note and JSON's total say (open_end.fxt; with --tid and --to)" csv_running_at_end
 t "fxt2json: a complete event's end tick is converted at its provider's tick rate (us ticks: 1 ms, also for an event at tick 0)" "'$J' '$F/us_ticks.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]

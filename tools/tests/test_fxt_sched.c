@@ -466,8 +466,8 @@ TEST(summary_busy_idle_and_drops)
 	EXPECT_CONTAINS(txt, "records dropped: 16 cpu0=9 cpu1=7 (2 buffer-full provider events)");
 	EXPECT_CONTAINS(txt, "time span: 0.000001000 .. 0.000005000 s (0.000004000 s)");
 	EXPECT_CONTAINS(txt, "75.00%");
-	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 3000, \"idle_ns\": 1000, \"busy_share\": 0.750000, \"switches\": 4}");
-	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"alpha\", \"runtime_ns\": 3000, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 0, \"wakeups\": 0}");
+	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 3000, \"idle_ns\": 1000, \"busy_share\": 0.750000, \"switches\": 4, \"running_at_end\": false}");
+	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"alpha\", \"runtime_ns\": 3000, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 0, \"wakeups\": 0, \"running_at_end\": 0}");
 	EXPECT_CONTAINS(csv, "thread,101,100,alpha,3000,,2,2,0,0,0,0\n");
 	EXPECT_CONTAINS(csv, "cpu,0,,,3000,1000,4,,,,,0\n");
 	free(txt);
