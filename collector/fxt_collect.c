@@ -1944,6 +1944,28 @@ out:
 	kick_timer(false);
 }
 
+/*
+ * COMMAND's own non-zero status becomes fxt-collect's (exit_status()): say
+ * so, or an exit of 1 reads as a failed trace, and a trace that dropped
+ * records (exit 3 without COMMAND) looks whole. Not under -q.
+ */
+static void report_command_status(const struct session *s)
+{
+	const char *cmd = s->opts.command ? s->opts.command[0] : NULL;
+	int st = s->child_status;
+
+	if (!cmd || !s->child || s->child_running || s->child_abandoned ||
+	    s->exec_errno || s->opts.quiet)
+		return;
+	if (WIFEXITED(st) && WEXITSTATUS(st))
+		msg("%s (pid %d) exited with status %d: fxt-collect's exit status is %s's, not the trace's (the lines above say how the trace went)",
+		    cmd, (int)s->child, WEXITSTATUS(st), cmd);
+	else if (WIFSIGNALED(st))
+		msg("%s (pid %d) was killed by signal %d (%s): fxt-collect's exit status is %d, %s's, not the trace's (the lines above say how the trace went)",
+		    cmd, (int)s->child, WTERMSIG(st), strsignal(WTERMSIG(st)),
+		    128 + WTERMSIG(st), cmd);
+}
+
 static int exit_status(const struct session *s)
 {
 	int status;
@@ -2043,6 +2065,7 @@ int main(int argc, char **argv)
 	close_output(&s);
 	print_summary(&s);
 	wait_for_command(&s);
+	report_command_status(&s);
 out:
 	if (s.interrupted_early)
 		msg("stopped by SIG%s before tracing started: nothing was traced",

@@ -285,12 +285,27 @@ else
 	fail "-q prints nothing when all is well (exit $rc)" "$TMP/err"
 fi
 
+# COMMAND's status, when not 0, is fxt-collect's, and stderr says so
+# (else an exit of 1 reads as a failed trace); not under -q, nor for 0.
 collect -o "$TMP/c.fxt" -- sh -c 'exit 7'
-expect "COMMAND's exit status is passed through" 7 "" "$TMP/c.fxt"
+expect "COMMAND's exit status is passed through, and said to be COMMAND's" 7 \
+	"^fxt-collect: sh (pid [0-9]*) exited with status 7: fxt-collect's exit status is sh's, not the trace's" "$TMP/c.fxt"
+collect -q -o "$TMP/c.fxt" -- sh -c 'exit 7'
+if [ "$rc" -eq 7 ] && [ ! -s "$TMP/err" ]; then
+	ok "-q: COMMAND's exit status 7 passed through, nothing said"
+else
+	fail "-q: COMMAND's exit status 7 passed through, nothing said (exit $rc)" "$TMP/err"
+fi
 collect -o "$TMP/c.fxt" -- true
 expect "COMMAND exits 0: exit 0" 0 "" "$TMP/c.fxt"
+if grep -q "exited with status\|killed by signal" "$TMP/err"; then
+	fail "COMMAND exits 0: nothing said about its status" "$TMP/err"
+else
+	ok "COMMAND exits 0: nothing said about its status"
+fi
 collect -o "$TMP/c.fxt" -- sh -c 'kill -9 $$'
-expect "COMMAND killed by SIGKILL: exit 137" 137 "" "$TMP/c.fxt"
+expect "COMMAND killed by SIGKILL: exit 137, said to be COMMAND's" 137 \
+	"^fxt-collect: sh (pid [0-9]*) was killed by signal 9 (Killed): fxt-collect's exit status is 137, sh's" "$TMP/c.fxt"
 # COMMAND is looked up before anything is traced or written: a COMMAND
 # that cannot run leaves FILE as it was (the commonest case: FILE given
 # where COMMAND goes, with an earlier trace in the default sched.fxt).
