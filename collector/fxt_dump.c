@@ -115,6 +115,7 @@ struct stats {
 	 */
 	uint64_t seen_cache[SEEN_SLOTS];
 	uint64_t buffer_full_events;
+	uint64_t drop_samples;	/* records_dropped counter events */
 	struct drop_counter *drops;	/* one per argument name */
 	size_t ndrops, drops_cap;
 	/*
@@ -806,6 +807,7 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 	if (rec->event.type != FXT_EVENT_COUNTER ||
 	    !fxt_str_eq(&rec->event.name, "records_dropped"))
 		return;
+	st->drop_samples++;
 	for (i = 0; i < rec->nargs; i++) {
 		a = &rec->args[i];
 		if (a->type != FXT_ARG_UINT64 && a->type != FXT_ARG_INT64)
@@ -1291,6 +1293,14 @@ int main(int argc, char **argv)
 		if (status == 0)
 			status = EXIT_FAILED;
 	}
+	/*
+	 * fxt-collect samples records_dropped once before the rings' data
+	 * and once after it: one sample alone, the trace was cut short
+	 * (fxt-collect killed, its output full, or the rest given up).
+	 */
+	if ((opts.check || opts.summary) && status == 0 && st.drop_samples == 1)
+		fprintf(stderr, "fxt-dump: warning: %s: fxt-collect's closing records_dropped sample is missing: the trace was cut short (fxt-collect killed, its output full, or the rest given up), so each CPU's records may stop at a different time\n",
+			opts.path);
 	if (opts.check && status == 0) {
 		printf("%s: OK: %" PRIu64 " records (", opts.path, st.records);
 		print_counts(stdout, &st);

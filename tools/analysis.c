@@ -311,8 +311,10 @@ void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
 		break;
 	case FXT_RECORD_EVENT:
 		if (rec->event.type == FXT_EVENT_COUNTER &&
-		    fxt_str_eq(&rec->event.name, "records_dropped"))
+		    fxt_str_eq(&rec->event.name, "records_dropped")) {
+			an->drop_samples++;
 			note_drop_counter(an, rec);
+		}
 		break;
 	default:
 		break;

@@ -210,6 +210,9 @@ struct analysis {
 	size_t pindex_cap;
 	/* metadata */
 	uint64_t drop_events;		/* provider "buffer full" events */
+	uint64_t drop_samples;		/* records_dropped counter events:
+					 * fxt-collect writes one before the
+					 * rings' data and one after it */
 	uint64_t *cpu_dropped;		/* latest records_dropped counter per CPU */
 	uint32_t ncpu_dropped;
 	uint64_t lost, holes;		/* records_lost markers, all CPUs */

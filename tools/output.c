@@ -861,6 +861,9 @@ void print_input_warnings(const struct analysis *an, const char *path,
 			an->io.first_late_hole_offset, an->io.max_late_hole_ns,
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "applies them in time"));
+	if (an->drop_samples == 1 && !an->io.malformed)
+		fprintf(err, "fxt-sched: warning: %s: fxt-collect's closing records_dropped sample is missing: the trace was cut short (fxt-collect killed, its output full, or the rest given up), so each CPU's records may stop at a different time, and a wait whose end was cut off on one CPU may show as a longer one that ended on another: distrust results near the end\n",
+			path);
 	if (an->oom)
 		fprintf(err, "fxt-sched: warning: out of memory: some statistics are incomplete\n");
 	if (an->spool_error)
