@@ -7,7 +7,8 @@
 #   make KDIR=<dir>      module for another kernel build tree
 #   make programs        the userspace programs alone (fxt-collect, fxt-dump,
 #                        fxt-sched, fxt2json), no kernel headers needed: to
-#                        read a trace made elsewhere
+#                        read a trace made elsewhere; BUILDDIR=<dir> builds
+#                        them there, and make install then takes them there
 #   make check           every test (host unit tests, VM tests, Perfetto)
 #   make install         fxt-collect, fxt-dump, fxt-sched, fxt2json, their
 #                        man pages, the uapi header, and kmod/fxtrace.ko if
@@ -38,7 +39,13 @@ INSTALL ?= install
 DEPMOD ?= depmod
 DKMS ?= dkms
 
-PROGRAMS := collector/fxt-collect collector/fxt-dump tools/fxt-sched tools/fxt2json
+# Where make programs puts them: collector/ and tools/, or BUILDDIR (an
+# absolute path for the sub-makes, which would each resolve a relative one
+# in their own directory).
+PROGRAM_NAMES := fxt-collect fxt-dump fxt-sched fxt2json
+PROGRAMS := $(if $(BUILDDIR),$(addprefix $(abspath $(BUILDDIR))/,$(PROGRAM_NAMES)),\
+	collector/fxt-collect collector/fxt-dump tools/fxt-sched tools/fxt2json)
+SUB_BUILDDIR := $(if $(BUILDDIR),BUILDDIR="$(abspath $(BUILDDIR))")
 MANPAGES := collector/fxt-collect.1 collector/fxt-dump.1 tools/fxt-sched.1 \
 	    tools/fxt2json.1
 KO := kmod/fxtrace.ko
@@ -120,8 +127,8 @@ bench:: ; bench/run.sh $(BENCH_ARGS)
 
 # The installed programs only (userspace also builds the selftests).
 programs:
-	$(MAKE) -C collector
-	$(MAKE) -C tools
+	$(MAKE) -C collector $(SUB_BUILDDIR)
+	$(MAKE) -C tools $(SUB_BUILDDIR)
 
 install: install-programs install-man install-headers
 	@if [ -f $(KO) ]; then $(MAKE) --no-print-directory install-module; else \
@@ -155,7 +162,7 @@ install-module:
 # The module is removed for every release it was installed for: the path
 # lib/modules/*/extra/fxtrace.ko is ours whatever KRELEASE was.
 uninstall:
-	@for f in $(notdir $(PROGRAMS)); do rm -fv "$(DESTDIR)$(BINDIR)/$$f"; done
+	@for f in $(PROGRAM_NAMES); do rm -fv "$(DESTDIR)$(BINDIR)/$$f"; done
 	@for f in $(notdir $(MANPAGES)); do rm -fv "$(DESTDIR)$(MANDIR)/man1/$$f"; done
 	@rm -fv "$(DESTDIR)$(INCLUDEDIR)/linux/fxtrace.h"
 	@for ko in "$(DESTDIR)"/lib/modules/*/extra/fxtrace.ko; do \

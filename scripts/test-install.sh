@@ -197,6 +197,19 @@ run "make uninstall DESTDIR=\$tmp PREFIX=/usr" "$tmp/uninstall.log" \
 left=$(find "$stage" -type f)
 [[ -z $left ]]
 tap_ok $? "make uninstall removed every installed file${left:+ (left: $left)}"
+
+# With BUILDDIR (relative, as a user types it), make install-programs
+# builds the programs there and installs those: not collector/'s or
+# tools/' own (it once installed those, or failed without them).
+bstage=$tmp/bstage
+run "make install-programs BUILDDIR=<relative> DESTDIR=\$tmp PREFIX=/usr" "$tmp/binstall.log" \
+	make install-programs BUILDDIR="$(realpath --relative-to=. "$tmp/bd")" DESTDIR="$bstage" PREFIX=/usr
+same=0
+for p in fxt-collect fxt-dump fxt-sched fxt2json; do
+	cmp -s "$tmp/bd/$p" "$bstage/usr/bin/$p" && same=$((same + 1))
+done
+[[ $same -eq 4 ]]
+tap_ok $? "make install-programs BUILDDIR=<dir>: the 4 programs built in that dir are the ones installed ($same of 4)" "$tmp/binstall.log"
 set -e
 
 # ---- 2. make dkms DESTDIR=...: the source tree, built with plain make ------
