@@ -400,6 +400,17 @@ int main(int argc, char **argv)
 		print_summary(&an, stdout, fmt, n_given ? (unsigned int)n : 0);
 	}
 	print_input_warnings(&an, path, stderr);
+	/*
+	 * summary lists the holes in its output; latency and top print only
+	 * the waits they counted, the worst of which may be among those left
+	 * out for spanning a hole: say so where it is read.
+	 */
+	if (strcmp(cmd, "summary") && an.holes + an.skip_holes)
+		fprintf(stderr, "%s: warning: %s: records are missing from %" PRIu64 " hole%s (records_lost or bytes_skipped markers; summary lists them by CPU): %" PRIu64 " wait%s spanning one %s not counted, and the longest waits may be among them\n",
+			prog, path, an.holes + an.skip_holes,
+			an.holes + an.skip_holes == 1 ? "" : "s", an.skipped_hole,
+			an.skipped_hole == 1 ? "" : "s",
+			an.skipped_hole == 1 ? "was" : "were");
 	if (an.f.has_from && an.started && an.f.from > an.t_end - an.t0)
 		fprintf(stderr, "%s: warning: %s: --from %s is after the end of the trace (its scheduling records span %.9f s): nothing is in the window\n",
 			prog, path, from_arg, (double)(an.t_end - an.t0) / 1e9);
