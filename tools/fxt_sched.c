@@ -83,7 +83,15 @@ static int print_version(void)
 static int parse_time(const char *opt, const char *s, uint64_t *out)
 {
 	const char *why = sc_parse_time(s, 1, out);
+	char last = *s ? s[strlen(s) - 1] : '\0';
 
+	/*
+	 * No unit is ns, as in the records; but fxt-collect's -d counts
+	 * seconds, and --from 3 --to 5 is then a window with nothing in it.
+	 */
+	if (!why && *out && ((last >= '0' && last <= '9') || last == '.'))
+		fprintf(stderr, "%s: note: %s %s has no unit: taken as %" PRIu64 " ns (a unit says which: %ss, %sms, %sus or %sns)\n",
+			prog, opt, s, *out, s, s, s, s);
 	if (!why)
 		return 0;
 	fprintf(stderr, "%s: invalid value '%s' for %s: %s: a time since the first scheduling record, a number from 0 with an optional unit ns, us, ms or s (at most 18000000000s)\n",

@@ -184,8 +184,8 @@ d=json.load(sys.stdin)[\"intervals\"]
 assert [(x[\"tid\"],x[\"name\"],x[\"latency_ns\"]) for x in d]==[(201,\"other-1\",50)], d'"
 # Every filter on every subcommand and output: the selected thread shows,
 # the other never does. filtered.fxt: 101 app-main (pid 100), 201 other-1
-# (pid 200, its only interval ends at 2050, inside --from 500 --to 1500).
-for filter in "--pid 200" "--tid 201" "--comm other*" "--from 500 --to 1500"; do
+# (pid 200, its only interval ends at 2050, inside --from 500ns --to 1500ns).
+for filter in "--pid 200" "--tid 201" "--comm other*" "--from 500ns --to 1500ns"; do
 	for cmd in "latency -T" "latency -P" "latency --intervals" "top" "summary"; do
 		for fmt in "" --json --csv; do
 			want=other-1 not=app-main
@@ -349,17 +349,17 @@ cpu,3,,,1000,0,1,,,,,0
 thread,101,100,spinner,4000,,0,0,0,0,0,1
 thread,103,0,,4000,,1,1,0,0,0,0
 thread,102,100,napper,2500,,1,1,0,0,1,1
-thread,104,0,,1000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000 --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,1
+thread,104,0,,1000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000ns --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,1
 thread,101,100,spinner,2000,,0,0,0,0,0,1' ]"
 # The CSV says it too, per row (a running_at_end column, last): cpu0's and
 # cpu1's last slices (spinner's, napper's) had no switch to end them;
 # cpu2's ended with a switch, cpu3's at its hole. Every row has every
 # column (csv.DictReader reads it), and the cpu rows sum to JSON's
 # running_at_end, whose cpus and threads give the same values per row. A
-# --tid filter leaves the cpu rows; --to 2000 leaves napper's last slice
+# --tid filter leaves the cpu rows; --to 2000ns leaves napper's last slice
 # (from 3500) outside, and JSON agrees.
 csv_running_at_end() {
-	for args in "" "--tid 101" "--to 2000"; do
+	for args in "" "--tid 101" "--to 2000ns"; do
 		# shellcheck disable=SC2086
 		"$S" summary "$F/open_end.fxt" --csv $args >"$tmp/s.csv" &&
 		"$S" summary "$F/open_end.fxt" --json $args >"$tmp/s.json" &&
@@ -377,7 +377,7 @@ want = {"": {("cpu", "0"): "1", ("cpu", "1"): "1", ("cpu", "2"): "0",
         "--tid 101": {("cpu", "0"): "1", ("cpu", "1"): "1",
                       ("cpu", "2"): "0", ("cpu", "3"): "0",
                       ("thread", "101"): "1"},
-        "--to 2000": {("cpu", "0"): "1", ("cpu", "1"): "0",
+        "--to 2000ns": {("cpu", "0"): "1", ("cpu", "1"): "0",
                       ("cpu", "2"): "0", ("cpu", "3"): "0",
                       ("thread", "101"): "1", ("thread", "102"): "0",
                       ("thread", "103"): "0", ("thread", "104"): "0"}}
@@ -574,7 +574,8 @@ for to in 0 0s 0ms 0.4; do
 		t "$cmd --to $to without --from: an empty window, usage error, exit 2, nothing on stdout" "'$S' $cmd '$tmp/t.fxt' --to $to >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qxF 'fxt-sched: --to $to is not after the start of the trace (--from is 0 when not given): the window [from, to) is empty' && [ ! -s '$tmp/o.txt' ]"
 	done
 done
-t "--from 0 --to 0: usage error naming both, exit 2; --to 1 alone: exit 0" "'$S' summary '$tmp/t.fxt' --from 0 --to 0 >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt-sched: --from 0 is not before --to 0' '$tmp/e.txt' && '$S' summary '$tmp/t.fxt' --to 1 >/dev/null"
+t "--from 3 --to 5 (no unit): a note on stderr for each, taken as ns; none with a unit or for 0" "'$S' latency '$tmp/t.fxt' --from 3 --to 5 >/dev/null 2>'$tmp/e.txt' && grep -qx 'fxt-sched: note: --from 3 has no unit: taken as 3 ns (a unit says which: 3s, 3ms, 3us or 3ns)' '$tmp/e.txt' && grep -qx 'fxt-sched: note: --to 5 has no unit: taken as 5 ns (a unit says which: 5s, 5ms, 5us or 5ns)' '$tmp/e.txt' && '$S' latency '$tmp/t.fxt' --from 0 --to 5ns >/dev/null 2>'$tmp/e.txt' && ! grep -q 'has no unit' '$tmp/e.txt' && '$S' latency '$tmp/t.fxt' --from 3s --to 1.5e1s >/dev/null 2>'$tmp/e.txt' && ! grep -q 'has no unit' '$tmp/e.txt'"
+t "--from 0 --to 0: usage error naming both, exit 2; --to 1 alone: exit 0" "'$S' summary '$tmp/t.fxt' --from 0 --to 0 >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt-sched: --from 0 is not before --to 0' '$tmp/e.txt' && '$S' summary '$tmp/t.fxt' --to 1ns >/dev/null"
 t "--from after the trace's end: a warning, and the time span is not backwards" "'$S' summary '$tmp/t.fxt' --from 100000s >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*--from 100000s is after the end of the trace' '$tmp/e.txt' && awk '/^time span:/ { exit !(\$3 + 0 <= \$5 + 0 && \$7 == \"(0.000000000\") }' '$tmp/o.txt' && '$S' summary '$tmp/t.fxt' --from 100000s --json 2>/dev/null | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
