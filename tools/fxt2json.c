@@ -444,6 +444,15 @@ static void usage(FILE *f)
 }
 
 /*
+ * After a usage error, its message and a pointer to --help, as fxt-collect
+ * and fxt-dump do: the whole text would bury the message.
+ */
+static void usage_hint(void)
+{
+	fputs("Try 'fxt2json --help' for more information.\n", stderr);
+}
+
+/*
  * Did everything written to @f reach it (a full disk, a closed pipe with
  * SIGPIPE ignored)? Return 0, or 1 after saying what failed.
  */
@@ -530,7 +539,7 @@ int main(int argc, char **argv)
 		case 'o':
 			if (!*optarg) {
 				fprintf(stderr, "fxt2json: -o needs a file name ('-' is standard output)\n");
-				usage(stderr);
+				usage_hint();
 				return 2;
 			}
 			/* "-" is standard output, as everywhere else */
@@ -543,7 +552,7 @@ int main(int argc, char **argv)
 			if (why) {
 				fprintf(stderr, "fxt2json: --reorder-window '%s': %s\n",
 					optarg, why);
-				usage(stderr);
+				usage_hint();
 				return 2;
 			}
 			opts.widen = false;
@@ -557,7 +566,7 @@ int main(int argc, char **argv)
 			puts("fxt2json " FXT_RELEASE);
 			return check_output(stdout);
 		default:
-			usage(stderr);
+			usage_hint();
 			return 2;
 		}
 	}
@@ -566,7 +575,7 @@ int main(int argc, char **argv)
 			optind == argc ? "missing FILE.fxt" :
 			optind < argc - 1 ? "only one FILE.fxt, please" :
 			"FILE.fxt cannot be - (standard input): it is read twice; save the trace to a file first");
-		usage(stderr);
+		usage_hint();
 		return 2;
 	}
 	path = argv[optind];

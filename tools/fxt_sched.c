@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "fxt_read.h"
@@ -51,6 +53,15 @@ static void usage(FILE *f)
 "  %s latency sched.fxt -T --comm 'ping*'\n"
 "  %s latency sched.fxt --intervals --pid 1234 --from 1s --to 2s\n"
 "  %s top sched.fxt -n 5 --json\n", prog, prog, prog, prog);
+}
+
+/*
+ * After a usage error, its message and a pointer to --help, as fxt-collect
+ * and fxt-dump do: the whole text would bury the message.
+ */
+static void usage_hint(void)
+{
+	fputs("Try 'fxt-sched --help' for more information.\n", stderr);
 }
 
 /*
@@ -221,7 +232,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr, "%s: missing command (latency, top or summary)\n",
 			prog);
-		usage(stderr);
+		usage_hint();
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -232,8 +243,15 @@ int main(int argc, char **argv)
 		return print_version();
 	cmd = argv[1];
 	if (strcmp(cmd, "latency") && strcmp(cmd, "top") && strcmp(cmd, "summary")) {
-		fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
-		usage(stderr);
+		size_t len = strlen(cmd);
+		bool file = access(cmd, F_OK) == 0 ||
+			    (len > 4 && !strcmp(cmd + len - 4, ".fxt"));
+
+		/* A FILE first ("fxt-sched sched.fxt latency"): say the order. */
+		fprintf(stderr, "%s: unknown command '%s'%s%s%s\n", prog, cmd,
+			file ? ": the command comes first, then FILE: e.g. " : "",
+			file ? prog : "", file ? " latency FILE" : "");
+		usage_hint();
 		return 2;
 	}
 	analysis_init(&an);
@@ -334,9 +352,19 @@ int main(int argc, char **argv)
 			goto usage_err;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "%s: %s\n", prog, optind == argc ?
-			"missing FILE (use - for stdin)" : "only one FILE, please");
+	if (optind == argc) {
+		fprintf(stderr, "%s: missing FILE (use - for stdin)\n", prog);
+		goto usage_err;
+	}
+	if (optind < argc - 1) {
+		const char *extra = argv[optind + 1];
+		bool unit = !strcmp(extra, "ns") || !strcmp(extra, "us") ||
+			    !strcmp(extra, "ms") || !strcmp(extra, "s");
+
+		/* "--from 1 s" leaves the unit as an operand */
+		fprintf(stderr, "%s: only one FILE, please: '%s' is another%s\n",
+			prog, extra,
+			unit ? " (a unit goes with its number, no blank: --from 1s, not --from 1 s)" : "");
 		goto usage_err;
 	}
 	path = argv[optind];
@@ -447,7 +475,7 @@ out:
 	analysis_free(&an);
 	return ret;
 usage_err:
-	usage(stderr);
+	usage_hint();
 bad_cmdline:
 	free(an.f.pids);
 	free(an.f.tids);

@@ -637,7 +637,12 @@ for l in "--pid:" "--pid:," "--tid:,," "--tid:"; do
 done
 usage2 "fxt-sched: missing FILE (use - for stdin)" latency
 usage2 "fxt-sched: missing FILE (use - for stdin)" top -n 3
-usage2 "fxt-sched: only one FILE, please" latency "$tmp/t.fxt" "$tmp/t.fxt"
+usage2 "fxt-sched: only one FILE, please: '$tmp/t.fxt' is another" latency "$tmp/t.fxt" "$tmp/t.fxt"
+t "a usage error is its message and a pointer to --help, not the whole help (fxt-sched, fxt2json)" "'$S' latency '$tmp/t.fxt' --bogus 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && [ \"\$(cat '$tmp/e.txt')\" = \"fxt-sched: unrecognized option '--bogus'
+Try 'fxt-sched --help' for more information.\" ] && '$S' 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && [ \$(wc -l <'$tmp/e.txt') -eq 2 ] && grep -qx \"Try 'fxt-sched --help' for more information.\" '$tmp/e.txt'"
+t "usage error, exit 2, says (after the note on --from 1): fxt-sched: only one FILE, please: 's' is another (a unit goes with its number ...)" "'$S' top '$tmp/t.fxt' --from 1 s 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && grep -qxF \"fxt-sched: only one FILE, please: 's' is another (a unit goes with its number, no blank: --from 1s, not --from 1 s)\" '$tmp/e.txt'"
+usage2 "fxt-sched: unknown command '$tmp/t.fxt': the command comes first, then FILE: e.g. fxt-sched latency FILE" "$tmp/t.fxt" latency
+usage2 "fxt-sched: unknown command 'latenzy'" latenzy "$tmp/t.fxt"
 usage2 "fxt-sched: only one FILE, please" summary "$tmp/t.fxt" --csv "$tmp/t.fxt"
 usage2 "fxt-sched: missing command (latency, top or summary)"
 t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 3 ] && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
@@ -779,14 +784,13 @@ t "fxt2json with no FILE: 'missing FILE.fxt', exit 2" "'$J' 2>'$tmp/e.txt'; [ \$
 t "fxt2json with two FILEs: 'only one FILE.fxt', exit 2" "'$J' '$tmp/t.fxt' '$tmp/t.fxt' 2>'$tmp/e.txt'; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qx 'fxt2json: only one FILE.fxt, please'"
 t "fxt2json -: says it cannot read stdin and why, exit 2" "'$J' - <'$tmp/t.fxt' 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -q '^fxt2json: FILE.fxt cannot be - (standard input): it is read twice'"
 
-# ---- fxt2json's getopt errors: "fxt2json:", not argv[0], then the usage ----
-"$J" --help >"$tmp/help.txt"
-getopt2() { # MESSAGE ARGS... : exit 2, stderr is exactly MESSAGE and the usage
+# ---- fxt2json's getopt errors: "fxt2json:", not argv[0], then where help is ----
+getopt2() { # MESSAGE ARGS... : exit 2, stderr is exactly MESSAGE and the pointer to --help
 	msg=$1; shift
-	printf '%s\n' "$msg" | cat - "$tmp/help.txt" >"$tmp/want.txt"
+	printf '%s\n%s\n' "$msg" "Try 'fxt2json --help' for more information." >"$tmp/want.txt"
 	LC_ALL=C "$J" "$@" 2>"$tmp/e.txt" >/dev/null
 	rc=$?
-	name="fxt2json $(printf '%s\n' "$*" | sed "s|$tmp/t.fxt|FILE|"): exit 2, stderr is the usage after: $msg"
+	name="fxt2json $(printf '%s\n' "$*" | sed "s|$tmp/t.fxt|FILE|"): exit 2, stderr is the pointer to --help after: $msg"
 	if [ $rc -eq 2 ] && diff "$tmp/want.txt" "$tmp/e.txt" >"$tmp/d.txt"; then
 		echo "ok - $name"
 	else
