@@ -11,6 +11,7 @@
 #include <linux/vmalloc.h>
 
 #include "fxtrace_alloc.h"
+#include "fxtrace_compat.h"
 #include "fxtrace_ring.h"
 
 static void fxtrace_ring_wakeup(struct irq_work *work)
@@ -124,19 +125,6 @@ u64 fxtrace_ring_put_loss_markers(struct fxtrace_ring *ring, u64 head, u64 now)
 	return head;
 }
 
-/*
- * Whether irq_work_sync() on our works waits by sleeping (rcuwait) rather
- * than by spinning: on PREEMPT_RT, where a work not marked IRQ_WORK_HARD_IRQ
- * (ours) runs in the CPU's irq_work/N thread, and where the architecture
- * cannot raise an irq_work interrupt. These are irq_work_sync()'s own
- * conditions, and only under them does irq_work_single() touch the work
- * after clearing IRQ_WORK_BUSY (fxtrace_rings_sync_wakeups()).
- */
-static bool fxtrace_irq_work_sleeps(void)
-{
-	return IS_ENABLED(CONFIG_PREEMPT_RT) || !arch_irq_work_has_interrupt();
-}
-
 /**
  * fxtrace_rings_sync_wakeups() - wait until no ring's irq_work runs any more
  * @rings: a session's rings, one per possible CPU, each initialized or still
@@ -146,7 +134,7 @@ static bool fxtrace_irq_work_sleeps(void)
  * ("irq_work: Fix use-after-free in irq_work_single() on PREEMPT_RT"),
  * which Debian's 6.1 and 6.12 carry (kernel/irq_work.c of linux-source
  * 6.1.192 and 6.12.117, the releases tested), it ends with synchronize_rcu()
- * whenever it sleeps (fxtrace_irq_work_sleeps()), busy work or not: that
+ * whenever it sleeps (fxtrace_irq_work_sync_sleeps()), busy work or not: that
  * was one grace period per possible CPU, under both of the session's
  * locks, in close() and in a CONFIGURE that replaces the buffers. So only
  * the works still busy are waited for, and then one grace period covers
@@ -177,7 +165,7 @@ void fxtrace_rings_sync_wakeups(struct fxtrace_ring __percpu *rings)
 		if (irq_work_is_busy(work))
 			irq_work_sync(work);
 	}
-	if (fxtrace_irq_work_sleeps())
+	if (fxtrace_irq_work_sync_sleeps())
 		synchronize_rcu();
 }
 

@@ -221,7 +221,7 @@ static void expect_stop_counted(void)
  * The grace periods freeing the rings waits for in a session whose wakeup
  * works never ran: one where irq_work_sync() sleeps, which on x86 (an
  * irq_work interrupt) means on PREEMPT_RT only (/sys/kernel/realtime),
- * else none (kmod/fxtrace_ring.c, fxtrace_irq_work_sleeps()).
+ * else none (kmod/fxtrace_compat.h, fxtrace_irq_work_sync_sleeps()).
  */
 static int grace_periods_expected(void)
 {
