@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
@@ -391,6 +392,8 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
  * include/linux/sched.h:
  *   raise(SIGSTOP): do_signal_stop() sets TASK_STOPPED
  *     (TASK_WAKEKILL 0x100 | __TASK_STOPPED 0x4);
+ *   the same under ptrace: ptrace_stop() sets TASK_TRACED, which since
+ *     5.19 is __TASK_TRACED 0x8 alone (its TASK_WAKEKILL went to jobctl);
  *   exit: do_task_dead() sets TASK_DEAD 0x80, after exit_notify() made the
  *     task EXIT_ZOMBIE (a process whose parent will wait) or EXIT_DEAD (a
  *     thread, reaped at once): the module tells them by exit_state;
@@ -403,11 +406,11 @@ TEST(sleeping_switch_out_is_followed_by_a_wakeup)
  * that maps every sleep to BLOCKED, tells DYING from DEAD wrong (by
  * prev_state alone), or writes anything but the raw prev_state as
  * linux_state (the tracepoint's format, __trace_sched_switch_state(), an
- * index bit, or the state with modifiers dropped). A traced task
- * (__TASK_TRACED, SUSPENDED too) is not tested: the same branch of the
- * module as the stopped one.
+ * index bit, or the state with modifiers dropped), or that knows a stopped
+ * task but not a traced one.
  */
 #define LS_TASK_STOPPED		0x104
+#define LS_TASK_TRACED		0x8
 #define LS_TASK_DEAD		0x80
 #define LS_VFORK_WAIT		0x2102
 #define OUTS_MAX		64
@@ -558,6 +561,38 @@ TEST(stopped_then_zombie_child_switches_out_suspended_then_dying)
 	EXPECT_EQ(0, outs_in_state(&o, FXT_THREAD_STATE_DEAD));
 	for (i = 0; i + 1 < o.n; i++)
 		EXPECT_NE(FXT_THREAD_STATE_DYING, o.ev[i].state);
+}
+
+/*
+ * A child asks to be traced and stops itself: its parent, the tracer, sees
+ * a signal-delivery stop, in which the child switched out SUSPENDED with
+ * TASK_TRACED, never TASK_STOPPED (the tracer, not the group stop, holds
+ * it). PTRACE_CONT without the signal lets it exit.
+ */
+TEST(traced_child_switches_out_suspended)
+{
+	static struct outs o;
+	struct rings rs;
+	int fd = state_session(&rs, &o), status;
+	pid_t pid = fork();
+
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(2);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	o.tid = (__u64)pid;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	drain_until(&rs, &o, FXT_THREAD_STATE_SUSPENDED);
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	state_session_end(fd, &rs, &o);
+
+	expect_state(&o, FXT_THREAD_STATE_SUSPENDED, LS_TASK_TRACED);
 }
 
 static void *exiting_thread(void *arg)
