@@ -20,6 +20,8 @@ TMP=$(mktemp -d /tmp/fxt-budget.XXXXXX) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 # shellcheck source=scripts/tap.sh
 . "$REPO/scripts/tap.sh"
+# shellcheck source=scripts/signal-wait.sh
+. "$REPO/scripts/signal-wait.sh"
 tap_begin
 
 # verdict NAME OK [FILE]: one TAP line; on failure FILE follows, nested.
@@ -163,16 +165,8 @@ for sig_rc in TERM:143 HUP:129 QUIT:131; do
 		[[ -s $TMP/pids ]] && break
 		sleep 0.1
 	done
-	t0=$(date +%s.%N)
-	kill -"$sig" "$rtpid"
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$rtpid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$rtpid" 2>/dev/null
-	wait "$rtpid"
-	rc=$?
-	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	signal_and_wait "$rtpid" "$sig"
+	rc=$signal_rc secs=$signal_secs
 	ok=0
 	[[ $rc -eq $want ]] && grep -qx '# run-tests.sh: interrupted; 0 passed, 0 failed before that' "$TMP/rt.out" &&
 		all_dead && awk -v s="$secs" 'BEGIN { exit !(s < 5) }' && ok=1

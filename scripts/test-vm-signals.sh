@@ -19,6 +19,8 @@ prog=${0##*/}
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/tap.sh
 . "$REPO/scripts/tap.sh"
+# shellcheck source=scripts/signal-wait.sh
+. "$REPO/scripts/signal-wait.sh"
 [[ $# -eq 1 ]] || { echo "usage: $prog FLAVOUR (see scripts/fetch-kernel.sh --known)" >&2; exit 2; }
 flavour=$1
 kernel_vars=$(FXTRACE_OFFLINE=1 "$REPO/scripts/fetch-kernel.sh" "$flavour" 2>&1) || {
@@ -57,7 +59,7 @@ gone() {
 # default (a background job would start with SIGINT ignored), wait for the
 # stub, send SIGNAL to COMMAND's process, and check.
 signal_case() {
-	local name=$1 sig=$2 want=$3 pid stub='' i t0 rc secs ok=0
+	local name=$1 sig=$2 want=$3 pid stub='' i rc secs ok=0
 	shift 3
 	: >"$TMP/stub.pids"
 	STUB_PIDS=$TMP/stub.pids QEMU=$TMP/qemu FXTRACE_VM_ACCEL=tcg \
@@ -74,16 +76,8 @@ signal_case() {
 		tap_ok 1 "$name: the stub QEMU never started (exit $?)" "$TMP/out"
 		return
 	fi
-	t0=$(date +%s.%N)
-	kill -"$sig" "$pid"
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
+	signal_and_wait "$pid" "$sig"
+	rc=$signal_rc secs=$signal_secs
 	gone "$stub" && [[ $rc -eq $want ]] && awk -v s="$secs" 'BEGIN { exit !(s < 5) }' && ok=1
 	# A failed case must not leave its stub to the next.
 	kill -KILL "$stub" 2>/dev/null
