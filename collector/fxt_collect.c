@@ -473,7 +473,10 @@ static int open_device(struct session *s)
 		hint = "tracing needs root with CAP_PERFMON or CAP_SYS_ADMIN: run fxt-collect with sudo";
 		break;
 	case EBUSY:
-		hint = "another tracing session is running (one at a time): stop the other fxt-collect first";
+		snprintf(missing, sizeof(missing),
+			 "another tracing session is running (one at a time): stop the other fxt-collect first ('fuser -v %s' names the processes that have it open)",
+			 s->opts.device);
+		hint = missing;
 		break;
 	default:
 		/* A directory, say: only a path given with -D can be that. */

@@ -686,7 +686,8 @@ FAKE_FXTRACE_ABI=99 collect -o "$TMP/x.fxt"
 expect "ABI mismatch: exit 1 naming both versions" 1 \
 	"module speaks version 99, this fxt-collect speaks version [0-9]"
 FAKE_FXTRACE_OPEN_ERRNO=16 collect -o "$TMP/x.fxt"
-expect "EBUSY: another session is running" 1 "another tracing session is running"
+expect "EBUSY: another session is running, and fuser names its holder" 1 \
+	"another tracing session is running .*'fuser -v $DEV' names"
 FAKE_FXTRACE_OPEN_ERRNO=13 collect -o "$TMP/x.fxt"
 expect "EACCES: needs root with CAP_PERFMON" 1 "CAP_PERFMON"
 FAKE_FXTRACE_OPEN_ERRNO=1 collect -o "$TMP/x.fxt"
