@@ -1145,7 +1145,10 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
  * start. The time window clips it like any other slice. The threads'
  * slices counted so (@running_at_end; per CPU and per thread for the
  * CSV's rows) are said in the summary, as their end is the trace's, not a
- * switch.
+ * switch; but only where the window reaches beyond the trace's end. With
+ * --to at or before it, the window's end cut the slice, as it cuts every
+ * slice running at --to, ended by a later switch or not: what it counts
+ * of it is exact, and the slice is not said to be still running.
  */
 static void close_at_end(struct analysis *an)
 {
@@ -1156,7 +1159,8 @@ static void close_at_end(struct analysis *an)
 
 		if (!c->known || an->t_end < c->since)
 			continue;
-		if (count_segment(an, c, an->t_end)) {
+		if (count_segment(an, c, an->t_end) &&
+		    an->t_end < an->win_to) {
 			struct thread *cur = analysis_row(an, c->cur_row);
 
 			an->running_at_end++;

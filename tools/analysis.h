@@ -117,7 +117,7 @@ struct thread {
 	uint64_t wakeups;
 	uint32_t running_at_end;	/* of @runtime, slices with no switch
 					 * to end them, counted up to the
-					 * trace's end or the window's
+					 * trace's end, inside the window
 					 * (close_at_end()) */
 	struct qdist lat[LAT_KINDS];
 };
@@ -221,7 +221,8 @@ struct analysis {
 	uint64_t skipped_start;		/* began before the first switch */
 	uint64_t skipped_hole;		/* began in or ran into a hole */
 	uint64_t running_at_end;	/* threads' slices with no switch to
-					 * end them, counted up to @t_end
+					 * end them, counted up to @t_end,
+					 * when @win_to is beyond it
 					 * (analysis.c close_at_end()) */
 	bool oom;
 	bool spool_error;		/* the intervals' temporary file failed */

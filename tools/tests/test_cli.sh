@@ -166,13 +166,15 @@ H=kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
 # [1500, 2500). cpu0: idle 1200..2050 (550 of it inside), 201 2050..2100
 # (50), idle 2100..3400 (400 inside); 2 switches inside (2050, 2100).
 # cpu1: 301 from 1000 on, never switched out: counted up to the trace's
-# end (3500), 1000 of it inside. Threads: 301 (no name, pid 0) ran 1000;
+# end (3500), 1000 of it inside; the window's end (2500) cut it, not the
+# trace's, so it is not running_at_end (1 before the fix: it was said to
+# be still running at the trace's end). Threads: 301 (no name, pid 0) ran 1000;
 # 201 ran 50, switched out once (blocked), woken once (2000); 101 has
 # nothing inside (its switch-out at 1200, its wakeup at 3000).
 t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.fxt, CPU and thread figures as worked out by hand" "[ \"\$('$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
 cpu,0,,,50,950,2,,,,,0
-cpu,1,,,1000,0,0,,,,,1
-thread,301,0,,1000,,0,0,0,0,0,1
+cpu,1,,,1000,0,0,,,,,0
+thread,301,0,,1000,,0,0,0,0,0,0
 thread,201,200,other-1,50,,1,1,0,0,1,0' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (0.000001000 s)'"
 t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
 wakeup,101,0,0,1000,1100,100,100,app-main
@@ -340,8 +342,9 @@ assert cpu==[(0,1.0,4.0,\"spinner\"),(1,1.0,1.0,\"napper\"),(1,3.5,1.5,\"napper\
 # The same slices in fxt-sched's summary (fixtures.h, build_open_end()):
 # spinner's and napper's last, with no switch to end them, up to the
 # trace's end (5000), and said so; cpu3's only to its hole. With --to the
-# window clips them: [1000, 3000).
-t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4000 +0 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4000 +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
+# window clips them: [1000, 3000), and the window's end cut spinner's
+# slice, not the trace's: no note, running_at_end 0.
+t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it, without the note" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4000 +0 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4000 +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
 cpu,0,,,4000,0,1,,,,,1
 cpu,1,,,2500,1500,3,,,,,1
 cpu,2,,,4000,0,2,,,,,0
@@ -349,17 +352,24 @@ cpu,3,,,1000,0,1,,,,,0
 thread,101,100,spinner,4000,,0,0,0,0,0,1
 thread,103,0,,4000,,1,1,0,0,0,0
 thread,102,100,napper,2500,,1,1,0,0,1,1
-thread,104,0,,1000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000ns --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,1
-thread,101,100,spinner,2000,,0,0,0,0,0,1' ]"
+thread,104,0,,1000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000ns --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,0
+thread,101,100,spinner,2000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --to 2000ns >'$tmp/o.txt' && grep -qE '^ +101 +100 spinner +2000 ' '$tmp/o.txt' && ! grep -q 'still running' '$tmp/o.txt'"
 # The CSV says it too, per row (a running_at_end column, last): cpu0's and
 # cpu1's last slices (spinner's, napper's) had no switch to end them;
 # cpu2's ended with a switch, cpu3's at its hole. Every row has every
 # column (csv.DictReader reads it), and the cpu rows sum to JSON's
 # running_at_end, whose cpus and threads give the same values per row. A
-# --tid filter leaves the cpu rows; --to 2000ns leaves napper's last slice
-# (from 3500) outside, and JSON agrees.
+# --tid filter leaves the cpu rows. The window's end, not the trace's
+# (5000), cuts every slice running at --to when it is at or before the
+# trace's end (t0 1000 + --to): none is running_at_end with --to 2000ns
+# (napper's last slice, from 3500, is outside; spinner's is cut at 3000)
+# nor with --to 4000ns (the window ends at 5000, the trace's end: what it
+# counts is exact); --to 4001ns reaches beyond the trace's end, and both
+# are counted up to it, as without --to. Text, CSV and JSON agree. (Before
+# the fix, --to 2000ns and 4000ns had cpu0's and spinner's 1, and the
+# text's note.)
 csv_running_at_end() {
-	for args in "" "--tid 101" "--to 2000ns"; do
+	for args in "" "--tid 101" "--to 2000ns" "--to 4000ns" "--to 4001ns"; do
 		# shellcheck disable=SC2086
 		"$S" summary "$F/open_end.fxt" --csv $args >"$tmp/s.csv" &&
 		"$S" summary "$F/open_end.fxt" --json $args >"$tmp/s.json" &&
@@ -377,10 +387,12 @@ want = {"": {("cpu", "0"): "1", ("cpu", "1"): "1", ("cpu", "2"): "0",
         "--tid 101": {("cpu", "0"): "1", ("cpu", "1"): "1",
                       ("cpu", "2"): "0", ("cpu", "3"): "0",
                       ("thread", "101"): "1"},
-        "--to 2000ns": {("cpu", "0"): "1", ("cpu", "1"): "0",
+        "--to 2000ns": {("cpu", "0"): "0", ("cpu", "1"): "0",
                       ("cpu", "2"): "0", ("cpu", "3"): "0",
-                      ("thread", "101"): "1", ("thread", "102"): "0",
+                      ("thread", "101"): "0", ("thread", "102"): "0",
                       ("thread", "103"): "0", ("thread", "104"): "0"}}
+want["--to 4000ns"] = {k: "0" for k in want[""]}
+want["--to 4001ns"] = want[""]
 assert got == want[sys.argv[3]], (sys.argv[3], got)
 js = json.load(open(sys.argv[2]))
 total = js["running_at_end"]
@@ -391,9 +403,17 @@ jgot.update({("thread", str(t["tid"])): str(t["running_at_end"]) for t in js["th
 assert jgot == got, (sys.argv[3], jgot)
 assert all(isinstance(c["running_at_end"], bool) for c in js["cpus"]), js["cpus"]
 PY
+		# shellcheck disable=SC2086
+		"$S" summary "$F/open_end.fxt" $args >"$tmp/s.txt" || return 1
+		n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["running_at_end"])' "$tmp/s.json")
+		if [ "$n" -eq 0 ]; then
+			! grep -q "still running" "$tmp/s.txt" || return 1
+		else
+			grep -qx "still running at the trace's end: $n slices, counted up to it" "$tmp/s.txt" || return 1
+		fi
 	done
 }
-t "summary --csv and --json: running_at_end per CPU and thread, as the text's note and JSON's total say (open_end.fxt; with --tid and --to)" csv_running_at_end
+t "summary --csv, --json and text: running_at_end per CPU and thread, as the text's note and JSON's total say (open_end.fxt; with --tid, and --to before, at and beyond the trace's end: only beyond it are slices said to run on)" csv_running_at_end
 t "fxt2json: a complete event's end tick is converted at its provider's tick rate (us ticks: 1 ms, also for an event at tick 0)" "'$J' '$F/us_ticks.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]
