@@ -297,6 +297,12 @@ bool top_ranks_before(const struct top_entry *x, const struct top_entry *y);
  * them, at most top_n), or NULL when out of memory. */
 struct top_entry *analysis_top(struct analysis *an, size_t *n);
 const char *analysis_proc_name(const struct analysis *an, uint64_t pid);
+/* The trace was cut short: fxt-collect's records_dropped sample before
+ * the rings' data is there, the one it writes after them is not. */
+static inline bool analysis_cut_short(const struct analysis *an)
+{
+	return an->drop_samples == 1;
+}
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 enum lat_group { GROUP_NONE, GROUP_PROCESS, GROUP_THREAD };

@@ -303,6 +303,8 @@ static void free_groups(struct proc_group *g, size_t ng)
 	free(g);
 }
 
+static void json_losses(FILE *out, const struct analysis *an);
+
 void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 		   enum lat_group group)
 {
@@ -336,10 +338,8 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 			json_dist(out, &all[k]);
 			fputs(",\n", out);
 		}
-		fprintf(out, "\"not_counted\": {\"before_first_switch\": %" PRIu64
-			", \"across_lost_records\": %" PRIu64 "},\n",
-			an->skipped_start, an->skipped_hole);
-		fputs("\"threads\": [", out);
+		json_losses(out, an);
+		fputs(",\n\"threads\": [", out);
 		first = true;
 		for (i = 0; i < n; i++) {
 			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
@@ -560,10 +560,13 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			fputs("\n", out);
 		}
 	}
-	if (fmt == OUT_JSON)
-		fputs("]}\n", out);
-	else if (fmt == OUT_TEXT && !shown)
+	if (fmt == OUT_JSON) {
+		fputs("],\n", out);
+		json_losses(out, an);
+		fputs("}\n", out);
+	} else if (fmt == OUT_TEXT && !shown) {
 		fputs("no latency intervals\n", out);
+	}
 	free(all);
 }
 
@@ -607,6 +610,47 @@ static uint64_t cpu_skipped(const struct analysis *an, unsigned int c)
 }
 
 
+/* The records_dropped counters' sum, saturating: counters from a file,
+ * not to wrap to a small total. */
+static uint64_t total_dropped(const struct analysis *an)
+{
+	uint64_t dropped = 0;
+	uint32_t c;
+
+	for (c = 0; c < an->ncpu_dropped; c++)
+		dropped = dropped + an->cpu_dropped[c] < dropped ? UINT64_MAX :
+			  dropped + an->cpu_dropped[c];
+	return dropped;
+}
+
+/*
+ * What the trace lacks, as JSON members of the same names in latency, top
+ * and summary: "dropped" (records the kernel dropped, and the holes:
+ * records_lost and bytes_skipped markers), "not_counted" (the waits left
+ * out for it) and "cut_short" (fxt-collect's closing records_dropped
+ * sample is missing: the stderr warning of print_input_warnings()). No
+ * separator after the last: the caller adds one.
+ */
+static void json_losses(FILE *out, const struct analysis *an)
+{
+	fprintf(out, "\"dropped\": {\"provider_events\": %" PRIu64
+		", \"records_dropped\": %" PRIu64 ", \"per_cpu\": {",
+		an->drop_events, total_dropped(an));
+	per_cpu(out, an, an->ncpu_dropped, cpu_dropped, true);
+	fprintf(out, "}, \"records_lost\": %" PRIu64 ", \"lost_holes\": %"
+		PRIu64 ", \"lost_per_cpu\": {", an->lost, an->holes);
+	per_cpu(out, an, an->ncpus, cpu_lost, true);
+	fprintf(out, "}, \"bytes_skipped\": %" PRIu64 ", \"skip_holes\": %"
+		PRIu64 ", \"skipped_per_cpu\": {", an->skipped,
+		an->skip_holes);
+	per_cpu(out, an, an->ncpus, cpu_skipped, true);
+	fprintf(out, "}},\n\"not_counted\": {\"before_first_switch\": %"
+		PRIu64 ", \"across_lost_records\": %" PRIu64 "},\n",
+		an->skipped_start, an->skipped_hole);
+	fprintf(out, "\"cut_short\": %s",
+		analysis_cut_short(an) ? "true" : "false");
+}
+
 static int cmp_runtime(const void *a, const void *b)
 {
 	const struct thread *x = *(struct thread *const *)a;
@@ -628,7 +672,7 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 {
 	uint64_t start = an->t0 > an->win_from ? an->t0 : an->win_from;
 	uint64_t end = an->t_end < an->win_to ? an->t_end : an->win_to;
-	uint64_t span, dropped = 0;
+	uint64_t span, dropped;
 	size_t n, i, shown = 0, width = 16, w;
 	struct thread **v;
 	uint32_t c;
@@ -643,10 +687,7 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		return;
 	}
 	qsort(v, n, sizeof(*v), cmp_runtime);
-	/* saturating: counters from a file, not to wrap to a small total */
-	for (c = 0; c < an->ncpu_dropped; c++)
-		dropped = dropped + an->cpu_dropped[c] < dropped ? UINT64_MAX :
-			  dropped + an->cpu_dropped[c];
+	dropped = total_dropped(an);
 
 	if (fmt == OUT_JSON) {
 		fprintf(out, "{\"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
@@ -658,21 +699,8 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			PRIu64 ", \"late_holes\": %" PRIu64 "},\n", an->io.records,
 			an->io.switches, an->io.wakeups, an->io.skipped,
 			an->io.reorder_oom, an->io.late, an->io.late_holes);
-		fprintf(out, "\"dropped\": {\"provider_events\": %" PRIu64
-			", \"records_dropped\": %" PRIu64 ", \"per_cpu\": {",
-			an->drop_events, dropped);
-		per_cpu(out, an, an->ncpu_dropped, cpu_dropped, true);
-		fprintf(out, "}, \"records_lost\": %" PRIu64 ", \"lost_holes\": %"
-			PRIu64 ", \"lost_per_cpu\": {", an->lost, an->holes);
-		per_cpu(out, an, an->ncpus, cpu_lost, true);
-		fprintf(out, "}, \"bytes_skipped\": %" PRIu64 ", \"skip_holes\": %"
-			PRIu64 ", \"skipped_per_cpu\": {", an->skipped,
-			an->skip_holes);
-		per_cpu(out, an, an->ncpus, cpu_skipped, true);
-		fprintf(out, "}},\n\"not_counted\": {\"before_first_switch\": %"
-			PRIu64 ", \"across_lost_records\": %" PRIu64 "},\n",
-			an->skipped_start, an->skipped_hole);
-		fprintf(out, "\"running_at_end\": %" PRIu64 ",\n",
+		json_losses(out, an);
+		fprintf(out, ",\n\"running_at_end\": %" PRIu64 ",\n",
 			an->running_at_end);
 		fputs("\"malformed\": ", out);
 		if (an->io.malformed) {
@@ -861,7 +889,7 @@ void print_input_warnings(const struct analysis *an, const char *path,
 			an->io.first_late_hole_offset, an->io.max_late_hole_ns,
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "applies them in time"));
-	if (an->drop_samples == 1 && !an->io.malformed)
+	if (analysis_cut_short(an) && !an->io.malformed)
 		fprintf(err, "fxt-sched: warning: %s: fxt-collect's closing records_dropped sample is missing: the trace was cut short (fxt-collect killed, its output full, or the rest given up), so each CPU's records may stop at a different time, and a wait whose end was cut off on one CPU may show as a longer one that ended on another: distrust results near the end\n",
 			path);
 	if (an->oom)

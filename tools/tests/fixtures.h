@@ -288,9 +288,10 @@ static void build_skip_holes(struct tb *t)
 	build_holes_as(t, true);
 }
 
-static void build_holes_as(struct tb *t, bool skipped)
+/* The holes trace's records, after tb_begin() */
+FX_UNUSED
+static void holes_records(struct tb *t, bool skipped)
 {
-	tb_begin(t, 1000000000);
 	tb_switch(t, 0, 1000, IDLE, 101, 0);
 	tb_wake(t, 0, 2500, 104, 101);
 	tb_wake(t, 0, 3500, 105, 101);
@@ -306,6 +307,54 @@ static void build_holes_as(struct tb *t, bool skipped)
 	else
 		tb_lost(t, 1, 2000, 3000, 4);
 	tb_switch(t, 1, 3000, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+static void build_holes_as(struct tb *t, bool skipped)
+{
+	tb_begin(t, 1000000000);
+	holes_records(t, skipped);
+}
+
+/* fxt-collect's records_dropped sample (collector archive_meta.c): every
+ * CPU's count of records the kernel dropped, at @ts; here cpu0 and cpu1,
+ * @dropped each. It writes one before the rings' data, one after it. */
+FX_UNUSED
+static void tb_drop_sample(struct tb *t, uint64_t ts, int64_t dropped)
+{
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c("records_dropped"), ts, 0 };
+	struct fxt_arg a[2] = { fxt_arg_int64(fxt_str_c("cpu0"), dropped),
+				fxt_arg_int64(fxt_str_c("cpu1"), dropped) };
+
+	fxt_write_event(&t->w, &ev, a, 2);
+}
+
+/*
+ * The holes trace (build_holes()) as fxt-collect writes it, with its
+ * records_dropped samples (2 records dropped on each CPU by the end):
+ * build_collected() with both, build_cut_short() without the closing
+ * one, as when fxt-collect is killed before it writes it.
+ */
+FX_UNUSED
+static void build_collected_as(struct tb *t, bool closed)
+{
+	tb_begin(t, 1000000000);
+	tb_drop_sample(t, 900, 0);
+	holes_records(t, false);
+	if (closed)
+		tb_drop_sample(t, 6300, 2);
+}
+
+FX_UNUSED
+static void build_collected(struct tb *t)
+{
+	build_collected_as(t, true);
+}
+
+FX_UNUSED
+static void build_cut_short(struct tb *t)
+{
+	build_collected_as(t, false);
 }
 
 /*

@@ -220,6 +220,46 @@ t "start of trace: wakeups before the first switch are not counted (top #1 is 48
 t "reused tid: each incarnation with its own name, pid and runtime" "'$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,100,old-name,1000,' && '$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,200,new-name,600,' && [ \"\$('$S' latency '$F/reuse.fxt' --intervals)\" = \"$H
 wakeup,101,1,1,3000,3400,400,200,new-name\" ]"
 t "records_lost holes: latency and top warn on stderr that waits spanning them were not counted; summary (whose output lists them) does not, nor latency on a trace without holes" "'$S' latency '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && grep -qx \"fxt-sched: warning: $F/holes.fxt: records are missing from 1 hole (records_lost or bytes_skipped markers; summary lists them by CPU): 3 waits spanning one were not counted, and the longest waits may be among them\" '$tmp/e.txt' && '$S' top '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && grep -q 'records are missing from 1 hole' '$tmp/e.txt' && '$S' summary '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ] && '$S' latency '$F/filtered.fxt' >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ]"
+# What the text says on stderr about a trace's losses, --json says in its
+# output, in latency and top as in summary, under summary's key names:
+# "dropped" (the same object), "not_counted", and "cut_short" (the closing
+# records_dropped sample missing: the stderr warning). holes.fxt: a hole, 3
+# waits across it; collected.fxt: the same as fxt-collect writes it, both
+# samples (2 records dropped per CPU); cut_short.fxt: the closing one
+# missing; filtered.fxt: nothing lost. (Before, latency --json had only
+# not_counted, top --json none of them, and no output had cut_short.)
+json_losses() {
+	for f in holes collected cut_short filtered; do
+		for cmd in latency top summary; do
+			"$S" $cmd "$F/$f.fxt" --json >"$tmp/l-$cmd.json" 2>/dev/null || return 1
+			"$S" $cmd "$F/$f.fxt" >/dev/null 2>"$tmp/l-$cmd.err" || return 1
+		done
+		python3 - "$tmp" "$f" <<'PY' || return 1
+import json, re, sys
+tmp, f = sys.argv[1], sys.argv[2]
+want = {"holes": (1, 3, False, 0), "collected": (1, 3, False, 4),
+        "cut_short": (1, 3, True, 0), "filtered": (0, 0, False, 0)}[f]
+seen = None
+for cmd in ("latency", "top", "summary"):
+    d = json.load(open(f"{tmp}/l-{cmd}.json"))
+    got = (d["dropped"]["lost_holes"] + d["dropped"]["skip_holes"],
+           d["not_counted"]["across_lost_records"], d["cut_short"],
+           d["dropped"]["records_dropped"])
+    assert got == want, (f, cmd, got, want)
+    assert isinstance(d["cut_short"], bool), (f, cmd)
+    losses = (d["dropped"], d["not_counted"])
+    assert seen is None or losses == seen, (f, cmd, losses, seen)
+    seen = losses
+    err = open(f"{tmp}/l-{cmd}.err").read()
+    assert ("closing records_dropped sample is missing" in err) == d["cut_short"], (f, cmd, err)
+    if cmd != "summary":
+        m = re.search(r"records are missing from (\d+) holes?.*: (\d+) waits? spanning", err)
+        said = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        assert said == got[:2], (f, cmd, err, got)
+PY
+	done
+}
+t "latency, top and summary --json: dropped, not_counted and cut_short, the same in each and as the stderr warnings say (holes, collected, cut_short, filtered)" json_losses
 t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (records_lost markers): 4 in 1 holes cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}'"
 t "threads asleep when a hole began: a wakeup seen after it may not start their wait (hole_sleepers.fxt: 4 not counted, the 4 others listed)" "[ \"\$('$S' latency '$F/hole_sleepers.fxt' --intervals)\" = \"$H
 preempt,400,2,2,4800,5200,400,400,W
