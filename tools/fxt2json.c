@@ -676,13 +676,17 @@ int main(int argc, char **argv)
 	sc_take_reorder_oom(&st, &names_st);
 	sc_print_input_notes(stderr, "fxt2json", path, &st);
 	if (st.late)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling records %s left out (first at offset %zu); %s\n",
-			path, st.late, sc_late_where(&st), st.first_late_offset,
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " scheduling %s %s left out (first at offset %zu); %s\n",
+			path, st.late, sc_plural(st.late, "record", "records"),
+			sc_late_where(&st), st.first_late_offset,
 			sc_late_advice(advice, sizeof(advice), &st,
 				       "takes them in"));
 	if (st.late_holes)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " holes (loss markers) %s applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; %s\n",
-			path, st.late_holes, sc_late_where(&st),
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " %s %s applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; %s\n",
+			path, st.late_holes,
+			sc_plural(st.late_holes, "hole (loss marker)",
+				  "holes (loss markers)"),
+			sc_late_where(&st),
 			st.first_late_hole_offset,
 			st.max_late_hole_ns,
 			sc_late_advice(advice, sizeof(advice), &st,

@@ -456,11 +456,15 @@ int main(int argc, char **argv)
 		struct rusage ru;
 
 		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "%s: %" PRIu64 " bytes, %" PRIu64 " records in %.3f s: %.1f MB/s, %.0f records/s; peak RSS %ld KiB; reorder buffer peak %zu records; %zu threads%s\n",
-			prog, an.io.bytes, an.io.records, secs,
+		fprintf(stderr, "%s: %" PRIu64 " %s, %" PRIu64 " %s in %.3f s: %.1f MB/s, %.0f records/s; peak RSS %ld KiB; reorder buffer peak %zu %s; %zu %s%s\n",
+			prog, an.io.bytes,
+			sc_plural(an.io.bytes, "byte", "bytes"), an.io.records,
+			sc_plural(an.io.records, "record", "records"), secs,
 			secs > 0 ? (double)an.io.bytes / 1e6 / secs : 0.0,
 			secs > 0 ? (double)an.io.records / secs : 0.0,
-			ru.ru_maxrss, an.io.max_buffered, an.nthreads,
+			ru.ru_maxrss, an.io.max_buffered,
+			sc_plural(an.io.max_buffered, "record", "records"),
+			an.nthreads, sc_plural(an.nthreads, "thread", "threads"),
 			an.passes > 1 ? "; read twice (top with --pid or --comm)" : "");
 	}
 	if (check_stdout(0))

@@ -168,7 +168,8 @@ static void text_dist(FILE *out, const char *title, struct qdist *q)
 	uint64_t peak = 0;
 	char bar[41];
 
-	fprintf(out, "%s: %" PRIu64 " intervals\n", title, q->count);
+	fprintf(out, "%s: %" PRIu64 " %s\n", title, q->count,
+		sc_plural(q->count, "interval", "intervals"));
 	if (!q->count) {
 		fputc('\n', out);
 		return;
@@ -200,8 +201,10 @@ static bool print_not_counted(const struct analysis *an, FILE *out)
 {
 	if (!an->skipped_start && !an->skipped_hole)
 		return false;
-	fprintf(out, "not counted (all threads): %" PRIu64 " intervals begun before the trace's first context switch, %" PRIu64 " across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n",
-		an->skipped_start, an->skipped_hole);
+	fprintf(out, "not counted (all threads): %" PRIu64 " %s begun before the trace's first context switch, %" PRIu64 " across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n",
+		an->skipped_start,
+		sc_plural(an->skipped_start, "interval", "intervals"),
+		an->skipped_hole);
 	return true;
 }
 
@@ -548,8 +551,10 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 				}
 			}
 			if (e->other_slices)
-				fprintf(out, ", %u more slices %" PRIu64 " ns",
-					e->other_slices, e->other_ns);
+				fprintf(out, ", %u more %s %" PRIu64 " ns",
+					e->other_slices,
+					sc_plural(e->other_slices, "slice",
+						  "slices"), e->other_ns);
 			if (!e->nctx && !e->other_slices && !e->lost_ns)
 				fputs(" nothing recorded", out);
 			if (e->lost_ns)
@@ -773,24 +778,32 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		fmt_secs(s2, sizeof(s2), an->started ? end : 0);
 		fmt_secs(s3, sizeof(s3), span);
 		fprintf(out, "time span: %s .. %s s (%s s)\n", s1, s2, s3);
-		fprintf(out, "records: %" PRIu64 " (%" PRIu64 " context switches, %"
-			PRIu64 " wakeups, %" PRIu64 " of unknown types skipped)\n",
-			an->io.records, an->io.switches, an->io.wakeups,
+		fprintf(out, "records: %" PRIu64 " (%" PRIu64 " %s, %" PRIu64
+			" %s, %" PRIu64 " of unknown types skipped)\n",
+			an->io.records, an->io.switches,
+			sc_plural(an->io.switches, "context switch",
+				  "context switches"),
+			an->io.wakeups,
+			sc_plural(an->io.wakeups, "wakeup", "wakeups"),
 			an->io.skipped);
 		fprintf(out, "records dropped: %" PRIu64, dropped);
 		per_cpu(out, an, an->ncpu_dropped, cpu_dropped, false);
-		fprintf(out, " (%" PRIu64 " buffer-full provider events)\n",
-			an->drop_events);
+		fprintf(out, " (%" PRIu64 " buffer-full provider %s)\n",
+			an->drop_events,
+			sc_plural(an->drop_events, "event", "events"));
 		if (an->holes) {
 			fprintf(out, "records lost (records_lost markers): %" PRIu64
-				" in %" PRIu64 " holes", an->lost, an->holes);
+				" in %" PRIu64 " %s", an->lost, an->holes,
+				sc_plural(an->holes, "hole", "holes"));
 			per_cpu(out, an, an->ncpus, cpu_lost, false);
 			fputc('\n', out);
 		}
 		if (an->skip_holes) {
 			fprintf(out, "invalid ring data skipped (fxt-collect's bytes_skipped markers): %"
-				PRIu64 " bytes in %" PRIu64 " holes", an->skipped,
-				an->skip_holes);
+				PRIu64 " %s in %" PRIu64 " %s", an->skipped,
+				sc_plural(an->skipped, "byte", "bytes"),
+				an->skip_holes,
+				sc_plural(an->skip_holes, "hole", "holes"));
 			per_cpu(out, an, an->ncpus, cpu_skipped, false);
 			fputc('\n', out);
 		}
@@ -799,8 +812,8 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		 * know that the runtime of these goes on beyond it */
 		if (an->running_at_end)
 			fprintf(out, "still running at the trace's end: %" PRIu64
-				" slices, counted up to it\n",
-				an->running_at_end);
+				" %s, counted up to it\n", an->running_at_end,
+				sc_plural(an->running_at_end, "slice", "slices"));
 		if (an->io.reorder_oom)
 			fprintf(out, "reorder buffer out of memory (records handed on early): %"
 				PRIu64 "\n", an->io.reorder_oom);
@@ -875,18 +888,25 @@ void print_input_warnings(const struct analysis *an, const char *path,
 			path, an->io.error.offset, an->io.error.message);
 	sc_print_input_notes(err, "fxt-sched", path, &an->io);
 	if (an->io.late)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling records arrived %s (first at offset %zu, up to %" PRIu64 " ns late) and were left out; %s\n",
-			path, an->io.late, an->io.reorder_oom ? SC_OOM_LATE :
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling %s %s (first at offset %zu, up to %" PRIu64 " ns late) and %s left out; %s\n",
+			path, an->io.late,
+			sc_plural(an->io.late, "record arrived", "records arrived"),
+			an->io.reorder_oom ? SC_OOM_LATE :
 			"more than the reorder window after newer ones",
 			an->io.first_late_offset,
 			an->io.max_late_ns,
+			sc_plural(an->io.late, "was", "were"),
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "takes them in"));
 	if (an->io.late_holes)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " holes (loss markers) arrived %s (first at offset %zu, up to %" PRIu64 " ns late): each was applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; %s\n",
-			path, an->io.late_holes, an->io.reorder_oom ? SC_OOM_LATE :
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " %s arrived %s (first at offset %zu, up to %" PRIu64 " ns late): %s applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; %s\n",
+			path, an->io.late_holes,
+			sc_plural(an->io.late_holes, "hole (loss marker)",
+				  "holes (loss markers)"),
+			an->io.reorder_oom ? SC_OOM_LATE :
 			"more than the reorder window after newer records",
 			an->io.first_late_hole_offset, an->io.max_late_hole_ns,
+			sc_plural(an->io.late_holes, "it was", "each was"),
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "applies them in time"));
 	if (analysis_cut_short(an) && !an->io.malformed)

@@ -656,8 +656,10 @@ void sc_print_input_notes(FILE *err, const char *prog, const char *path,
 		else
 			snprintf(times, sizeof(times), "%" PRIu64 " times",
 				 st->reorder_oom);
-		fprintf(err, "%s: warning: %s: out of memory holding %zu records in the reorder buffer: what it held was handed on early (%s), so records after that may be counted late below; the results are incomplete (a smaller --reorder-window needs less memory)\n",
-			prog, path, st->reorder_oom_at, times);
+		fprintf(err, "%s: warning: %s: out of memory holding %zu %s in the reorder buffer: what it held was handed on early (%s), so records after that may be counted late below; the results are incomplete (a smaller --reorder-window needs less memory)\n",
+			prog, path, st->reorder_oom_at,
+			sc_plural(st->reorder_oom_at, "record", "records"),
+			times);
 	}
 	if (st->widened_from_ns)
 		fprintf(err, "%s: note: %s: records up to %.9f s out of order, more than the %.9f s reorder window: read again with a window of %.9f s (memory grows with it; --reorder-window keeps a fixed one)\n",

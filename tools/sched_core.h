@@ -235,6 +235,14 @@ const char *sc_late_advice(char *buf, size_t len, const struct sc_stats *st,
 void sc_print_input_notes(FILE *err, const char *prog, const char *path,
 			  const struct sc_stats *st);
 
+/* @one if @n is 1, else @many: a count's noun in the text fxt-sched and
+ * fxt2json print ("1 interval", "0 intervals", "2 context switches"). */
+static inline const char *sc_plural(uint64_t n, const char *one,
+				    const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* Convert ticks at @tps per second to nanoseconds, UINT64_MAX if past it. */
 uint64_t sc_ticks_to_ns(uint64_t ticks, uint64_t tps);
 

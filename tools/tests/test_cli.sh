@@ -161,6 +161,25 @@ t "fxt2json on a truncated file still writes valid JSON, says where, exit 1" "'$
 F=$tmp/fx
 mkdir -p "$F" && "$B/obj/tests/mk_fixture" "$F" || echo "not ok - mk_fixture"
 H=kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
+# A count of one takes the singular, in every text output and warning of
+# every fixture ("1 intervals", "4 in 1 holes", "1 holes (loss markers)"
+# before). late_hole.fxt with --reorder-window 1us has its late hole.
+singular_counts() {
+	for f in "$F"/*.fxt; do
+		for cmd in "latency -T" "latency -P" "top -n 100" summary \
+			   "summary --reorder-window 1us"; do
+			# shellcheck disable=SC2086
+			"$S" $cmd "$f" >"$tmp/sg.out" 2>&1
+			cat "$tmp/sg.out"
+		done
+		"$J" "$f" --reorder-window 1us 2>&1 >/dev/null
+	done >"$tmp/sg.all"
+	# the fixtures have counts of one to say (else the test says nothing)
+	grep -q ': 1 interval$' "$tmp/sg.all" && grep -q ' in 1 hole ' "$tmp/sg.all" &&
+		grep -q ': 1 hole (loss marker) arrived' "$tmp/sg.all" || return 1
+	! grep -E '(^|[^0-9.])1 (more |buffer-full provider |scheduling )?(intervals|holes|slices|wakeups|context switches|records|events|bytes|threads|waits)([^a-z]|$)' "$tmp/sg.all"
+}
+t "text output: a count of one takes the singular (1 interval, 1 hole, 1 slice...), every command on every fixture, fxt-sched and fxt2json" singular_counts
 # summary --from/--to with units (ms, s), by hand from build_filtered():
 # the trace starts at 1000 (cpu1's first switch), so the window is
 # [1500, 2500). cpu0: idle 1200..2050 (550 of it inside), 201 2050..2100
@@ -216,7 +235,7 @@ assert top==iv[:int(sys.argv[3])], (top[:5],iv[:5])
 	done
 done
 set +f
-t "start of trace: wakeups before the first switch are not counted (top #1 is 4800, not 7700)" "'$S' top '$F/start.fxt' -n 1 | grep -q '^#1 preempt latency 4800 ns: tid 125 fxt-collect' && '$S' summary '$F/start.fxt' | grep -q 'not counted (all threads): 1 intervals begun before'"
+t "start of trace: wakeups before the first switch are not counted (top #1 is 4800, not 7700)" "'$S' top '$F/start.fxt' -n 1 | grep -q '^#1 preempt latency 4800 ns: tid 125 fxt-collect' && '$S' summary '$F/start.fxt' | grep -q 'not counted (all threads): 1 interval begun before'"
 t "reused tid: each incarnation with its own name, pid and runtime" "'$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,100,old-name,1000,' && '$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,200,new-name,600,' && [ \"\$('$S' latency '$F/reuse.fxt' --intervals)\" = \"$H
 wakeup,101,1,1,3000,3400,400,200,new-name\" ]"
 t "records_lost holes: latency and top warn on stderr that waits spanning them were not counted; summary (whose output lists them) does not, nor latency on a trace without holes" "'$S' latency '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && grep -qx \"fxt-sched: warning: $F/holes.fxt: records are missing from 1 hole (records_lost or bytes_skipped markers; summary lists them by CPU): 3 waits spanning one were not counted, and the longest waits may be among them\" '$tmp/e.txt' && '$S' top '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && grep -q 'records are missing from 1 hole' '$tmp/e.txt' && '$S' summary '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ] && '$S' latency '$F/filtered.fxt' >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ]"
@@ -260,13 +279,13 @@ PY
 	done
 }
 t "latency, top and summary --json: dropped, not_counted and cut_short, the same in each and as the stderr warnings say (holes, collected, cut_short, filtered)" json_losses
-t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (records_lost markers): 4 in 1 holes cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}'"
+t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (records_lost markers): 4 in 1 hole cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}'"
 t "threads asleep when a hole began: a wakeup seen after it may not start their wait (hole_sleepers.fxt: 4 not counted, the 4 others listed)" "[ \"\$('$S' latency '$F/hole_sleepers.fxt' --intervals)\" = \"$H
 preempt,400,2,2,4800,5200,400,400,W
 preempt,200,0,0,5000,6000,1000,200,X
 wakeup,100,0,2,7000,7300,300,100,V
 preempt,200,0,0,7300,8000,700,200,X\" ] && '$S' latency '$F/hole_sleepers.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 4}'"
-t "a loss marker beyond a --reorder-window: applied late, counted and reported, exit 3 (late_hole.fxt, --reorder-window 1us: stderr, summary text and JSON, fxt2json); in time (2s): nothing to report, exit 0" "'$S' summary '$F/late_hole.fxt' --reorder-window 1us >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && grep -q '^fxt-sched: warning: .*late_hole.fxt: 1 holes (loss markers) arrived more than the reorder window after newer records (first at offset [0-9]*, up to 2000 ns late)' '$tmp/e.txt' && grep -qx 'holes beyond the reorder window (applied late): 1' '$tmp/o.txt' && { '$S' summary '$F/late_hole.fxt' --reorder-window 1us --json 2>/dev/null; [ \$? -eq 3 ]; } | grep -q '\"late_skipped\": 0, \"late_holes\": 1}' && { '$J' '$F/late_hole.fxt' --reorder-window 1us >/dev/null 2>'$tmp/e2.txt'; [ \$? -eq 3 ]; } && grep -q '^fxt2json: warning: .*late_hole.fxt: 1 holes (loss markers) beyond the reorder window applied late' '$tmp/e2.txt' && '$S' summary '$F/late_hole.fxt' --reorder-window 2s >'$tmp/o.txt' 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ] && ! grep -q 'applied late' '$tmp/o.txt' && '$S' summary '$F/late_hole.fxt' --json | grep -q '\"late_skipped\": 0, \"late_holes\": 0}'"
+t "a loss marker beyond a --reorder-window: applied late, counted and reported, exit 3 (late_hole.fxt, --reorder-window 1us: stderr, summary text and JSON, fxt2json); in time (2s): nothing to report, exit 0" "'$S' summary '$F/late_hole.fxt' --reorder-window 1us >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && grep -q '^fxt-sched: warning: .*late_hole.fxt: 1 hole (loss marker) arrived more than the reorder window after newer records (first at offset [0-9]*, up to 2000 ns late)' '$tmp/e.txt' && grep -qx 'holes beyond the reorder window (applied late): 1' '$tmp/o.txt' && { '$S' summary '$F/late_hole.fxt' --reorder-window 1us --json 2>/dev/null; [ \$? -eq 3 ]; } | grep -q '\"late_skipped\": 0, \"late_holes\": 1}' && { '$J' '$F/late_hole.fxt' --reorder-window 1us >/dev/null 2>'$tmp/e2.txt'; [ \$? -eq 3 ]; } && grep -q '^fxt2json: warning: .*late_hole.fxt: 1 hole (loss marker) beyond the reorder window applied late' '$tmp/e2.txt' && '$S' summary '$F/late_hole.fxt' --reorder-window 2s >'$tmp/o.txt' 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ] && ! grep -q 'applied late' '$tmp/o.txt' && '$S' summary '$F/late_hole.fxt' --json | grep -q '\"late_skipped\": 0, \"late_holes\": 0}'"
 # Records further out of order than the default window (late_sched.fxt:
 # a wakeup 6 s behind, as after a stalled fxt-collect): without
 # --reorder-window the file is read again with a window that fits it.
@@ -282,7 +301,7 @@ LS_WANT="$LS_EARLY
 wakeup,200,0,1,2000000000,7000000000,5000000000,200,sleeper"
 t "records 6 s out of order, no --reorder-window: read again with a 6 s window, the 5 s interval found, the intervals spooled before it listed once, exit 0, a note says so (file and pipe)" "'$S' latency '$F/late_sched.fxt' --intervals >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_WANT\" ] && [ \"\$(cat '$tmp/e.txt')\" = \"fxt-sched: note: $F/late_sched.fxt: records up to 6.000000000 s out of order, more than the 2.000000000 s reorder window: read again with a window of 6.000000001 s (memory grows with it; --reorder-window keeps a fixed one)\" ] && cat '$F/late_sched.fxt' | '$S' latency - --intervals >'$tmp/o2.txt' 2>/dev/null && cmp -s '$tmp/o.txt' '$tmp/o2.txt'"
 t "records 6 s out of order: top --comm (two passes) and summary see the 5 s wait and the sleeper's run, exit 0" "'$S' top '$F/late_sched.fxt' --comm 'sl*' --csv 2>/dev/null | grep -q '^1,wakeup,200,200,sleeper,0,1,100,2000000000,7000000000,5000000000,' && '$S' summary '$F/late_sched.fxt' --json 2>/dev/null | grep -q '\"late_skipped\": 0, \"late_holes\": 0}'"
-t "records 6 s out of order, --reorder-window 2s kept: the wakeup left out, exit 3, the warning names the window that takes it in" "'$S' latency '$F/late_sched.fxt' --intervals --reorder-window 2s >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_EARLY\" ] && grep -q '^fxt-sched: warning: .*late_sched.fxt: 1 scheduling records arrived more than the reorder window after newer ones (first at offset [0-9]*, up to 1000000000 ns late) and were left out; a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && ! grep -q note '$tmp/e.txt' && '$S' latency '$F/late_sched.fxt' --intervals --reorder-window 6001ms >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_WANT\" ] && [ ! -s '$tmp/e.txt' ]"
+t "records 6 s out of order, --reorder-window 2s kept: the wakeup left out, exit 3, the warning names the window that takes it in" "'$S' latency '$F/late_sched.fxt' --intervals --reorder-window 2s >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_EARLY\" ] && grep -q '^fxt-sched: warning: .*late_sched.fxt: 1 scheduling record arrived more than the reorder window after newer ones (first at offset [0-9]*, up to 1000000000 ns late) and was left out; a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && ! grep -q note '$tmp/e.txt' && '$S' latency '$F/late_sched.fxt' --intervals --reorder-window 6001ms >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LS_WANT\" ] && [ ! -s '$tmp/e.txt' ]"
 # A loss marker pair 6.5 s behind (late_lost.fxt): the first read applies
 # the hole late and spools two rows, the second applies it in time and
 # spools one, shorter than the first's two: without the spool's truncation
@@ -291,7 +310,7 @@ LL_WANT='kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name
 wakeup,300,0,0,1200000000,1400000000,200000000,100,early'
 t "a hole 6.5 s out of order, no --reorder-window: read again, the wait across it not counted; the second read's one row listed, not the first read's second row after it (file and pipe); --reorder-window 2s kept: both rows, exit 3" "'$S' latency '$F/late_lost.fxt' --intervals >'$tmp/o.txt' 2>'$tmp/e.txt' && [ \"\$(cat '$tmp/o.txt')\" = \"$LL_WANT\" ] && grep -q '^fxt-sched: note: .*late_lost.fxt: records up to 6.500000000 s out of order' '$tmp/e.txt' && cat '$F/late_lost.fxt' | '$S' latency - --intervals >'$tmp/o2.txt' 2>/dev/null && cmp -s '$tmp/o.txt' '$tmp/o2.txt' && '$S' latency '$F/late_lost.fxt' --json 2>/dev/null | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 1}' && { '$S' latency '$F/late_lost.fxt' --intervals --reorder-window 2s >'$tmp/o.txt' 2>/dev/null; [ \$? -eq 3 ]; } && [ \"\$(cat '$tmp/o.txt')\" = \"$LL_WANT
 preempt,100,0,0,1400000000,1600000000,200000000,100,waker\" ]"
-t "fxt2json, records 6 s out of order: the wakeup converted with no --reorder-window (a note, exit 0); left out with --reorder-window 2s (exit 3)" "'$J' '$F/late_sched.fxt' >'$tmp/w.json' 2>'$tmp/e.txt' && grep -q '\"name\": \"wakeup\", .*\"tid\": 200, \"ts\": 2000000.000' '$tmp/w.json' && grep -q '^fxt2json: note: .*late_sched.fxt: records up to 6.000000000 s out of order' '$tmp/e.txt' && '$J' '$F/late_sched.fxt' --reorder-window 2s >'$tmp/w2.json' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && ! grep -q '\"name\": \"wakeup\", .*\"tid\": 200,' '$tmp/w2.json' && grep -q '^fxt2json: warning: .*late_sched.fxt: 1 scheduling records beyond the reorder window left out (first at offset [0-9]*); a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && json_ok '$tmp/w2.json'"
+t "fxt2json, records 6 s out of order: the wakeup converted with no --reorder-window (a note, exit 0); left out with --reorder-window 2s (exit 3)" "'$J' '$F/late_sched.fxt' >'$tmp/w.json' 2>'$tmp/e.txt' && grep -q '\"name\": \"wakeup\", .*\"tid\": 200, \"ts\": 2000000.000' '$tmp/w.json' && grep -q '^fxt2json: note: .*late_sched.fxt: records up to 6.000000000 s out of order' '$tmp/e.txt' && '$J' '$F/late_sched.fxt' --reorder-window 2s >'$tmp/w2.json' 2>'$tmp/e.txt'; [ \$? -eq 3 ] && ! grep -q '\"name\": \"wakeup\", .*\"tid\": 200,' '$tmp/w2.json' && grep -q '^fxt2json: warning: .*late_sched.fxt: 1 scheduling record beyond the reorder window left out (first at offset [0-9]*); a --reorder-window above 6.000000000 s, or none, takes them in\$' '$tmp/e.txt' && json_ok '$tmp/w2.json'"
 t "top after a records-lost hole: the interval's history is incomplete (text, JSON, CSV), not 'nothing recorded'" "'$S' top '$F/hole_top.fxt' >'$tmp/h.txt' && '$S' top '$F/hole_top.fxt' --json >'$tmp/h.json' && '$S' top '$F/hole_top.fxt' --csv >'$tmp/h.csv' && python3 -c '
 import csv,json,sys
 txt=open(sys.argv[1]).read()
@@ -587,7 +606,7 @@ for P in "$S summary" "$J"; do
 done
 # The same window skips the same records in both tools (a window small
 # enough that gen_trace's drain-by-drain disorder exceeds it).
-late() { sed -n 's/.* \([0-9][0-9]*\) scheduling records.*/\1/p' "$1"; }
+late() { sed -n 's/.* \([0-9][0-9]*\) scheduling record.*/\1/p' "$1"; }
 t "fxt-sched and fxt2json: --reorder-window 10ms means the same (same records skipped, exit 3 from both)" "{ '$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e1.txt'; [ \$? -eq 3 ]; } && { '$J' '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e2.txt'; [ \$? -eq 3 ]; } && a=\$(late '$tmp/e1.txt') && [ -n \"\$a\" ] && [ \"\$a\" -gt 0 ] && [ \"\$a\" = \"\$(late '$tmp/e2.txt')\" ]"
 
 # A reorder buffer that cannot grow (realloc above 500000 bytes fails: the

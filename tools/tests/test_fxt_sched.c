@@ -508,6 +508,47 @@ TEST(summary_drop_counters_out_of_range)
 	analysis_free(&an);
 }
 
+/*
+ * A count of one takes the singular in the text (it said "1 intervals",
+ * "1 holes"): cpu0 1000 idle -> 101, never switched out; 1500 wakeup 102
+ * (the only one), switched in at 2000 on cpu1 (1 interval), never
+ * switched out either (2 slices still running at the end); one
+ * buffer-full provider event; on cpu2 1 record lost in 1 hole, then 1
+ * byte skipped in another.
+ */
+TEST(text_counts_of_one_are_singular)
+{
+	struct analysis an;
+	struct tb t;
+	char *sum, *lat;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_wake(&t, 0, 1500, 102, 101);
+	tb_switch(&t, 1, 1600, IDLE, 104, 0);
+	tb_switch(&t, 1, 2000, 104, 102, FXT_THREAD_STATE_BLOCKED);
+	fxt_write_provider_event(&t.w, 1, 0);
+	tb_lost(&t, 2, 2100, 2150, 1);
+	tb_skipped(&t, 2, 2160, 2170, 1);
+	tb_switch(&t, 2, 2170, IDLE, 105, 0);
+	tb_switch(&t, 2, 2300, 105, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	sum = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	lat = render(&an, 0, OUT_TEXT, GROUP_NONE);
+	ASSERT(sum && lat);
+	EXPECT_CONTAINS(lat, "wakeup-to-run latency: 1 interval\n");
+	EXPECT_CONTAINS(lat, "preemption-to-run latency: 0 intervals\n");
+	EXPECT_CONTAINS(sum, " (1 buffer-full provider event)\n");
+	EXPECT_CONTAINS(sum, "(5 context switches, 1 wakeup, 0 of unknown types skipped)\n");
+	EXPECT_CONTAINS(sum, "records lost (records_lost markers): 1 in 1 hole cpu2=1\n");
+	EXPECT_CONTAINS(sum, "(fxt-collect's bytes_skipped markers): 1 byte in 1 hole cpu2=1\n");
+	EXPECT_CONTAINS(sum, "still running at the trace's end: 2 slices, counted up to it\n");
+	free(sum);
+	free(lat);
+	analysis_free(&an);
+}
+
 TEST(latency_json_and_filters)
 {
 	struct analysis an;
@@ -540,7 +581,7 @@ TEST(latency_json_and_filters)
 	/* --comm 'other*' */
 	an.f.comm = "other*";
 	txt = render(&an, 0, OUT_TEXT, GROUP_THREAD);
-	EXPECT_CONTAINS(txt, "wakeup-to-run latency: 1 intervals");
+	EXPECT_CONTAINS(txt, "wakeup-to-run latency: 1 interval\n");
 	EXPECT_CONTAINS(txt, "tid = 201 other-1 (pid 200 other)");
 	EXPECT_CONTAINS(txt, "        32 -> 63         : 1        |****************************************|");
 	free(txt);
@@ -718,7 +759,7 @@ TEST(start_of_trace_wakeups_not_counted)
 	js = render(&an, 0, OUT_JSON, GROUP_NONE);
 	iv = render(&an, 3, OUT_CSV, GROUP_NONE);
 	ASSERT(txt && js && iv);
-	EXPECT_CONTAINS(txt, "not counted (all threads): 1 intervals begun before the trace's first context switch, 0 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
+	EXPECT_CONTAINS(txt, "not counted (all threads): 1 interval begun before the trace's first context switch, 0 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 1, \"across_lost_records\": 0}");
 	EXPECT_CONTAINS(js, "\"wakeup_latency_ns\": {\"count\": 2, \"p50\": 200, \"p90\": 500,");
 	EXPECT_CONTAINS(js, "\"preempt_latency_ns\": {\"count\": 1, \"p50\": 4800,");
@@ -1028,7 +1069,7 @@ TEST(records_lost_holes)
 	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
 	js = render(&an, 2, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
-	EXPECT_CONTAINS(txt, "records lost (records_lost markers): 4 in 1 holes cpu1=4\n");
+	EXPECT_CONTAINS(txt, "records lost (records_lost markers): 4 in 1 hole cpu1=4\n");
 	EXPECT_CONTAINS(txt, "0 intervals begun before the trace's first context switch, 3 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"records_lost\": 4, \"lost_holes\": 1, \"lost_per_cpu\": {\"cpu1\": 4}, \"bytes_skipped\": 0, \"skip_holes\": 0, \"skipped_per_cpu\": {}}");
 	EXPECT(!strstr(txt, "invalid ring data skipped"));
@@ -1061,7 +1102,7 @@ TEST(bytes_skipped_holes_are_holes_too)
 	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
 	js = render(&an, 2, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
-	EXPECT_CONTAINS(txt, "invalid ring data skipped (fxt-collect's bytes_skipped markers): 6544 bytes in 1 holes cpu1=6544\n");
+	EXPECT_CONTAINS(txt, "invalid ring data skipped (fxt-collect's bytes_skipped markers): 6544 bytes in 1 hole cpu1=6544\n");
 	EXPECT(!strstr(txt, "records lost (records_lost markers)"));
 	EXPECT_CONTAINS(txt, "not counted (all threads): 0 intervals begun before the trace's first context switch, 3 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"records_lost\": 0, \"lost_holes\": 0, \"lost_per_cpu\": {}, \"bytes_skipped\": 6544, \"skip_holes\": 1, \"skipped_per_cpu\": {\"cpu1\": 6544}}");
@@ -1543,8 +1584,8 @@ TEST(late_loss_markers_are_counted)
 	ASSERT(f);
 	print_input_warnings(&an, "x.fxt", f);
 	fclose(f);
-	EXPECT_CONTAINS(txt, "fxt-sched: warning: x.fxt: 1 holes (loss markers) arrived more than the reorder window after newer records (first at offset ");
-	EXPECT_CONTAINS(txt, ", up to 2000 ns late): each was applied from the last time already analysed");
+	EXPECT_CONTAINS(txt, "fxt-sched: warning: x.fxt: 1 hole (loss marker) arrived more than the reorder window after newer records (first at offset ");
+	EXPECT_CONTAINS(txt, ", up to 2000 ns late): it was applied from the last time already analysed");
 	free(txt);
 	analysis_free(&an);
 }
@@ -2075,6 +2116,7 @@ int main(void)
 	RUN(top_is_a_full_sort_cut_at_n_ties_and_filters);
 	RUN(summary_busy_idle_and_drops);
 	RUN(summary_drop_counters_out_of_range);
+	RUN(text_counts_of_one_are_singular);
 	RUN(latency_json_and_filters);
 	RUN(per_provider_tables_and_tick_rate);
 	RUN(times_past_the_clock_end_saturate);
