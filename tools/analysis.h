@@ -308,8 +308,11 @@ enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 enum lat_group { GROUP_NONE, GROUP_PROCESS, GROUP_THREAD };
 
 void json_write_string(FILE *out, const char *s, size_t len);
+/* latency's report. @limit: with @group, list only the @limit threads
+ * (processes) with the longest waits, longest first (0: all, by tid, or
+ * processes in the order of their first thread). */
 void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
-		   enum lat_group group);
+		   enum lat_group group, unsigned int limit);
 void print_top(struct analysis *an, FILE *out, enum out_format fmt);
 void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		   unsigned int limit);

@@ -26,7 +26,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: %s latency|top|summary FILE [options]\n"
 "  latency   wakeup-to-run and preemption-to-run latency: percentiles and\n"
-"            log2 histograms (-P per process, -T per thread,\n"
+"            log2 histograms (-P per process, -T per thread: -n N, the N\n"
+"            with the longest waits; text default 20, JSON and CSV all;\n"
 "            --intervals: every interval, by end time, as CSV or --json)\n"
 "  top       the worst latencies with what ran on that CPU meanwhile\n"
 "            (-n N, default 10)\n"
@@ -192,6 +193,23 @@ static int filter_list(const char *opt, const char *what, const char *s,
 		fprintf(stderr, "%s: %s '%s': %s\n", prog, opt, s, why);
 	free(bad);
 	return r ? 2 : 0;
+}
+
+/*
+ * latency -P/-T's list: -n N, the N with the longest waits; without it, in
+ * the text, LATENCY_TEXT_LIMIT (a histogram pair is 20-odd lines: 446
+ * threads made 9,659), in JSON and CSV all of them. 0: all.
+ */
+#define LATENCY_TEXT_LIMIT	20
+
+static unsigned int latency_limit(enum lat_group group, enum out_format fmt,
+				  bool n_given, uint64_t n)
+{
+	if (group == GROUP_NONE)
+		return 0;
+	if (n_given)
+		return (unsigned int)n;
+	return fmt == OUT_TEXT ? LATENCY_TEXT_LIMIT : 0;
 }
 
 enum { OPT_PID = 256, OPT_TID, OPT_COMM, OPT_FROM, OPT_TO, OPT_JSON,
@@ -382,8 +400,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "top"))
 		an.top_n = n_given ? (unsigned int)n : 10;
-	if (n_given && !strcmp(cmd, "latency")) {
-		fprintf(stderr, "%s: -n goes with top and summary, not latency\n",
+	if (n_given && intervals) {
+		fprintf(stderr, "%s: --intervals lists every interval: it does not go with -n\n",
+			prog);
+		goto usage_err;
+	}
+	if (n_given && !strcmp(cmd, "latency") && group == GROUP_NONE) {
+		fprintf(stderr, "%s: -n goes with latency -T or -P (the N threads or processes with the longest waits), top and summary: add -T or -P\n",
 			prog);
 		goto usage_err;
 	}
@@ -429,7 +452,8 @@ int main(int argc, char **argv)
 		if (intervals)
 			print_intervals(&an, stdout, fmt);
 		else
-			print_latency(&an, stdout, fmt, group);
+			print_latency(&an, stdout, fmt, group,
+				      latency_limit(group, fmt, n_given, n));
 	} else if (!strcmp(cmd, "top")) {
 		print_top(&an, stdout, fmt);
 	} else {

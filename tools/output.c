@@ -308,15 +308,177 @@ static void free_groups(struct proc_group *g, size_t ng)
 
 static void json_losses(FILE *out, const struct analysis *an);
 
+/* A thread's or process's longest wait, of either kind. */
+static uint64_t worst_wait(const struct qdist *lat)
+{
+	return lat[0].max > lat[1].max ? lat[0].max : lat[1].max;
+}
+
+/*
+ * latency -n's order: the longest wait first; of equal ones, the one with
+ * more intervals, then the smaller id (a tid's incarnations, then, in
+ * their order).
+ */
+static int rank_waits(const struct qdist *x, uint64_t xid,
+		      const struct qdist *y, uint64_t yid)
+{
+	uint64_t wx = worst_wait(x), wy = worst_wait(y);
+	uint64_t nx = x[0].count + x[1].count, ny = y[0].count + y[1].count;
+
+	if (wx != wy)
+		return wx > wy ? -1 : 1;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return xid < yid ? -1 : xid > yid;
+}
+
+static int cmp_thread_waits(const void *a, const void *b)
+{
+	const struct thread *x = *(struct thread *const *)a;
+	const struct thread *y = *(struct thread *const *)b;
+	int r = rank_waits(x->lat, x->tid, y->lat, y->tid);
+
+	return r ? r : (x < y ? -1 : x > y);
+}
+
+static int cmp_group_waits(const void *a, const void *b)
+{
+	const struct proc_group *x = a, *y = b;
+
+	return rank_waits(x->lat, x->pid, y->lat, y->pid);
+}
+
+static bool has_intervals(const struct thread *t)
+{
+	return t->lat[0].count || t->lat[1].count;
+}
+
+/* After a list cut by -n in the text: how many more, and how to see them. */
+static void text_not_listed(FILE *out, size_t total, size_t shown,
+			    const char *one, const char *many)
+{
+	if (shown >= total)
+		return;
+	fprintf(out, "%zu more %s with intervals not listed (the list holds those with the longest waits); -n %zu lists %s\n",
+		total - shown, sc_plural(total - shown, one, many),
+		total > 100000 ? (size_t)100000 : total,
+		total > 100000 ? "the 100000 worst" : "them all");
+}
+
+static void json_latency(FILE *out, struct analysis *an, struct qdist *all,
+			 struct thread **tv, size_t nt, struct proc_group *g,
+			 size_t ng)
+{
+	size_t i;
+	int k;
+
+	fputs("{", out);
+	for (k = 0; k < LAT_KINDS; k++) {
+		fprintf(out, "\"%s\": ", kind_json[k]);
+		json_dist(out, &all[k]);
+		fputs(",\n", out);
+	}
+	json_losses(out, an);
+	fputs(",\n\"threads\": [", out);
+	for (i = 0; i < nt; i++) {
+		fprintf(out, "%s\n  {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64
+			", \"name\": ", i ? "," : "", tv[i]->tid, tv[i]->pid);
+		json_str(out, tv[i]->name);
+		for (k = 0; k < LAT_KINDS; k++) {
+			fprintf(out, ", \"%s\": ", kind_json[k]);
+			json_dist(out, &tv[i]->lat[k]);
+		}
+		fputs("}", out);
+	}
+	fputs("]", out);
+	if (g) {
+		fputs(",\n\"processes\": [", out);
+		for (i = 0; i < ng; i++) {
+			fprintf(out, "%s\n  {\"pid\": %" PRIu64 ", \"name\": ",
+				i ? "," : "", g[i].pid);
+			json_str(out, analysis_proc_name(an, g[i].pid));
+			for (k = 0; k < LAT_KINDS; k++) {
+				fprintf(out, ", \"%s\": ", kind_json[k]);
+				json_dist(out, &g[i].lat[k]);
+			}
+			fputs("}", out);
+		}
+		fputs("]", out);
+	}
+	fputs("}\n", out);
+}
+
+static void csv_latency(FILE *out, struct analysis *an, struct qdist *all,
+			struct thread **tv, size_t nt, struct proc_group *g,
+			size_t ng)
+{
+	size_t i;
+	int k;
+
+	fputs("scope,id,pid,name,kind,count,p50,p90,p99,p999,max\n", out);
+	for (k = 0; k < LAT_KINDS; k++)
+		csv_dist(out, "all", 0, 0, "", k, &all[k]);
+	for (i = 0; i < ng; i++)
+		for (k = 0; k < LAT_KINDS; k++)
+			csv_dist(out, "process", g[i].pid, g[i].pid,
+				 analysis_proc_name(an, g[i].pid), k,
+				 &g[i].lat[k]);
+	for (i = 0; i < nt; i++)
+		for (k = 0; k < LAT_KINDS; k++)
+			csv_dist(out, "thread", tv[i]->tid, tv[i]->pid,
+				 tv[i]->name, k, &tv[i]->lat[k]);
+}
+
+static void text_latency(FILE *out, struct analysis *an, struct qdist *all,
+			 enum lat_group group, struct thread **tv, size_t nt,
+			 size_t nt_all, struct proc_group *g, size_t ng,
+			 size_t ng_all)
+{
+	char title[192];
+	const char *pname;	/* "" for a process without a name */
+	size_t i;
+	int k;
+
+	for (k = 0; k < LAT_KINDS; k++)
+		text_dist(out, kind_title[k], &all[k]);
+	if (print_not_counted(an, out))
+		fputc('\n', out);
+	for (i = 0; i < ng; i++) {
+		pname = analysis_proc_name(an, g[i].pid);
+		fprintf(out, "pid = %" PRIu64, g[i].pid);
+		text_name(out, pname);
+		fputc('\n', out);
+		for (k = 0; k < LAT_KINDS; k++) {
+			snprintf(title, sizeof(title), "  %s", kind_title[k]);
+			text_dist(out, title, &g[i].lat[k]);
+		}
+	}
+	if (group == GROUP_PROCESS)
+		text_not_listed(out, ng_all, ng, "process", "processes");
+	for (i = 0; group == GROUP_THREAD && i < nt; i++) {
+		pname = analysis_proc_name(an, tv[i]->pid);
+		fprintf(out, "tid = %" PRIu64, tv[i]->tid);
+		text_name(out, tv[i]->name);
+		fprintf(out, " (pid %" PRIu64, tv[i]->pid);
+		text_name(out, pname);
+		fputs(")\n", out);
+		for (k = 0; k < LAT_KINDS; k++) {
+			snprintf(title, sizeof(title), "  %s", kind_title[k]);
+			text_dist(out, title, &tv[i]->lat[k]);
+		}
+	}
+	if (group == GROUP_THREAD)
+		text_not_listed(out, nt_all, nt, "thread", "threads");
+}
+
 void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
-		   enum lat_group group)
+		   enum lat_group group, unsigned int limit)
 {
 	struct qdist all[LAT_KINDS];
 	struct proc_group *g = NULL;
 	struct thread **v;
-	size_t n, ng = 0, i;
+	size_t n, nt = 0, nt_shown, ng = 0, ng_shown, i;
 	int k;
-	bool first;
 
 	v = selected(an, &n);
 	if (!v) {
@@ -333,97 +495,30 @@ void print_latency(struct analysis *an, FILE *out, enum out_format fmt,
 		if (!g)
 			an->oom = true;
 	}
-
-	if (fmt == OUT_JSON) {
-		fputs("{", out);
-		for (k = 0; k < LAT_KINDS; k++) {
-			fprintf(out, "\"%s\": ", kind_json[k]);
-			json_dist(out, &all[k]);
-			fputs(",\n", out);
-		}
-		json_losses(out, an);
-		fputs(",\n\"threads\": [", out);
-		first = true;
-		for (i = 0; i < n; i++) {
-			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
-				continue;
-			fprintf(out, "%s\n  {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64
-				", \"name\": ", first ? "" : ",", v[i]->tid, v[i]->pid);
-			json_str(out, v[i]->name);
-			for (k = 0; k < LAT_KINDS; k++) {
-				fprintf(out, ", \"%s\": ", kind_json[k]);
-				json_dist(out, &v[i]->lat[k]);
-			}
-			fputs("}", out);
-			first = false;
-		}
-		fputs("]", out);
-		if (g) {
-			fputs(",\n\"processes\": [", out);
-			for (i = 0; i < ng; i++) {
-				fprintf(out, "%s\n  {\"pid\": %" PRIu64 ", \"name\": ",
-					i ? "," : "", g[i].pid);
-				json_str(out, analysis_proc_name(an, g[i].pid));
-				for (k = 0; k < LAT_KINDS; k++) {
-					fprintf(out, ", \"%s\": ", kind_json[k]);
-					json_dist(out, &g[i].lat[k]);
-				}
-				fputs("}", out);
-			}
-			fputs("]", out);
-		}
-		fputs("}\n", out);
-	} else if (fmt == OUT_CSV) {
-		fputs("scope,id,pid,name,kind,count,p50,p90,p99,p999,max\n", out);
-		for (k = 0; k < LAT_KINDS; k++)
-			csv_dist(out, "all", 0, 0, "", k, &all[k]);
-		for (i = 0; i < ng; i++)
-			for (k = 0; k < LAT_KINDS; k++)
-				csv_dist(out, "process", g[i].pid, g[i].pid,
-					 analysis_proc_name(an, g[i].pid), k,
-					 &g[i].lat[k]);
-		for (i = 0; i < n; i++) {
-			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
-				continue;
-			for (k = 0; k < LAT_KINDS; k++)
-				csv_dist(out, "thread", v[i]->tid, v[i]->pid,
-					 v[i]->name, k, &v[i]->lat[k]);
-		}
-	} else {
-		char title[192];
-		const char *pname;	/* "" for a process without a name */
-
-		for (k = 0; k < LAT_KINDS; k++)
-			text_dist(out, kind_title[k], &all[k]);
-		if (print_not_counted(an, out))
-			fputc('\n', out);
-		for (i = 0; i < ng; i++) {
-			if (!g[i].lat[0].count && !g[i].lat[1].count)
-				continue;
-			pname = analysis_proc_name(an, g[i].pid);
-			fprintf(out, "pid = %" PRIu64, g[i].pid);
-			text_name(out, pname);
-			fputc('\n', out);
-			for (k = 0; k < LAT_KINDS; k++) {
-				snprintf(title, sizeof(title), "  %s", kind_title[k]);
-				text_dist(out, title, &g[i].lat[k]);
-			}
-		}
-		for (i = 0; group == GROUP_THREAD && i < n; i++) {
-			if (!v[i]->lat[0].count && !v[i]->lat[1].count)
-				continue;
-			pname = analysis_proc_name(an, v[i]->pid);
-			fprintf(out, "tid = %" PRIu64, v[i]->tid);
-			text_name(out, v[i]->name);
-			fprintf(out, " (pid %" PRIu64, v[i]->pid);
-			text_name(out, pname);
-			fputs(")\n", out);
-			for (k = 0; k < LAT_KINDS; k++) {
-				snprintf(title, sizeof(title), "  %s", kind_title[k]);
-				text_dist(out, title, &v[i]->lat[k]);
-			}
-		}
+	/* the threads listed: those with intervals, by tid */
+	for (i = 0; i < n; i++)
+		if (has_intervals(v[i]))
+			v[nt++] = v[i];
+	/* -n (@limit): the group asked for, ranked and cut */
+	nt_shown = nt;
+	ng_shown = ng;
+	if (limit && group == GROUP_THREAD) {
+		qsort(v, nt, sizeof(*v), cmp_thread_waits);
+		if (nt_shown > limit)
+			nt_shown = limit;
+	} else if (limit && g) {
+		qsort(g, ng, sizeof(*g), cmp_group_waits);
+		if (ng_shown > limit)
+			ng_shown = limit;
 	}
+
+	if (fmt == OUT_JSON)
+		json_latency(out, an, all, v, nt_shown, g, ng_shown);
+	else if (fmt == OUT_CSV)
+		csv_latency(out, an, all, v, nt_shown, g, ng_shown);
+	else
+		text_latency(out, an, all, group, v, nt_shown, nt, g, ng_shown,
+			     ng);
 	free_groups(g, ng);
 	for (k = 0; k < LAT_KINDS; k++)
 		qd_free(&all[k]);

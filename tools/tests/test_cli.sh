@@ -702,7 +702,8 @@ for P in "$S summary" "$J"; do
 done
 t "--pid 18446744073709551615 (the largest id) is accepted" "'$S' summary '$tmp/t.fxt' --pid 18446744073709551615 >/dev/null"
 usage2 "fxt-sched: invalid option -- 'x'" latency "$tmp/t.fxt" -x
-usage2 "fxt-sched: -n goes with top and summary, not latency" latency "$tmp/t.fxt" -n 3
+usage2 "fxt-sched: -n goes with latency -T or -P (the N threads or processes with the longest waits), top and summary: add -T or -P" latency "$tmp/t.fxt" -n 3
+usage2 "fxt-sched: --intervals lists every interval: it does not go with -n" latency "$tmp/t.fxt" --intervals -n 3
 usage2 "fxt-sched: -P goes with latency, not top" top "$tmp/t.fxt" -P
 usage2 "fxt-sched: -T goes with latency, not summary" summary "$tmp/t.fxt" -T
 usage2 "fxt-sched: --json and --csv together" latency "$tmp/t.fxt" --json --csv
@@ -728,7 +729,7 @@ t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reord
 
 # ---- latency -P: every format lists the same processes (those with intervals) ----
 for f in "$F/filtered.fxt" "$F/holes.fxt" "$F/reuse.fxt" "$F/start.fxt" "$F/many_procs.fxt" "$tmp/t.fxt"; do
-	t "latency -P on ${f##*/}: text, --csv and --json list the same processes, none empty" "'$S' latency '$f' -P >'$tmp/p.txt' && '$S' latency '$f' -P --csv >'$tmp/p.csv' && '$S' latency '$f' -P --json >'$tmp/p.json' && python3 -c '
+	t "latency -P on ${f##*/}: text, --csv and --json list the same processes, none empty" "'$S' latency '$f' -P -n 100000 >'$tmp/p.txt' && '$S' latency '$f' -P --csv >'$tmp/p.csv' && '$S' latency '$f' -P --json >'$tmp/p.json' && python3 -c '
 import csv,json,re,sys
 txt={int(m.group(1)) for m in re.finditer(r\"^pid = (\\d+)( |$)\",open(sys.argv[1]).read(),re.M)}
 rows=[r for r in csv.DictReader(open(sys.argv[2])) if r[\"scope\"]==\"process\"]
@@ -742,6 +743,28 @@ for r in rows: c[int(r[\"id\"])]=c.get(int(r[\"id\"]),0)+int(r[\"count\"])
 assert all(v>0 for v in c.values()), c
 ' '$tmp/p.txt' '$tmp/p.csv' '$tmp/p.json'"
 done
+
+# ---- latency -T/-P -n N: the N with the longest waits, longest first ----
+# filtered.fxt: 101 app-main waits 100 and 400, 201 other-1 waits 50 (pids
+# 100 and 200). -n was refused with latency before.
+latency_n() {
+	"$S" latency -T -n 1 "$F/filtered.fxt" >"$tmp/n.txt" || return 1
+	[ "$(grep -c '^tid = ' "$tmp/n.txt")" -eq 1 ] && grep -q '^tid = 101 app-main ' "$tmp/n.txt" &&
+		[ "$(tail -n 1 "$tmp/n.txt")" = "1 more thread with intervals not listed (the list holds those with the longest waits); -n 2 lists them all" ] || return 1
+	"$S" latency -T -n 2 "$F/filtered.fxt" >"$tmp/n.txt" || return 1
+	[ "$(grep '^tid = ' "$tmp/n.txt" | cut -d' ' -f3 | tr '\n' ' ')" = "101 201 " ] && ! grep -q 'not listed' "$tmp/n.txt" || return 1
+	[ "$("$S" latency -T -n 1 --csv "$F/filtered.fxt" | grep '^thread,' | cut -d, -f2 | sort -u)" = 101 ] || return 1
+	"$S" latency -T -n 1 --json "$F/filtered.fxt" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [t["tid"] for t in d["threads"]] == [101], d["threads"]
+assert d["wakeup_latency_ns"]["count"] == 3, d	# every thread still
+' || return 1
+	"$S" latency -P -n 1 "$F/filtered.fxt" >"$tmp/n.txt" &&
+		[ "$(grep '^pid = ' "$tmp/n.txt")" = "pid = 100 app" ] &&
+		[ "$(tail -n 1 "$tmp/n.txt")" = "1 more process with intervals not listed (the list holds those with the longest waits); -n 2 lists them all" ]
+}
+t "latency -T -n 1 and -P -n 1: the thread (process) with the longest wait, in text, CSV and JSON; the text says how many more; -n 2 both, longest first" latency_n
 
 # ---- many processes (fixtures.h build_many_procs: the model below) ----
 # Names and latency -P's groups by pid: shared names, a pid renamed at the
@@ -789,12 +812,32 @@ elif what == "csv":
     assert got == want, [(g, w) for g, w in zip(got, want) if g != w][:3]
     assert all(int(r["pid"]) == int(r["id"]) for r in rows)
 elif what == "text":
+    # the text, as -n: the longest wait first, then more intervals, then pid
     got = re.findall(r"^pid = (\d+)(?: (.*))?$", open(path).read(), re.M)
-    assert got == [(str(p), n) for p, n, *_ in want], got[:3]
+    ranked = sorted(want, key=lambda w: (-w[4], -w[2], w[0]))
+    assert got == [(str(p), n) for p, n, *_ in ranked], got[:3]
 elif what == "text-T":
     got = re.findall(r"^tid = (\d+)(?: (\S*))? \(pid (\d+)(?: (.*))?\)$",
                      open(path).read(), re.M)
-    assert got == [(str(t), n, str(p), pn) for t, p, n, pn in thr], got[:3]
+    ranked = sorted(thr, key=lambda t: (-lat(t[0]), t[0]))
+    assert got == [(str(t), n, str(p), pn) for t, p, n, pn in ranked], got[:3]
+elif what == "text-T-default":
+    # no -n: the 20 threads with the longest waits, then how many more
+    txt = open(path).read()
+    got = re.findall(r"^tid = (\d+) ", txt, re.M)
+    ranked = sorted(thr, key=lambda t: (-lat(t[0]), t[0]))
+    assert got == [str(t[0]) for t in ranked[:20]], got
+    last = txt.rstrip("\n").split("\n")[-1]
+    assert last == "%d more threads with intervals not listed (the list holds those with the longest waits); -n %d lists them all" % (len(thr) - 20, len(thr)), last
+elif what == "json-P5":
+    d = json.load(open(path))
+    ranked = sorted(want, key=lambda w: (-w[4], -w[2], w[0]))[:5]
+    got = [(p["pid"], p["name"], p["wakeup_latency_ns"]["count"],
+            p["wakeup_latency_ns"]["p50"], p["wakeup_latency_ns"]["max"])
+           for p in d["processes"]]
+    assert got == ranked, (got, ranked)
+    # -P cuts the processes, not the threads
+    assert len(d["threads"]) == len(thr), len(d["threads"])
 elif what == "fxt2json":
     ev = json.load(open(path))["traceEvents"]
     pn = [(e["pid"], e["args"]["name"]) for e in ev
@@ -812,8 +855,10 @@ EOF
 M=$F/many_procs.fxt
 t "many processes: latency -P --json, one group per process with intervals, in its first thread's order, the last name of each pid" "'$S' latency -P --json '$M' >'$tmp/m.json' && python3 '$tmp/many.py' json '$tmp/m.json'"
 t "many processes: latency -P --csv, the same groups" "'$S' latency -P --csv '$M' >'$tmp/m.csv' && python3 '$tmp/many.py' csv '$tmp/m.csv'"
-t "many processes: latency -P (text), the same groups" "'$S' latency -P '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text '$tmp/m.txt'"
-t "many processes: latency -T (text), each thread with its process's name" "'$S' latency -T '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text-T '$tmp/m.txt'"
+t "many processes: latency -P -n 100000 (text), the same groups, the longest wait first" "'$S' latency -P -n 100000 '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text '$tmp/m.txt'"
+t "many processes: latency -T -n 100000 (text), each thread with its process's name, the longest wait first" "'$S' latency -T -n 100000 '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text-T '$tmp/m.txt'"
+t "many processes: latency -T (text, no -n): the 20 threads with the longest waits, then a line saying how many more and the -n that lists them (every one, 2,700-odd histogram pairs, before)" "'$S' latency -T '$M' >'$tmp/m.txt' && python3 '$tmp/many.py' text-T-default '$tmp/m.txt'"
+t "many processes: latency -P -n 5 --json, the 5 processes with the longest waits, longest first; every thread still listed" "'$S' latency -P -n 5 --json '$M' >'$tmp/m.json' && python3 '$tmp/many.py' json-P5 '$tmp/m.json'"
 t "many processes: fxt2json, one process_name per named pid (its last name), every thread_name" "'$J' '$M' >'$tmp/m.json' && python3 '$tmp/many.py' fxt2json '$tmp/m.json'"
 
 # ---- --version: "PROGRAM RELEASE", the release of the top-level VERSION

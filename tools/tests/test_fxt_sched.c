@@ -58,7 +58,7 @@ static char *render(struct analysis *an, int what, enum out_format fmt,
 	if (!f)
 		return NULL;
 	if (what == 0)
-		print_latency(an, f, fmt, g);
+		print_latency(an, f, fmt, g, 0);
 	else if (what == 1)
 		print_top(an, f, fmt);
 	else if (what == 2)
