@@ -864,6 +864,25 @@ t "many processes: fxt2json, one process_name per named pid (its last name), eve
 # ---- --version: "PROGRAM RELEASE", the release of the top-level VERSION
 # file (no module ABI version: only fxt-collect speaks to the module);
 # exit 0, before a command or after it, without FILE ----
+# SEE ALSO names what a user who installed the programs can find: man
+# pages (those make install installs, MANPAGES in the top Makefile) and
+# web addresses, not paths in the source tree (fxt-sched(1) named
+# scripts/perfetto/README.md and tools/tests/crosscheck-perfetto.sh).
+see_also() {
+	installed=$(sed -n '/^MANPAGES *:=/,/[^\\]$/p' "$R/Makefile" | tr ' \\\t' '\n\n\n' | sed -n 's|.*/\([^/]*\)\.1$|\1|p')
+	[ -n "$installed" ] || return 1
+	sed -n '/^\.SH SEE ALSO/,/^\.SH /p' "$1" | sed '1d;/^\.SH /d' >"$tmp/see.txt"
+	[ -s "$tmp/see.txt" ] || return 1
+	# no path: outside a URL, no word with a slash in it
+	sed 's|https\?://[^ ;,]*||g' "$tmp/see.txt" | grep -q '[A-Za-z0-9_.-]/[A-Za-z0-9_.-]' && return 1
+	for page in $(sed -n 's/^\.BR \([a-z0-9_-]*\) (1).*/\1/p' "$tmp/see.txt"); do
+		printf '%s\n' "$installed" | grep -qx "$page" || return 1
+	done
+}
+for page in fxt-sched fxt2json; do
+	t "$page(1) SEE ALSO: man pages make install installs and web addresses, no source-tree path" "see_also '$R/tools/$page.1'"
+done
+
 release=$(cat "$R/VERSION")
 for P in "$S --version" "$S -V" "$S latency --version" "$S top -V" \
 	 "$J --version" "$J -V"; do
