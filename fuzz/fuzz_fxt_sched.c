@@ -134,9 +134,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (unsigned long long)an.io.switches,
 		    (unsigned long long)an.io.wakeups);
 
-	print_latency(&an, devnull, OUT_TEXT, GROUP_PROCESS);
-	print_latency(&an, devnull, OUT_JSON, GROUP_THREAD);
-	print_latency(&an, devnull, OUT_CSV, GROUP_NONE);
+	print_latency(&an, devnull, OUT_TEXT, GROUP_PROCESS, 3);
+	print_latency(&an, devnull, OUT_TEXT, GROUP_THREAD, 0);
+	print_latency(&an, devnull, OUT_JSON, GROUP_THREAD, 2);
+	print_latency(&an, devnull, OUT_CSV, GROUP_NONE, 0);
 	print_top(&an, devnull, OUT_TEXT);
 	print_top(&an, devnull, OUT_JSON);
 	print_top(&an, devnull, OUT_CSV);

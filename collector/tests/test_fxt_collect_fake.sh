@@ -269,7 +269,7 @@ if [ -n "${FXT_SCHED:-}" ] && [ ! -x "$FXT_SCHED" ]; then
 elif [ -z "${FXT_SCHED:-}" ] && [ ! -x "$(dirname "$0")/../../tools/fxt-sched" ]; then
 	ok "fxt-sched does not count a latency across that hole # SKIP no FXT_SCHED and no tools/fxt-sched (make -C collector check builds one)"
 elif FXT_SCHED=${FXT_SCHED:-$(dirname "$0")/../../tools/fxt-sched} && "$FXT_SCHED" summary "$TMP/tail.fxt" >"$TMP/sched" 2>&1 &&
-     grep -q "^records lost (records_lost markers): 7 in 1 holes cpu0=7$" "$TMP/sched" &&
+     grep -q "^records lost (records_lost markers): 7 in 1 hole cpu0=7$" "$TMP/sched" &&
      grep -q "^not counted (all threads): 0 intervals .*, 1 across holes" "$TMP/sched" &&
      "$FXT_SCHED" latency --intervals "$TMP/tail.fxt" >"$TMP/intervals" 2>&1 &&
      ! grep -q "^preempt," "$TMP/intervals"; then

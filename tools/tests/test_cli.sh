@@ -172,7 +172,7 @@ singular_counts() {
 			"$S" $cmd "$f" >"$tmp/sg.out" 2>&1
 			cat "$tmp/sg.out"
 		done
-		"$J" "$f" --reorder-window 1us 2>&1 >/dev/null
+		{ "$J" "$f" --reorder-window 1us >/dev/null; } 2>&1
 	done >"$tmp/sg.all"
 	# the fixtures have counts of one to say (else the test says nothing)
 	grep -q ': 1 interval$' "$tmp/sg.all" && grep -q ' in 1 hole ' "$tmp/sg.all" &&
