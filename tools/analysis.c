@@ -1233,6 +1233,7 @@ void analysis_reset(void *ctx)
 	an->f = keep.f;
 	an->top_rows = keep.top_rows;
 	an->ntop_rows = keep.ntop_rows;
+	an->text_ns = keep.text_ns;
 	an->passes = keep.passes;
 	an->intervals = keep.intervals;
 	an->spool_error = keep.spool_error;

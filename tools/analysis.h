@@ -177,6 +177,8 @@ struct analysis {
 					 * the list (NULL: every row the --tid
 					 * filter wants); see analysis_run() */
 	size_t ntop_rows;
+	bool text_ns;			/* --ns: durations in the text output
+					 * as exact ns (fmt_dur()) */
 	/* state */
 	unsigned int passes;		/* times the input was read */
 	/* top: the top_n worst intervals of the selected threads so far,
@@ -308,6 +310,19 @@ enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 enum lat_group { GROUP_NONE, GROUP_PROCESS, GROUP_THREAD };
 
 void json_write_string(FILE *out, const char *s, size_t len);
+
+/* Room for any fmt_dur(): "18446744073709551615ns" and its NUL. */
+#define DUR_LEN 24
+/*
+ * A duration in the text output, a number and its unit with no blank (as
+ * --from, --to and --reorder-window take them): below 1 us exact ("0ns",
+ * "999ns"); otherwise rounded (half up, in integers) to 3 significant
+ * digits in us, ms or s ("1.00us", "2.65ms", "350us", "1.20s"), the unit
+ * chosen after rounding (999950 ns is "1.00ms", never "1000us"); from
+ * 999.5 s on, whole seconds ("18446744074s"). With @raw (--ns), exact ns
+ * ("2650000ns"). Returns @buf, of DUR_LEN bytes.
+ */
+const char *fmt_dur(char *buf, uint64_t ns, bool raw);
 /* latency's report. @limit: with @group, list only the @limit threads
  * (processes) with the longest waits, longest first (0: all, by tid, or
  * processes in the order of their first thread). */

@@ -37,7 +37,8 @@ static void usage(FILE *f)
 "         process is unknown), --comm PATTERN (glob),\n"
 "         --from T, --to T (time since the first scheduling record;\n"
 "         T is a number with an optional unit ns, us, ms, s; default ns)\n"
-"Output:  --json, --csv (default text)\n"
+"Output:  --json, --csv (default text, where a duration has a unit: 350ns,\n"
+"         2.65ms, 1.20s, 3 significant digits; --ns: exact, in ns)\n"
 "Input:   --reorder-window T (a unit is required: ns, us, ms, s; default 2s),\n"
 "         -v, --verbose (throughput and memory to stderr)\n"
 "         -h, --help (this text)\n"
@@ -213,7 +214,7 @@ static unsigned int latency_limit(enum lat_group group, enum out_format fmt,
 }
 
 enum { OPT_PID = 256, OPT_TID, OPT_COMM, OPT_FROM, OPT_TO, OPT_JSON,
-       OPT_CSV, OPT_WINDOW, OPT_INTERVALS };
+       OPT_CSV, OPT_WINDOW, OPT_INTERVALS, OPT_NS };
 
 int main(int argc, char **argv)
 {
@@ -227,6 +228,7 @@ int main(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "reorder-window", required_argument, NULL, OPT_WINDOW },
 		{ "intervals", no_argument, NULL, OPT_INTERVALS },
+		{ "ns", no_argument, NULL, OPT_NS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -331,6 +333,9 @@ int main(int argc, char **argv)
 		case OPT_INTERVALS:
 			intervals = true;
 			break;
+		case OPT_NS:
+			an.text_ns = true;
+			break;
 		case 'P':
 		case 'T': {
 			enum lat_group g = c == 'P' ? GROUP_PROCESS : GROUP_THREAD;
@@ -418,6 +423,13 @@ int main(int argc, char **argv)
 	if (intervals && group != GROUP_NONE) {
 		fprintf(stderr, "%s: --intervals lists every interval: it does not go with %s\n",
 			prog, group == GROUP_PROCESS ? "-P" : "-T");
+		goto usage_err;
+	}
+	/* JSON, CSV and --intervals (CSV) give every duration in ns already */
+	if (an.text_ns && (fmt != OUT_TEXT || intervals)) {
+		fprintf(stderr, "%s: --ns is for the text output: %s gives every time in ns already\n",
+			prog, fmt == OUT_JSON ? "--json" :
+			fmt == OUT_CSV ? "--csv" : "--intervals");
 		goto usage_err;
 	}
 	if (intervals) {

@@ -112,6 +112,48 @@ static void text_name_col(FILE *out, const char *s, size_t width)
 		fputc(' ', out);
 }
 
+const char *fmt_dur(char *buf, uint64_t ns, bool raw)
+{
+	static const struct {
+		uint64_t ns;
+		const char *name;
+	} unit[] = { { 1000, "us" }, { 1000000, "ms" }, { 1000000000, "s" } };
+	uint64_t step, r;
+	unsigned int i;
+	int d;
+
+	if (raw || ns < 1000) {
+		snprintf(buf, DUR_LEN, "%" PRIu64 "ns", ns);
+		return buf;
+	}
+	/*
+	 * In each unit, 2 decimals, then 1, then none: the first whose
+	 * rounded value is below 1000 has 3 digits (the one before it
+	 * rounded to 1000 or more); none fits: the next unit.
+	 */
+	for (i = 0; i < sizeof(unit) / sizeof(unit[0]); i++) {
+		for (d = 2, step = unit[i].ns / 100; d >= 0; d--, step *= 10) {
+			r = ns / step + (ns % step >= step - ns % step);
+			if (r >= 1000)
+				continue;
+			if (d == 2)
+				snprintf(buf, DUR_LEN, "%" PRIu64 ".%02" PRIu64 "%s",
+					 r / 100, r % 100, unit[i].name);
+			else if (d == 1)
+				snprintf(buf, DUR_LEN, "%" PRIu64 ".%" PRIu64 "%s",
+					 r / 10, r % 10, unit[i].name);
+			else
+				snprintf(buf, DUR_LEN, "%" PRIu64 "%s", r,
+					 unit[i].name);
+			return buf;
+		}
+	}
+	step = 1000000000;
+	r = ns / step + (ns % step >= step - ns % step);
+	snprintf(buf, DUR_LEN, "%" PRIu64 "s", r);
+	return buf;
+}
+
 struct pct {
 	uint64_t p50, p90, p99, p999, max;
 };
@@ -161,12 +203,13 @@ static void json_dist(FILE *out, struct qdist *q)
 	fputs("]}", out);
 }
 
-static void text_dist(FILE *out, const char *title, struct qdist *q)
+static void text_dist(FILE *out, const char *title, struct qdist *q,
+		      bool raw)
 {
 	struct pct p = percentiles(q);
 	unsigned int lo = 0, hi = 0, i, k, stars;
 	uint64_t peak = 0;
-	char bar[41];
+	char bar[41], d[5][DUR_LEN];
 
 	fprintf(out, "%s: %" PRIu64 " %s\n", title, q->count,
 		sc_plural(q->count, "interval", "intervals"));
@@ -174,15 +217,16 @@ static void text_dist(FILE *out, const char *title, struct qdist *q)
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "  p50 %" PRIu64 "  p90 %" PRIu64 "  p99 %" PRIu64
-		"  p99.9 %" PRIu64 "  max %" PRIu64 " ns%s\n", p.p50, p.p90,
-		p.p99, p.p999, p.max,
+	fprintf(out, "  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%s\n",
+		fmt_dur(d[0], p.p50, raw), fmt_dur(d[1], p.p90, raw),
+		fmt_dur(d[2], p.p99, raw), fmt_dur(d[3], p.p999, raw),
+		fmt_dur(d[4], p.max, raw),
 		qd_is_exact(q) ? "" : "  (percentiles within 0.4%, see fxt-sched(1))");
 	hist_range(q, &lo, &hi);
 	for (i = lo; i <= hi; i++)
 		if (q->log2[i] > peak)
 			peak = q->log2[i];
-	fprintf(out, "%24s : %-8s %-42s\n", "nsecs", "count", "distribution");
+	fprintf(out, "%24s : %-8s %-42s\n", "latency", "count", "distribution");
 	for (i = lo; i <= hi; i++) {
 		stars = (unsigned int)(q->log2[i] * 40 / peak);
 		if (q->log2[i] && !stars)
@@ -190,8 +234,9 @@ static void text_dist(FILE *out, const char *title, struct qdist *q)
 		for (k = 0; k < 40; k++)
 			bar[k] = k < stars ? '*' : ' ';
 		bar[40] = '\0';
-		fprintf(out, "%10" PRIu64 " -> %-10" PRIu64 " : %-8" PRIu64 " |%s|\n",
-			qd_log2_low(i), qd_log2_high(i), q->log2[i], bar);
+		fprintf(out, "%10s -> %-10s : %-8" PRIu64 " |%s|\n",
+			fmt_dur(d[0], qd_log2_low(i), raw),
+			fmt_dur(d[1], qd_log2_high(i), raw), q->log2[i], bar);
 	}
 	fputc('\n', out);
 }
@@ -440,7 +485,7 @@ static void text_latency(FILE *out, struct analysis *an, struct qdist *all,
 	int k;
 
 	for (k = 0; k < LAT_KINDS; k++)
-		text_dist(out, kind_title[k], &all[k]);
+		text_dist(out, kind_title[k], &all[k], an->text_ns);
 	if (print_not_counted(an, out))
 		fputc('\n', out);
 	for (i = 0; i < ng; i++) {
@@ -450,7 +495,7 @@ static void text_latency(FILE *out, struct analysis *an, struct qdist *all,
 		fputc('\n', out);
 		for (k = 0; k < LAT_KINDS; k++) {
 			snprintf(title, sizeof(title), "  %s", kind_title[k]);
-			text_dist(out, title, &g[i].lat[k]);
+			text_dist(out, title, &g[i].lat[k], an->text_ns);
 		}
 	}
 	if (group == GROUP_PROCESS)
@@ -464,7 +509,7 @@ static void text_latency(FILE *out, struct analysis *an, struct qdist *all,
 		fputs(")\n", out);
 		for (k = 0; k < LAT_KINDS; k++) {
 			snprintf(title, sizeof(title), "  %s", kind_title[k]);
-			text_dist(out, title, &tv[i]->lat[k]);
+			text_dist(out, title, &tv[i]->lat[k], an->text_ns);
 		}
 	}
 	if (group == GROUP_THREAD)
@@ -613,18 +658,20 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 		} else {
 			const char *pname = analysis_proc_name(an, rpid(an, e->row));
 			const char *tname = rname(an, e->row);
-			char s1[32], s2[32];
+			bool raw = an->text_ns;
+			char s1[32], s2[32], d[DUR_LEN];
 
 			fmt_secs(s1, sizeof(s1), e->start);
 			fmt_secs(s2, sizeof(s2), e->start - an->t0);
-			fprintf(out, "#%u %s latency %" PRIu64 " ns: tid %" PRIu64,
-				j + 1, kind_short[e->kind], e->latency, e->tid);
+			fprintf(out, "#%u %s latency %s: tid %" PRIu64, j + 1,
+				kind_short[e->kind], fmt_dur(d, e->latency, raw),
+				e->tid);
 			text_name(out, tname);
 			fprintf(out, " (pid %" PRIu64, rpid(an, e->row));
 			text_name(out, pname);
 			fprintf(out, ") on cpu %u\n", e->cpu);
-			fprintf(out, "   runnable from %s s (trace +%s s) until %" PRIu64
-				" ns later; %s on cpu %u", s1, s2, e->latency,
+			fprintf(out, "   runnable from %s s (trace +%s s) until %s later; %s on cpu %u",
+				s1, s2, fmt_dur(d, e->latency, raw),
 				e->kind == LAT_WAKEUP ? "woken" : "preempted",
 				e->wake_cpu);
 			if (e->has_waker) {
@@ -634,27 +681,30 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			fprintf(out, "\n   ran on cpu %u meanwhile:", e->cpu);
 			for (c = 0; c < e->nctx; c++) {
 				if (e->ctx[c].idle)
-					fprintf(out, "%s idle %" PRIu64 " ns (%u)",
-						c ? "," : "", e->ctx[c].ns,
+					fprintf(out, "%s idle %s (%u)",
+						c ? "," : "",
+						fmt_dur(d, e->ctx[c].ns, raw),
 						e->ctx[c].slices);
 				else {
 					fprintf(out, "%s tid %" PRIu64, c ? "," : "",
 						e->ctx[c].tid);
 					text_name(out, rname(an, e->ctx[c].row));
-					fprintf(out, " %" PRIu64 " ns (%u)",
-						e->ctx[c].ns, e->ctx[c].slices);
+					fprintf(out, " %s (%u)",
+						fmt_dur(d, e->ctx[c].ns, raw),
+						e->ctx[c].slices);
 				}
 			}
 			if (e->other_slices)
-				fprintf(out, ", %u more %s %" PRIu64 " ns",
+				fprintf(out, ", %u more %s %s",
 					e->other_slices,
 					sc_plural(e->other_slices, "slice",
-						  "slices"), e->other_ns);
+						  "slices"),
+					fmt_dur(d, e->other_ns, raw));
 			if (!e->nctx && !e->other_slices && !e->lost_ns)
 				fputs(" nothing recorded", out);
 			if (e->lost_ns)
-				fprintf(out, " [history incomplete: a hole in the trace on cpu %u (records lost by the kernel, or ring data the collector skipped); what ran there for %" PRIu64 " ns of it is not known]",
-					e->cpu, e->lost_ns);
+				fprintf(out, " [history incomplete: a hole in the trace on cpu %u (records lost by the kernel, or ring data the collector skipped); what ran there for %s of it is not known]",
+					e->cpu, fmt_dur(d, e->lost_ns, raw));
 			else if (e->truncated)
 				fputs(" [history incomplete: before the trace or beyond the kept history]", out);
 			fputs("\n", out);
@@ -867,12 +917,13 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				t->migrations, t->wakeups, t->running_at_end);
 		}
 	} else {
-		char s1[32], s2[32], s3[32];
+		bool raw = an->text_ns;
+		char s1[32], s2[32], d[2][DUR_LEN];
 
 		fmt_secs(s1, sizeof(s1), an->started ? start : 0);
 		fmt_secs(s2, sizeof(s2), an->started ? end : 0);
-		fmt_secs(s3, sizeof(s3), span);
-		fprintf(out, "time span: %s .. %s s (%s s)\n", s1, s2, s3);
+		fprintf(out, "time span: %s .. %s s (%s)\n", s1, s2,
+			fmt_dur(d[0], span, raw));
 		fprintf(out, "records: %" PRIu64 " (%" PRIu64 " %s, %" PRIu64
 			" %s, %" PRIu64 " of unknown types skipped)\n",
 			an->io.records, an->io.switches,
@@ -921,16 +972,17 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		if (an->io.malformed)
 			fprintf(out, "stopped at a malformed record: offset %zu: %s\n",
 				an->io.error.offset, an->io.error.message);
-		fprintf(out, "\n%5s %16s %16s %7s %10s\n", "CPU", "busy_ns",
-			"idle_ns", "busy%", "switches");
+		fprintf(out, "\n%5s %16s %16s %7s %10s\n", "CPU", "busy",
+			"idle", "busy%", "switches");
 		for (c = 0; c < an->ncpus; c++) {
 			struct cpu *p = &an->cpus[c];
 			uint64_t known = p->busy + p->idle;
 
 			if (!p->seen)
 				continue;
-			fprintf(out, "%5u %16" PRIu64 " %16" PRIu64 " %6.2f%% %10"
-				PRIu64 "\n", c, p->busy, p->idle,
+			fprintf(out, "%5u %16s %16s %6.2f%% %10" PRIu64 "\n", c,
+				fmt_dur(d[0], p->busy, raw),
+				fmt_dur(d[1], p->idle, raw),
 				known ? 100.0 * (double)p->busy / (double)known : 0.0,
 				p->switches);
 		}
@@ -952,7 +1004,7 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		}
 		shown = 0;
 		fprintf(out, "\n%8s %8s %-*s %16s %10s %10s %10s %10s %8s\n",
-			"TID", "PID", (int)width, "NAME", "runtime_ns",
+			"TID", "PID", (int)width, "NAME", "runtime",
 			"switches", "voluntary", "involunt.", "migrations",
 			"wakeups");
 		for (i = 0; i < n; i++) {
@@ -964,9 +1016,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			fprintf(out, "%8" PRIu64 " %8" PRIu64 " ", t->tid,
 				t->pid);
 			text_name_col(out, t->name, width);
-			fprintf(out, " %16" PRIu64 " %10" PRIu64 " %10" PRIu64
+			fprintf(out, " %16s %10" PRIu64 " %10" PRIu64
 				" %10" PRIu64 " %10" PRIu64 " %8" PRIu64 "\n",
-				t->runtime, t->switches, t->voluntary,
+				fmt_dur(d[0], t->runtime, raw), t->switches,
+				t->voluntary,
 				t->involuntary, t->migrations, t->wakeups);
 		}
 	}

@@ -157,6 +157,26 @@ t "fxt2json: an input changed between its two passes (mtime, via an -o FIFO open
 t "fxt2json -o - is standard output (no file named -), the same JSON as without -o; -o '' refused, exit 2" "(cd '$tmp' && rm -f ./- && '$J' -o - '$tmp/t.fxt' >'$tmp/dash.json' && [ ! -e ./- ]) && '$J' '$tmp/t.fxt' | cmp -s - '$tmp/dash.json' && json_ok '$tmp/dash.json' && { '$J' -o '' '$tmp/t.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ]; } && grep -qx \"fxt2json: -o needs a file name ('-' is standard output)\" '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
 t "fxt2json on a truncated file still writes valid JSON, says where, exit 1" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^fxt2json: .*cut.fxt: offset [0-9]*: truncated' '$tmp/e.txt' && json_ok '$tmp/c.json' && grep -q '\"running\"' '$tmp/c.json'"
 
+# Text output: every duration has a unit (3 significant digits from 1 us;
+# exact with --ns), no bare count of nanoseconds; --ns changes nothing else.
+text_units() {
+	for cmd in latency "latency -T" "latency -P" top summary; do
+		"$S" $cmd "$tmp/t.fxt" >"$tmp/u.txt" &&
+			"$S" $cmd "$tmp/t.fxt" --ns >"$tmp/un.txt" || return 1
+		! grep -E '[0-9] ns\b|[0-9]ns[0-9]|nsecs|_ns\b' "$tmp/u.txt" "$tmp/un.txt" || return 1
+		# the same lines, word for word, but for the durations
+		dur='[0-9]+(\.[0-9]+)?(ns|us|ms|s)\b'
+		[ "$(sed -E "s/$dur/D/g; s/ +/ /g; s/^ //" "$tmp/u.txt")" = "$(sed -E "s/$dur/D/g; s/ +/ /g; s/^ //" "$tmp/un.txt")" ] || return 1
+		! grep -E '[0-9]+\.[0-9]+(us|ms)\b' "$tmp/un.txt" || return 1
+	done
+	"$S" latency "$tmp/t.fxt" >"$tmp/u.txt" &&
+		grep -Eq '^  p50 [0-9.]+(ns|us|ms|s)  p90 [0-9.]+(ns|us|ms|s)  p99 [0-9.]+(ns|us|ms|s)  p99.9 [0-9.]+(ns|us|ms|s)  max [0-9.]+(ns|us|ms|s)(  \(|$)' "$tmp/u.txt" &&
+		grep -qx '                 latency : count    distribution *' "$tmp/u.txt" &&
+		grep -Eq '^ +[0-9.]+(ns|us|ms) -> [0-9.]+(ns|us|ms) +: [0-9]+ +\|' "$tmp/u.txt" &&
+		"$S" summary "$tmp/t.fxt" | grep -Eq '^ +0 +[0-9.]+(us|ms|s) +[0-9.]+(ns|us|ms|s) +[0-9.]+% +[0-9]+$'
+}
+t "text output: durations with a unit (2.65ms), exact in ns with --ns, nothing else changed by it (latency, -T, -P, top, summary)" text_units
+
 # ---- the hand-made traces of fixtures.h (answers worked out there) ----
 F=$tmp/fx
 mkdir -p "$F" && "$B/obj/tests/mk_fixture" "$F" || echo "not ok - mk_fixture"
@@ -194,7 +214,7 @@ t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.
 cpu,0,,,50,950,2,,,,,0
 cpu,1,,,1000,0,0,,,,,0
 thread,301,0,,1000,,0,0,0,0,0,0
-thread,201,200,other-1,50,,1,1,0,0,1,0' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (0.000001000 s)'"
+thread,201,200,other-1,50,,1,1,0,0,1,0' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (1.00us)'"
 t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
 wakeup,101,0,0,1000,1100,100,100,app-main
 wakeup,101,0,0,3000,3400,400,100,app-main\" ]"
@@ -235,7 +255,7 @@ assert top==iv[:int(sys.argv[3])], (top[:5],iv[:5])
 	done
 done
 set +f
-t "start of trace: wakeups before the first switch are not counted (top #1 is 4800, not 7700)" "'$S' top '$F/start.fxt' -n 1 | grep -q '^#1 preempt latency 4800 ns: tid 125 fxt-collect' && '$S' summary '$F/start.fxt' | grep -q 'not counted (all threads): 1 interval begun before'"
+t "start of trace: wakeups before the first switch are not counted (top #1 is 4800, not 7700)" "'$S' top '$F/start.fxt' -n 1 | grep -q '^#1 preempt latency 4.80us: tid 125 fxt-collect' && '$S' summary '$F/start.fxt' | grep -q 'not counted (all threads): 1 interval begun before'"
 t "reused tid: each incarnation with its own name, pid and runtime" "'$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,100,old-name,1000,' && '$S' summary '$F/reuse.fxt' --csv | grep -q '^thread,101,200,new-name,600,' && [ \"\$('$S' latency '$F/reuse.fxt' --intervals)\" = \"$H
 wakeup,101,1,1,3000,3400,400,200,new-name\" ]"
 t "records_lost holes: latency and top warn on stderr that waits spanning them were not counted; summary (whose output lists them) does not, nor latency on a trace without holes" "'$S' latency '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && grep -qx \"fxt-sched: warning: $F/holes.fxt: records are missing from 1 hole (records_lost or bytes_skipped markers; summary lists them by CPU): 3 waits spanning one were not counted, and the longest waits may be among them\" '$tmp/e.txt' && '$S' top '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && grep -q 'records are missing from 1 hole' '$tmp/e.txt' && '$S' summary '$F/holes.fxt' >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ] && '$S' latency '$F/filtered.fxt' >/dev/null 2>'$tmp/e.txt' && [ ! -s '$tmp/e.txt' ]"
@@ -318,23 +338,23 @@ assert \"nothing recorded\" not in txt, txt
 ran=[l for l in txt.splitlines() if l.startswith(\"   ran on cpu\")]
 assert len(ran)==2, txt
 assert \"history incomplete: a hole in the trace on cpu 1 (records lost by the kernel, or ring data the collector skipped)\" in ran[0], ran
-assert ran[1]==\"   ran on cpu 1 meanwhile: tid 11 A 3000 ns (1)\", ran
+assert ran[1]==\"   ran on cpu 1 meanwhile: tid 11 A 3.00us (1)\", ran
 top=json.load(open(sys.argv[2]))[\"top\"]
 assert [(e[\"tid\"],e[\"history_truncated\"]) for e in top]==[(11,True),(31,False)], top
 assert top[0][\"ran_meanwhile\"]==[], top
 rows=list(csv.DictReader(open(sys.argv[3])))
 assert [(r[\"tid\"],r[\"history_truncated\"]) for r in rows]==[(\"11\",\"1\"),(\"31\",\"0\")], rows
 ' '$tmp/h.txt' '$tmp/h.json' '$tmp/h.csv'"
-t "top: 'ran meanwhile' lists the 8 tasks that ran longest, the rest summed (top_many.fxt: hog's 1000500 ns first, not in the rest)" "'$S' top '$F/top_many.fxt' -n 1 | grep -qxF '   ran on cpu 0 meanwhile: tid 201 hog 1000500 ns (3), tid 309 s309 1000 ns (1), tid 308 s308 1000 ns (1), tid 307 s307 1000 ns (1), tid 306 s306 1000 ns (1), tid 305 s305 1000 ns (1), tid 304 s304 1000 ns (1), tid 303 s303 1000 ns (1), 4 more slices 3000 ns' && '$S' top '$F/top_many.fxt' -n 1 --csv | grep -q ',\"201:hog:1000500;309:s309:1000;308:s308:1000;307:s307:1000;306:s306:1000;305:s305:1000;304:s304:1000;303:s303:1000\",3000,0\$'"
-t "a process without a name: '(pid 10)', no stray space (top, latency -T -P)" "'$S' top '$F/hole_top.fxt' | grep -q '^#1 wakeup latency 3000 ns: tid 11 A (pid 10) on cpu 1\$' && '$S' latency -T '$F/hole_top.fxt' | grep -q '^tid = 31 C (pid 30)\$' && '$S' latency -P '$F/hole_top.fxt' | grep -q '^pid = 30\$'"
+t "top: 'ran meanwhile' lists the 8 tasks that ran longest, the rest summed (top_many.fxt: hog's 1000500 ns first, not in the rest; text durations with a unit, exact with --ns)" "'$S' top '$F/top_many.fxt' -n 1 | grep -qxF '   ran on cpu 0 meanwhile: tid 201 hog 1.00ms (3), tid 309 s309 1.00us (1), tid 308 s308 1.00us (1), tid 307 s307 1.00us (1), tid 306 s306 1.00us (1), tid 305 s305 1.00us (1), tid 304 s304 1.00us (1), tid 303 s303 1.00us (1), 4 more slices 3.00us' && '$S' top '$F/top_many.fxt' -n 1 --ns | grep -qxF '   ran on cpu 0 meanwhile: tid 201 hog 1000500ns (3), tid 309 s309 1000ns (1), tid 308 s308 1000ns (1), tid 307 s307 1000ns (1), tid 306 s306 1000ns (1), tid 305 s305 1000ns (1), tid 304 s304 1000ns (1), tid 303 s303 1000ns (1), 4 more slices 3000ns' && '$S' top '$F/top_many.fxt' -n 1 --csv | grep -q ',\"201:hog:1000500;309:s309:1000;308:s308:1000;307:s307:1000;306:s306:1000;305:s305:1000;304:s304:1000;303:s303:1000\",3000,0\$'"
+t "a process without a name: '(pid 10)', no stray space (top, latency -T -P)" "'$S' top '$F/hole_top.fxt' | grep -q '^#1 wakeup latency 3.00us: tid 11 A (pid 10) on cpu 1\$' && '$S' latency -T '$F/hole_top.fxt' | grep -q '^tid = 31 C (pid 30)\$' && '$S' latency -P '$F/hole_top.fxt' | grep -q '^pid = 30\$'"
 t "a thread with an empty name: 'tid 101 (pid 100)', no double space or trailing one (top, its waker and ran-meanwhile list, latency -T)" "'$S' top '$F/empty_names.fxt' >'$tmp/en.txt' && '$S' latency -T '$F/empty_names.fxt' >>'$tmp/en.txt' && python3 -c '
 import sys
 txt=open(sys.argv[1]).read()
 lines=txt.splitlines()
-for want in [\"#1 preempt latency 4000 ns: tid 101 (pid 100) on cpu 0\",
-             \"   ran on cpu 0 meanwhile: tid 102 4000 ns (1)\",
-             \"#2 wakeup latency 3500 ns: tid 102 (pid 100) on cpu 0\",
-             \"   ran on cpu 0 meanwhile: tid 101 3500 ns (1)\",
+for want in [\"#1 preempt latency 4.00us: tid 101 (pid 100) on cpu 0\",
+             \"   ran on cpu 0 meanwhile: tid 102 4.00us (1)\",
+             \"#2 wakeup latency 3.50us: tid 102 (pid 100) on cpu 0\",
+             \"   ran on cpu 0 meanwhile: tid 101 3.50us (1)\",
              \"tid = 101 (pid 100)\", \"tid = 102 (pid 100)\"]:
     assert want in lines, (want, txt)
 assert any(l.endswith(\" woken on cpu 0 by tid 101\") for l in lines), txt
@@ -348,10 +368,10 @@ bad=[c for c in b if (c<0x20 and c!=0x0a) or c==0x7f]
 assert not bad, bad
 lines=b.decode().splitlines()
 a=r\"a\\x1b[31mb\\nc\\\\d\\x7f\"; tb=r\"tab\\x09here\"; p=r\"p\\x1b]0;x\\x07\"
-for want in [\"#1 preempt latency 4000 ns: tid 101 %s (pid 100 %s) on cpu 0\" % (a,p),
-             \"   ran on cpu 0 meanwhile: tid 102 %s 4000 ns (1)\" % tb,
-             \"#2 wakeup latency 3500 ns: tid 102 %s (pid 100 %s) on cpu 0\" % (tb,p),
-             \"   ran on cpu 0 meanwhile: tid 101 %s 3500 ns (1)\" % a,
+for want in [\"#1 preempt latency 4.00us: tid 101 %s (pid 100 %s) on cpu 0\" % (a,p),
+             \"   ran on cpu 0 meanwhile: tid 102 %s 4.00us (1)\" % tb,
+             \"#2 wakeup latency 3.50us: tid 102 %s (pid 100 %s) on cpu 0\" % (tb,p),
+             \"   ran on cpu 0 meanwhile: tid 101 %s 3.50us (1)\" % a,
              \"tid = 101 %s (pid 100 %s)\" % (a,p), \"tid = 102 %s (pid 100 %s)\" % (tb,p),
              \"pid = 100 %s\" % p]:
     assert want in lines, (want, lines)
@@ -403,7 +423,7 @@ assert cpu==[(0,1.0,4.0,\"spinner\"),(1,1.0,1.0,\"napper\"),(1,3.5,1.5,\"napper\
 # trace's end (5000), and said so; cpu3's only to its hole. With --to the
 # window clips them: [1000, 3000), and the window's end cut spinner's
 # slice, not the trace's: no note, running_at_end 0.
-t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it, without the note" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4000 +0 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4000 +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
+t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it, without the note" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4.00us +0ns 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4.00us +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
 cpu,0,,,4000,0,1,,,,,1
 cpu,1,,,2500,1500,3,,,,,1
 cpu,2,,,4000,0,2,,,,,0
@@ -412,7 +432,7 @@ thread,101,100,spinner,4000,,0,0,0,0,0,1
 thread,103,0,,4000,,1,1,0,0,0,0
 thread,102,100,napper,2500,,1,1,0,0,1,1
 thread,104,0,,1000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000ns --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,0
-thread,101,100,spinner,2000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --to 2000ns >'$tmp/o.txt' && grep -qE '^ +101 +100 spinner +2000 ' '$tmp/o.txt' && ! grep -q 'still running' '$tmp/o.txt'"
+thread,101,100,spinner,2000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --to 2000ns >'$tmp/o.txt' && grep -qE '^ +101 +100 spinner +2.00us ' '$tmp/o.txt' && ! grep -q 'still running' '$tmp/o.txt'"
 # The CSV says it too, per row (a running_at_end column, last): cpu0's and
 # cpu1's last slices (spinner's, napper's) had no switch to end them;
 # cpu2's ended with a switch, cpu3's at its hole. Every row has every
@@ -591,10 +611,10 @@ h=[i for i,l in enumerate(lines) if l.lstrip().startswith("TID ")][-1]
 head=lines[h]
 rows=[l for l in lines[h+1:] if l.strip()]
 assert rows, lines
-for col in ("runtime_ns","switches","wakeups"):
+for col in ("runtime","switches","wakeups"):
     end=head.index(col)+len(col)
     for r in rows:
-        assert len(r)>=end and r[end-1].isdigit() and (len(r)==end or r[end]==" "), (col,head,r)
+        assert len(r)>=end and r[end-1].isalnum() and (len(r)==end or r[end]==" "), (col,head,r)
 '; }
 t "fxt-sched summary: with names of 63 bytes and an escaped byte, the numbers stay under their headings (long_names.fxt)" "'$S' summary '$F/long_names.fxt' | summary_columns && '$S' summary '$tmp/t.fxt' | summary_columns"
 t "fxt-sched latency -P --json and fxt2json: names longer than 63 bytes are cut at 63 (long_names.fxt: a character cut there is U+FFFD)" "'$S' latency -P --json '$F/long_names.fxt' >'$tmp/l1.json' && long_names fxt-sched '$tmp/l1.json' && '$J' '$F/long_names.fxt' >'$tmp/l2.json' && long_names fxt2json '$tmp/l2.json'"
@@ -655,7 +675,7 @@ for to in 0 0s 0ms 0.4; do
 done
 t "--from 3 --to 5 (no unit): a note on stderr for each, taken as ns; none with a unit or for 0" "'$S' latency '$tmp/t.fxt' --from 3 --to 5 >/dev/null 2>'$tmp/e.txt' && grep -qx 'fxt-sched: note: --from 3 has no unit: taken as 3 ns (a unit says which: 3s, 3ms, 3us or 3ns)' '$tmp/e.txt' && grep -qx 'fxt-sched: note: --to 5 has no unit: taken as 5 ns (a unit says which: 5s, 5ms, 5us or 5ns)' '$tmp/e.txt' && '$S' latency '$tmp/t.fxt' --from 0 --to 5ns >/dev/null 2>'$tmp/e.txt' && ! grep -q 'has no unit' '$tmp/e.txt' && '$S' latency '$tmp/t.fxt' --from 3s --to 1.5e1s >/dev/null 2>'$tmp/e.txt' && ! grep -q 'has no unit' '$tmp/e.txt'"
 t "--from 0 --to 0: usage error naming both, exit 2; --to 1 alone: exit 0" "'$S' summary '$tmp/t.fxt' --from 0 --to 0 >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt-sched: --from 0 is not before --to 0' '$tmp/e.txt' && '$S' summary '$tmp/t.fxt' --to 1ns >/dev/null"
-t "--from after the trace's end: a warning, and the time span is not backwards" "'$S' summary '$tmp/t.fxt' --from 100000s >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*--from 100000s is after the end of the trace' '$tmp/e.txt' && awk '/^time span:/ { exit !(\$3 + 0 <= \$5 + 0 && \$7 == \"(0.000000000\") }' '$tmp/o.txt' && '$S' summary '$tmp/t.fxt' --from 100000s --json 2>/dev/null | python3 -c '
+t "--from after the trace's end: a warning, and the time span is not backwards" "'$S' summary '$tmp/t.fxt' --from 100000s >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*--from 100000s is after the end of the trace' '$tmp/e.txt' && awk '/^time span:/ { exit !(\$3 + 0 <= \$5 + 0 && \$7 == \"(0ns)\") }' '$tmp/o.txt' && '$S' summary '$tmp/t.fxt' --from 100000s --json 2>/dev/null | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
 assert d[\"start_ns\"]<=d[\"end_ns\"] and d[\"span_ns\"]==0, d'"
@@ -668,6 +688,9 @@ usage2() { # NAME ARGS... : exit 2, and stderr's first line is the message
 	t "usage error, exit 2, says: $name" "'$S' $* 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && head -n 1 '$tmp/e.txt' | grep -qFf '$tmp/want.txt'"
 }
 usage2 "fxt-sched: invalid value '0' for -n" top "$tmp/t.fxt" -n 0
+usage2 "fxt-sched: --ns is for the text output: --json gives every time in ns already" summary "$tmp/t.fxt" --ns --json
+usage2 "fxt-sched: --ns is for the text output: --csv gives every time in ns already" top "$tmp/t.fxt" --csv --ns
+usage2 "fxt-sched: --ns is for the text output: --intervals gives every time in ns already" latency "$tmp/t.fxt" --intervals --ns
 usage2 "fxt-sched: invalid value 'x' for --pid" latency "$tmp/t.fxt" --pid x
 usage2 "fxt-sched: invalid value '1parsec' for --from" latency "$tmp/t.fxt" --from 1parsec
 usage2 "fxt-sched: unrecognized option '--bogus'" top "$tmp/t.fxt" --bogus

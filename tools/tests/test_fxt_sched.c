@@ -100,6 +100,41 @@ TEST(nearest_rank_percentiles)
 	qd_free(&q);
 }
 
+/*
+ * A duration in the text output: exact below 1 us, then 3 significant
+ * digits, the unit chosen after rounding (999.95 us is 1.00ms, never
+ * "1000us" or "1000.0 us"); --ns: exact.
+ */
+TEST(text_durations_have_a_unit_and_3_digits)
+{
+	static const struct {
+		uint64_t ns;
+		const char *want;
+	} v[] = {
+		{ 0, "0ns" }, { 1, "1ns" }, { 999, "999ns" },
+		{ 1000, "1.00us" }, { 1004, "1.00us" }, { 1005, "1.01us" },
+		{ 1023, "1.02us" }, { 9994, "9.99us" }, { 9995, "10.0us" },
+		{ 99949, "99.9us" }, { 99950, "100us" }, { 350000, "350us" },
+		{ 999499, "999us" }, { 999500, "1.00ms" }, { 999950, "1.00ms" },
+		{ 999999, "1.00ms" }, { 1000000, "1.00ms" },
+		{ 2650000, "2.65ms" }, { 2654999, "2.65ms" },
+		{ 2655000, "2.66ms" }, { 17563647, "17.6ms" },
+		{ 999499999, "999ms" }, { 999500000, "1.00s" },
+		{ 1000000000, "1.00s" }, { 1200000000, "1.20s" },
+		{ 59990000000ULL, "60.0s" }, { 999499999999ULL, "999s" },
+		{ 999500000000ULL, "1000s" }, { 3600000000000ULL, "3600s" },
+		{ 18446744073709551615ULL, "18446744074s" },
+	};
+	char buf[DUR_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		EXPECT_STREQ(fmt_dur(buf, v[i].ns, false), v[i].want);
+	EXPECT_STREQ(fmt_dur(buf, 0, true), "0ns");
+	EXPECT_STREQ(fmt_dur(buf, 999950, true), "999950ns");
+	EXPECT_STREQ(fmt_dur(buf, UINT64_MAX, true), "18446744073709551615ns");
+}
+
 TEST(log2_buckets)
 {
 	struct qdist q;
@@ -376,10 +411,10 @@ TEST(top_lists_what_ran_meanwhile)
 	js = render(&an, 1, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
 	/* #1: A 700 on cpu0; #2: C waited 5100..5400 = 300 on cpu0 */
-	EXPECT_CONTAINS(txt, "#1 wakeup latency 700 ns: tid 101 alpha (pid 100 proc-a) on cpu 0");
+	EXPECT_CONTAINS(txt, "#1 wakeup latency 700ns: tid 101 alpha (pid 100 proc-a) on cpu 0");
 	EXPECT_CONTAINS(txt, "by tid 103 gamma");
-	EXPECT_CONTAINS(txt, "tid 102 beta 400 ns (1), tid 103 gamma 300 ns (1)");
-	EXPECT_CONTAINS(txt, "#2 wakeup latency 300 ns: tid 103 gamma");
+	EXPECT_CONTAINS(txt, "tid 102 beta 400ns (1), tid 103 gamma 300ns (1)");
+	EXPECT_CONTAINS(txt, "#2 wakeup latency 300ns: tid 103 gamma");
 	EXPECT_CONTAINS(js, "\"latency_ns\": 700, \"ran_meanwhile\": [{\"tid\": 102, \"idle\": false, \"name\": \"beta\", \"ns\": 400, \"slices\": 1}");
 	EXPECT_CONTAINS(js, "\"waker\": 103");
 	EXPECT_CONTAINS(js, "\"history_truncated\": false");
@@ -420,8 +455,18 @@ TEST(top_lists_the_longest_running_tasks_first)
 	txt = render(&an, 1, OUT_TEXT, GROUP_NONE);
 	js = render(&an, 1, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
-	EXPECT_CONTAINS(txt, "ran on cpu 0 meanwhile: tid 201 hog 1000500 ns (3), tid 309 s309 1000 ns (1), ");
-	EXPECT_CONTAINS(txt, "tid 303 s303 1000 ns (1), 4 more slices 3000 ns\n");
+	EXPECT_CONTAINS(txt, "#1 wakeup latency 1.01ms: tid 100 victim");
+	EXPECT_CONTAINS(txt, " until 1.01ms later;");
+	EXPECT_CONTAINS(txt, "ran on cpu 0 meanwhile: tid 201 hog 1.00ms (3), tid 309 s309 1.00us (1), ");
+	EXPECT_CONTAINS(txt, "tid 303 s303 1.00us (1), 4 more slices 3.00us\n");
+	free(txt);
+	/* --ns: the same, exact */
+	an.text_ns = true;
+	txt = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	ASSERT(txt);
+	EXPECT_CONTAINS(txt, "#1 wakeup latency 1010500ns: tid 100 victim");
+	EXPECT_CONTAINS(txt, "ran on cpu 0 meanwhile: tid 201 hog 1000500ns (3), tid 309 s309 1000ns (1), ");
+	EXPECT_CONTAINS(txt, "tid 303 s303 1000ns (1), 4 more slices 3000ns\n");
 	EXPECT_CONTAINS(js, "\"ran_meanwhile\": [{\"tid\": 201, \"idle\": false, \"name\": \"hog\", \"ns\": 1000500, \"slices\": 3}");
 	EXPECT_CONTAINS(js, "\"other_ns\": 3000,");
 	free(txt);
@@ -464,8 +509,11 @@ TEST(summary_busy_idle_and_drops)
 	ASSERT(txt && js && csv);
 	EXPECT_EQ(an.drop_events, 2);
 	EXPECT_CONTAINS(txt, "records dropped: 16 cpu0=9 cpu1=7 (2 buffer-full provider events)");
-	EXPECT_CONTAINS(txt, "time span: 0.000001000 .. 0.000005000 s (0.000004000 s)");
-	EXPECT_CONTAINS(txt, "75.00%");
+	EXPECT_CONTAINS(txt, "time span: 0.000001000 .. 0.000005000 s (4.00us)");
+	EXPECT_CONTAINS(txt, "\n  CPU             busy             idle   busy%   switches\n"
+			"    0           3.00us           1.00us  75.00%          4\n");
+	EXPECT_CONTAINS(txt, " runtime   switches");
+	EXPECT_CONTAINS(txt, " alpha                      3.00us          2 ");
 	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 3000, \"idle_ns\": 1000, \"busy_share\": 0.750000, \"switches\": 4, \"running_at_end\": false}");
 	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"alpha\", \"runtime_ns\": 3000, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 0, \"wakeups\": 0, \"running_at_end\": 0}");
 	EXPECT_CONTAINS(csv, "thread,101,100,alpha,3000,,2,2,0,0,0,0\n");
@@ -583,7 +631,9 @@ TEST(latency_json_and_filters)
 	txt = render(&an, 0, OUT_TEXT, GROUP_THREAD);
 	EXPECT_CONTAINS(txt, "wakeup-to-run latency: 1 interval\n");
 	EXPECT_CONTAINS(txt, "tid = 201 other-1 (pid 200 other)");
-	EXPECT_CONTAINS(txt, "        32 -> 63         : 1        |****************************************|");
+	EXPECT_CONTAINS(txt, "  p50 50ns  p90 50ns  p99 50ns  p99.9 50ns  max 50ns\n");
+	EXPECT_CONTAINS(txt, "                 latency : count    distribution");
+	EXPECT_CONTAINS(txt, "      32ns -> 63ns       : 1        |****************************************|");
 	free(txt);
 	an.f.comm = NULL;
 
@@ -984,9 +1034,9 @@ TEST(reused_tid_takes_its_new_name_from_then_on)
 	ASSERT(js && top && iv);
 	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"old-name\", \"runtime_ns\": 1000, \"switches\": 1, \"voluntary\": 1,");
 	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 200, \"name\": \"new-name\", \"runtime_ns\": 600, \"switches\": 1,");
-	EXPECT_CONTAINS(top, "#1 wakeup latency 400 ns: tid 101 new-name (pid 200 newproc) on cpu 1");
+	EXPECT_CONTAINS(top, "#1 wakeup latency 400ns: tid 101 new-name (pid 200 newproc) on cpu 1");
 	EXPECT_CONTAINS(top, "by tid 102 forker");
-	EXPECT_CONTAINS(top, "ran on cpu 1 meanwhile: tid 102 forker 400 ns (1)");
+	EXPECT_CONTAINS(top, "ran on cpu 1 meanwhile: tid 102 forker 400ns (1)");
 	EXPECT_STREQ(iv, "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n"
 		     "wakeup,101,1,1,3000,3400,400,200,new-name\n");
 	free(js);
@@ -2103,6 +2153,7 @@ int main(void)
 		return 1;
 	}
 	RUN(nearest_rank_percentiles);
+	RUN(text_durations_have_a_unit_and_3_digits);
 	RUN(log2_buckets);
 	RUN(bucketed_percentiles_bounded_error);
 	RUN(wakeup_latency_first_wakeup_counts);
