@@ -323,6 +323,17 @@ void json_write_string(FILE *out, const char *s, size_t len);
  * ("2650000ns"). Returns @buf, of DUR_LEN bytes.
  */
 const char *fmt_dur(char *buf, uint64_t ns, bool raw);
+/*
+ * A time in the text output, exact, with its unit and no blank, so that it
+ * can be given back to --from and --to: seconds and 9 decimals
+ * ("2.998519357s"), with @raw (--ns) ns ("2998519357ns"). Returns @buf, of
+ * DUR_LEN bytes.
+ */
+const char *fmt_time(char *buf, uint64_t ns, bool raw);
+/* Text output: the trace's start on its own clock, and that the times
+ * after it count from it, as --from and --to do (nothing before the
+ * first scheduling record). */
+void print_trace_start(const struct analysis *an, FILE *out);
 /* latency's report. @limit: with @group, list only the @limit threads
  * (processes) with the longest waits, longest first (0: all, by tid, or
  * processes in the order of their first thread). */

@@ -35,10 +35,12 @@ static void usage(FILE *f)
 "            time span, dropped and lost records (-n N: at most N threads)\n"
 "Filters: --pid LIST, --tid LIST (comma separated; pid 0: threads whose\n"
 "         process is unknown), --comm PATTERN (glob),\n"
-"         --from T, --to T (time since the first scheduling record;\n"
+"         --from T, --to T (time since the trace's start, its first\n"
+"         scheduling record, as the text prints times: 3.935938727s;\n"
 "         T is a number with an optional unit ns, us, ms, s; default ns)\n"
 "Output:  --json, --csv (default text, where a duration has a unit: 350ns,\n"
-"         2.65ms, 1.20s, 3 significant digits; --ns: exact, in ns)\n"
+"         2.65ms, 1.20s, 3 significant digits; --ns: durations and times\n"
+"         in exact ns)\n"
 "Input:   --reorder-window T (a unit is required: ns, us, ms, s; default 2s),\n"
 "         -v, --verbose (throughput and memory to stderr)\n"
 "         -h, --help (this text)\n"
@@ -483,9 +485,13 @@ int main(int argc, char **argv)
 			an.holes + an.skip_holes == 1 ? "" : "s", an.skipped_hole,
 			an.skipped_hole == 1 ? "" : "s",
 			an.skipped_hole == 1 ? "was" : "were");
-	if (an.f.has_from && an.started && an.f.from > an.t_end - an.t0)
-		fprintf(stderr, "%s: warning: %s: --from %s is after the end of the trace (its scheduling records span %.9f s): nothing is in the window\n",
-			prog, path, from_arg, (double)(an.t_end - an.t0) / 1e9);
+	if (an.f.has_from && an.started && an.f.from > an.t_end - an.t0) {
+		char span[DUR_LEN];
+
+		fprintf(stderr, "%s: warning: %s: --from %s is after the end of the trace (its scheduling records span %s): nothing is in the window\n",
+			prog, path, from_arg,
+			fmt_time(span, an.t_end - an.t0, false));
+	}
 	if (verbose) {
 		double secs = (double)(t_end.tv_sec - t_start.tv_sec) +
 			      (double)(t_end.tv_nsec - t_start.tv_nsec) / 1e9;

@@ -154,6 +154,25 @@ const char *fmt_dur(char *buf, uint64_t ns, bool raw)
 	return buf;
 }
 
+const char *fmt_time(char *buf, uint64_t ns, bool raw)
+{
+	if (raw)
+		snprintf(buf, DUR_LEN, "%" PRIu64 "ns", ns);
+	else
+		snprintf(buf, DUR_LEN, "%" PRIu64 ".%09" PRIu64 "s",
+			 ns / 1000000000u, ns % 1000000000u);
+	return buf;
+}
+
+void print_trace_start(const struct analysis *an, FILE *out)
+{
+	char t[DUR_LEN];
+
+	if (an->started)
+		fprintf(out, "trace start: %s on the trace's clock (fxt-collect's: CLOCK_BOOTTIME); times below count from it, as --from and --to do\n",
+			fmt_time(t, an->t0, an->text_ns));
+}
+
 struct pct {
 	uint64_t p50, p90, p99, p999, max;
 };
@@ -586,12 +605,6 @@ static uint64_t rpid(struct analysis *an, uint32_t row)
 	return t ? t->pid : 0;
 }
 
-static void fmt_secs(char *buf, size_t len, uint64_t ns)
-{
-	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, (uint64_t)(ns / 1000000000u),
-		 (uint64_t)(ns % 1000000000u));
-}
-
 void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 {
 	struct top_entry *all;
@@ -607,6 +620,8 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 
 	if (fmt == OUT_JSON)
 		fputs("{\"top\": [", out);
+	else if (fmt == OUT_TEXT && shown)
+		print_trace_start(an, out);
 	else if (fmt == OUT_CSV)
 		fputs("rank,kind,tid,pid,name,cpu,wait_cpu,waker,start_ns,end_ns,latency_ns,ran_meanwhile,other_ns,history_truncated\n", out);
 	for (j = 0; j < shown; j++) {
@@ -659,10 +674,8 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			const char *pname = analysis_proc_name(an, rpid(an, e->row));
 			const char *tname = rname(an, e->row);
 			bool raw = an->text_ns;
-			char s1[32], s2[32], d[DUR_LEN];
+			char s[DUR_LEN], d[DUR_LEN];
 
-			fmt_secs(s1, sizeof(s1), e->start);
-			fmt_secs(s2, sizeof(s2), e->start - an->t0);
 			fprintf(out, "#%u %s latency %s: tid %" PRIu64, j + 1,
 				kind_short[e->kind], fmt_dur(d, e->latency, raw),
 				e->tid);
@@ -670,8 +683,9 @@ void print_top(struct analysis *an, FILE *out, enum out_format fmt)
 			fprintf(out, " (pid %" PRIu64, rpid(an, e->row));
 			text_name(out, pname);
 			fprintf(out, ") on cpu %u\n", e->cpu);
-			fprintf(out, "   runnable from %s s (trace +%s s) until %s later; %s on cpu %u",
-				s1, s2, fmt_dur(d, e->latency, raw),
+			fprintf(out, "   runnable from %s until %s later; %s on cpu %u",
+				fmt_time(s, e->start - an->t0, raw),
+				fmt_dur(d, e->latency, raw),
 				e->kind == LAT_WAKEUP ? "woken" : "preempted",
 				e->wake_cpu);
 			if (e->has_waker) {
@@ -918,11 +932,12 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		}
 	} else {
 		bool raw = an->text_ns;
-		char s1[32], s2[32], d[2][DUR_LEN];
+		char s1[DUR_LEN], s2[DUR_LEN], d[2][DUR_LEN];
 
-		fmt_secs(s1, sizeof(s1), an->started ? start : 0);
-		fmt_secs(s2, sizeof(s2), an->started ? end : 0);
-		fprintf(out, "time span: %s .. %s s (%s)\n", s1, s2,
+		print_trace_start(an, out);
+		fprintf(out, "time span: %s .. %s (%s)\n",
+			fmt_time(s1, an->started ? start - an->t0 : 0, raw),
+			fmt_time(s2, an->started ? end - an->t0 : 0, raw),
 			fmt_dur(d[0], span, raw));
 		fprintf(out, "records: %" PRIu64 " (%" PRIu64 " %s, %" PRIu64
 			" %s, %" PRIu64 " of unknown types skipped)\n",

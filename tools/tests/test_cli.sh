@@ -177,6 +177,52 @@ text_units() {
 }
 t "text output: durations with a unit (2.65ms), exact in ns with --ns, nothing else changed by it (latency, -T, -P, top, summary)" text_units
 
+# Times in the text count from the trace's start, stated once on the
+# trace's clock, and paste back into --from and --to: top's "runnable from
+# X" is the start of an interval that --from X keeps (its start_ns in
+# --intervals is the trace's start + X) and --to X leaves out; summary's
+# time span is the --from/--to window given; with --ns, the same in ns.
+paste_back() {
+	"$S" top "$tmp/t.fxt" -n 3 >"$tmp/pb.txt" &&
+		"$S" top "$tmp/t.fxt" -n 3 --ns >"$tmp/pbn.txt" &&
+		"$S" summary "$tmp/t.fxt" >"$tmp/pbs.txt" || return 1
+	[ "$(head -n 1 "$tmp/pb.txt")" = "$(head -n 1 "$tmp/pbs.txt")" ] || return 1
+	python3 - "$S" "$tmp" <<'PY'
+import csv, io, re, subprocess, sys
+S, tmp = sys.argv[1], sys.argv[2]
+def ns(t):	# "12.345678901s" or "12345678901ns", exactly
+    if t.endswith("ns"):
+        return int(t[:-2])
+    a, b = t[:-1].split(".")
+    assert len(b) == 9, t
+    return int(a) * 10**9 + int(b)
+def run(*a):
+    return subprocess.run([S, *a], check=True, capture_output=True, text=True).stdout
+txt = open(tmp + "/pb.txt").read().splitlines()
+raw = open(tmp + "/pbn.txt").read().splitlines()
+m = re.fullmatch(r"trace start: (\S+) on the trace's clock \(fxt-collect's: CLOCK_BOOTTIME\); times below count from it, as --from and --to do", txt[0])
+assert m, txt[0]
+t0 = ns(m.group(1))
+assert raw[0] == txt[0].replace(m.group(1), "%dns" % t0), raw[0]
+tops = [(int(re.match(r"#\d+ \w+ latency \S+: tid (\d+)", txt[i - 1]).group(1)), l.split()[2])
+        for i, l in enumerate(txt) if l.startswith("   runnable from ")]
+assert len(tops) == 3, txt
+for (tid, x), l in zip(tops, [l for l in raw if l.startswith("   runnable from ")]):
+    assert l.split()[2] == "%dns" % ns(x), (x, l)
+    for f in (x, "%dns" % ns(x)):
+        rows = list(csv.DictReader(io.StringIO(run("latency", tmp + "/t.fxt", "--intervals", "--tid", str(tid), "--from", f))))
+        assert any(int(r["start_ns"]) - t0 == ns(x) for r in rows), (x, rows)
+        rows = list(csv.DictReader(io.StringIO(run("latency", tmp + "/t.fxt", "--intervals", "--tid", str(tid), "--to", f))))
+        assert not any(int(r["start_ns"]) - t0 == ns(x) for r in rows), (x, rows)
+a, b = tops[0][1], tops[1][1]
+lo, hi = sorted((a, b), key=ns)
+if lo != hi:
+    span = [l for l in run("summary", tmp + "/t.fxt", "--from", lo, "--to", hi).splitlines() if l.startswith("time span: ")]
+    assert span and span[0].startswith("time span: %s .. %s (" % (lo, hi)), (lo, hi, span)
+PY
+}
+t "text times count from the trace's start (stated once, on its clock) and paste back into --from/--to, exact (top, summary, --ns)" paste_back
+
 # ---- the hand-made traces of fixtures.h (answers worked out there) ----
 F=$tmp/fx
 mkdir -p "$F" && "$B/obj/tests/mk_fixture" "$F" || echo "not ok - mk_fixture"
@@ -214,7 +260,7 @@ t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.
 cpu,0,,,50,950,2,,,,,0
 cpu,1,,,1000,0,0,,,,,0
 thread,301,0,,1000,,0,0,0,0,0,0
-thread,201,200,other-1,50,,1,1,0,0,1,0' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000001500 .. 0.000002500 s (1.00us)'"
+thread,201,200,other-1,50,,1,1,0,0,1,0' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000000500s .. 0.000001500s (1.00us)'"
 t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
 wakeup,101,0,0,1000,1100,100,100,app-main
 wakeup,101,0,0,3000,3400,400,100,app-main\" ]"
@@ -675,7 +721,7 @@ for to in 0 0s 0ms 0.4; do
 done
 t "--from 3 --to 5 (no unit): a note on stderr for each, taken as ns; none with a unit or for 0" "'$S' latency '$tmp/t.fxt' --from 3 --to 5 >/dev/null 2>'$tmp/e.txt' && grep -qx 'fxt-sched: note: --from 3 has no unit: taken as 3 ns (a unit says which: 3s, 3ms, 3us or 3ns)' '$tmp/e.txt' && grep -qx 'fxt-sched: note: --to 5 has no unit: taken as 5 ns (a unit says which: 5s, 5ms, 5us or 5ns)' '$tmp/e.txt' && '$S' latency '$tmp/t.fxt' --from 0 --to 5ns >/dev/null 2>'$tmp/e.txt' && ! grep -q 'has no unit' '$tmp/e.txt' && '$S' latency '$tmp/t.fxt' --from 3s --to 1.5e1s >/dev/null 2>'$tmp/e.txt' && ! grep -q 'has no unit' '$tmp/e.txt'"
 t "--from 0 --to 0: usage error naming both, exit 2; --to 1 alone: exit 0" "'$S' summary '$tmp/t.fxt' --from 0 --to 0 >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 2 ] && grep -q '^fxt-sched: --from 0 is not before --to 0' '$tmp/e.txt' && '$S' summary '$tmp/t.fxt' --to 1ns >/dev/null"
-t "--from after the trace's end: a warning, and the time span is not backwards" "'$S' summary '$tmp/t.fxt' --from 100000s >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*--from 100000s is after the end of the trace' '$tmp/e.txt' && awk '/^time span:/ { exit !(\$3 + 0 <= \$5 + 0 && \$7 == \"(0ns)\") }' '$tmp/o.txt' && '$S' summary '$tmp/t.fxt' --from 100000s --json 2>/dev/null | python3 -c '
+t "--from after the trace's end: a warning, and the time span is not backwards" "'$S' summary '$tmp/t.fxt' --from 100000s >'$tmp/o.txt' 2>'$tmp/e.txt' && grep -q '^fxt-sched: warning: .*--from 100000s is after the end of the trace' '$tmp/e.txt' && awk '/^time span:/ { exit !(\$3 + 0 <= \$5 + 0 && \$6 == \"(0ns)\") }' '$tmp/o.txt' && '$S' summary '$tmp/t.fxt' --from 100000s --json 2>/dev/null | python3 -c '
 import json,sys
 d=json.load(sys.stdin)
 assert d[\"start_ns\"]<=d[\"end_ns\"] and d[\"span_ns\"]==0, d'"

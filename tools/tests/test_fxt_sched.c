@@ -411,7 +411,10 @@ TEST(top_lists_what_ran_meanwhile)
 	js = render(&an, 1, OUT_JSON, GROUP_NONE);
 	ASSERT(txt && js);
 	/* #1: A 700 on cpu0; #2: C waited 5100..5400 = 300 on cpu0 */
-	EXPECT_CONTAINS(txt, "#1 wakeup latency 700ns: tid 101 alpha (pid 100 proc-a) on cpu 0");
+	/* the trace starts at 4000, given once; A waits from 5000, 1000 after */
+	EXPECT(!strncmp(txt, "trace start: 0.000004000s on the trace's clock", 46));
+	EXPECT_CONTAINS(txt, "#1 wakeup latency 700ns: tid 101 alpha (pid 100 proc-a) on cpu 0\n"
+			"   runnable from 0.000001000s until 700ns later; woken on cpu 0 by tid 103 gamma\n");
 	EXPECT_CONTAINS(txt, "by tid 103 gamma");
 	EXPECT_CONTAINS(txt, "tid 102 beta 400ns (1), tid 103 gamma 300ns (1)");
 	EXPECT_CONTAINS(txt, "#2 wakeup latency 300ns: tid 103 gamma");
@@ -465,6 +468,7 @@ TEST(top_lists_the_longest_running_tasks_first)
 	txt = render(&an, 1, OUT_TEXT, GROUP_NONE);
 	ASSERT(txt);
 	EXPECT_CONTAINS(txt, "#1 wakeup latency 1010500ns: tid 100 victim");
+	EXPECT_CONTAINS(txt, "   runnable from 500ns until 1010500ns later;");
 	EXPECT_CONTAINS(txt, "ran on cpu 0 meanwhile: tid 201 hog 1000500ns (3), tid 309 s309 1000ns (1), ");
 	EXPECT_CONTAINS(txt, "tid 303 s303 1000ns (1), 4 more slices 3000ns\n");
 	EXPECT_CONTAINS(js, "\"ran_meanwhile\": [{\"tid\": 201, \"idle\": false, \"name\": \"hog\", \"ns\": 1000500, \"slices\": 3}");
@@ -509,7 +513,9 @@ TEST(summary_busy_idle_and_drops)
 	ASSERT(txt && js && csv);
 	EXPECT_EQ(an.drop_events, 2);
 	EXPECT_CONTAINS(txt, "records dropped: 16 cpu0=9 cpu1=7 (2 buffer-full provider events)");
-	EXPECT_CONTAINS(txt, "time span: 0.000001000 .. 0.000005000 s (4.00us)");
+	/* the times relative to the trace's start (1000), which is given once */
+	EXPECT_CONTAINS(txt, "trace start: 0.000001000s on the trace's clock (fxt-collect's: CLOCK_BOOTTIME); times below count from it, as --from and --to do\n"
+			"time span: 0.000000000s .. 0.000004000s (4.00us)\n");
 	EXPECT_CONTAINS(txt, "\n  CPU             busy             idle   busy%   switches\n"
 			"    0           3.00us           1.00us  75.00%          4\n");
 	EXPECT_CONTAINS(txt, " runtime   switches");
