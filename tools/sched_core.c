@@ -679,8 +679,8 @@ const char *sc_late_advice(char *buf, size_t len, const struct sc_stats *st,
 	if (st->reorder_oom)
 		snprintf(buf, len, "memory ran out (see above), not the window: a wider --reorder-window would need more of it");
 	else
-		snprintf(buf, len, "a --reorder-window above %.9f s, or none, %s",
-			 (double)st->max_disorder_ns / 1e9, does_it);
+		snprintf(buf, len, "--reorder-window %" PRIu64 "ns or more, or none, %s",
+			 st->max_disorder_ns + 1, does_it);
 	return buf;
 }
 

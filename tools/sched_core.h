@@ -218,9 +218,10 @@ const char *sc_late_where(const struct sc_stats *st);
 
 /*
  * sc_late_advice() - the end of the warning about late records or holes:
- * the --reorder-window above the input's largest disorder, or none, that
- * @does_it ("takes them in"); or, when the reorder buffer ran out of memory
- * (which is what made them late), that a wider window is no cure.
+ * the smallest --reorder-window above the input's largest disorder, in ns
+ * as the option takes it (so it can be pasted), or none, that @does_it
+ * ("takes them in"); or, when the reorder buffer ran out of memory (which
+ * is what made them late), that a wider window is no cure.
  * Return: @buf.
  */
 const char *sc_late_advice(char *buf, size_t len, const struct sc_stats *st,
