@@ -429,6 +429,21 @@ static void text_not_listed(FILE *out, size_t total, size_t shown,
 		total > 100000 ? "the 100000 worst" : "them all");
 }
 
+/* A thread's or process's latency row after its ids: name, dists, "}". */
+static void json_lat_row_rest(FILE *out, const char *name,
+			      struct qdist *lat)
+{
+	int k;
+
+	fputs(", \"name\": ", out);
+	json_str(out, name);
+	for (k = 0; k < LAT_KINDS; k++) {
+		fprintf(out, ", \"%s\": ", kind_json[k]);
+		json_dist(out, &lat[k]);
+	}
+	fputs("}", out);
+}
+
 static void json_latency(FILE *out, struct analysis *an, struct qdist *all,
 			 struct thread **tv, size_t nt, struct proc_group *g,
 			 size_t ng)
@@ -445,27 +460,18 @@ static void json_latency(FILE *out, struct analysis *an, struct qdist *all,
 	json_losses(out, an);
 	fputs(",\n\"threads\": [", out);
 	for (i = 0; i < nt; i++) {
-		fprintf(out, "%s\n  {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64
-			", \"name\": ", i ? "," : "", tv[i]->tid, tv[i]->pid);
-		json_str(out, tv[i]->name);
-		for (k = 0; k < LAT_KINDS; k++) {
-			fprintf(out, ", \"%s\": ", kind_json[k]);
-			json_dist(out, &tv[i]->lat[k]);
-		}
-		fputs("}", out);
+		fprintf(out, "%s\n  {\"tid\": %" PRIu64 ", \"pid\": %" PRIu64,
+			i ? "," : "", tv[i]->tid, tv[i]->pid);
+		json_lat_row_rest(out, tv[i]->name, tv[i]->lat);
 	}
 	fputs("]", out);
 	if (g) {
 		fputs(",\n\"processes\": [", out);
 		for (i = 0; i < ng; i++) {
-			fprintf(out, "%s\n  {\"pid\": %" PRIu64 ", \"name\": ",
-				i ? "," : "", g[i].pid);
-			json_str(out, analysis_proc_name(an, g[i].pid));
-			for (k = 0; k < LAT_KINDS; k++) {
-				fprintf(out, ", \"%s\": ", kind_json[k]);
-				json_dist(out, &g[i].lat[k]);
-			}
-			fputs("}", out);
+			fprintf(out, "%s\n  {\"pid\": %" PRIu64, i ? "," : "",
+				g[i].pid);
+			json_lat_row_rest(out, analysis_proc_name(an, g[i].pid),
+					  g[i].lat);
 		}
 		fputs("]", out);
 	}
