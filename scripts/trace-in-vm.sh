@@ -22,6 +22,15 @@ sh_quote() {
 	fi
 }
 
+# sh_quote_words WORD...: each WORD quoted by sh_quote, each after a blank
+# (" 'a b' c"), to append to a command line.
+sh_quote_words() {
+	local word
+	for word; do
+		printf ' %s' "$(sh_quote "$word")"
+	done
+}
+
 # guest_command DURATION [COMMAND [ARG...]]: the shell command line that
 # vm-run.sh's guest runs with sh -c, as root, in /fxtrace (the payload:
 # fxtrace.ko, bin/ first in PATH) with FXTRACE_OUT=/out, whose files come
@@ -47,11 +56,9 @@ guest_command() {
 	kill %1 %2 2>/dev/null; exit \$rc"
 		return
 	fi
-	local o='"$FXTRACE_OUT"' word
+	local o='"$FXTRACE_OUT"'
 	printf '%s' "insmod fxtrace.ko || exit 1; fxt-collect -o $o/sched.fxt${duration:+ -d $duration} --"
-	for word; do
-		printf ' %s' "$(sh_quote "$word")"
-	done
+	sh_quote_words "$@"
 	printf '%s' " >$o/trace-in-vm.stdout 2>$o/trace-in-vm.stderr; echo \$? >$o/trace-in-vm.status"
 }
 
@@ -176,8 +183,7 @@ while [[ $# -gt 0 ]]; do
 		usage >&2
 		exit 2 ;;
 	*)
-		suggest=''
-		for word; do suggest+=" $(sh_quote "$word")"; done
+		suggest=$(sh_quote_words "$@")
 		bad_usage "unexpected argument '$1' (a COMMAND to trace goes after --, e.g. $prog --$suggest)" ;;
 	esac
 done
@@ -240,8 +246,7 @@ guest=$(guest_command "$duration" "${command[@]}")
 if [[ ${#command[@]} -eq 0 ]]; then
 	echo "$prog: tracing $duration s in a QEMU VM (Debian $flavour kernel) ..." >&2
 else
-	cmdline=''
-	for word in "${command[@]}"; do cmdline+=" $(sh_quote "$word")"; done
+	cmdline=$(sh_quote_words "${command[@]}")
 	cmdline=${cmdline# }
 	echo "$prog: tracing $cmdline${duration:+ (for at most $duration s)} in a QEMU VM (Debian $flavour kernel, time limit $vm_timeout s) ..." >&2
 fi
