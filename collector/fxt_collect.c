@@ -33,7 +33,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +41,8 @@
 
 #include "archive_meta.h"
 #include "collect_options.h"
+#include "collect_session.h"
+#include "collect_signals.h"
 #include "command_path.h"
 #include "cpu_list.h"
 #include "fxt_read.h"
@@ -51,131 +52,13 @@
 #include "tid_set.h"
 #include "trace_output.h"
 
-#define PROC_ROOT		"/proc"
 #define POLL_INTERVAL_MS	100
 #define IDLE_BACKOFF_NS		(10 * 1000 * 1000)
-/*
- * While a write() to the output, the open() of a FIFO or the wait for
- * COMMAND after -d is in progress, SIGALRM interrupts it this often, so
- * that a write stuck on a full pipe, an open() waiting for a FIFO's reader
- * or a waitpid() still notices a stop signal handled just before it began
- * (and a write, the -d deadline and COMMAND's exit).
- */
-#define KICK_INTERVAL_MS	100
 /*
  * After a stop signal, the output must take data: if none for this long,
  * the rest is given up (a stalled pipe reader, a FIFO nobody reads).
  */
 #define STOP_PATIENCE_MS	2000
-/*
- * The same signal from the same process again within this time is one
- * request: timeout(1) signals fxt-collect and then its whole process group.
- */
-#define REPEAT_SIGNAL_NS	(100 * 1000 * 1000)
-
-/* Set by signal handlers; read by the loop. */
-static volatile sig_atomic_t stop_signals;	/* SIGINT/SIGTERM received */
-static volatile sig_atomic_t last_stop_signal;
-static volatile sig_atomic_t signal_to_forward;	/* sent by kill(), not a tty */
-static volatile sig_atomic_t child_changed;
-
-/**
- * struct cpu_ring - one CPU's mapped ring
- * @cpu:          the CPU number
- * @ctrl:         the control page mapping
- * @data:         the data area mapping (read-only)
- * @ring:         the consumer state (ring_drain.h)
- * @dropped_seen: ctrl->records_dropped when we last emitted a drop marker
- * @warned:       we already warned about invalid data on this ring
- */
-struct cpu_ring {
-	unsigned int cpu;
-	struct fxtrace_ctrl *ctrl;
-	void *data;
-	struct ring ring;
-	uint64_t dropped_seen;
-	bool warned;
-};
-
-struct session {
-	struct collect_options opts;
-	int fd;
-	struct fxtrace_info info;
-	struct cpu_ring *rings;
-	unsigned int nrings;
-	struct trace_output out;
-	bool out_open;
-	struct fxt_writer meta;		/* scratch for collector records */
-	uint64_t self_pid;		/* owner of the drop counter track */
-	struct tid_set tids;		/* every tid seen in ring data */
-	struct tid_set named_threads;	/* tids with a thread object */
-	struct tid_set named_processes;	/* pids with a process object */
-	struct name_order names;	/* the kernel's newest name per koid */
-	uint64_t names_rewritten;	/* names written again, in time order */
-	bool names_incomplete;		/* out of memory while noting a name */
-	/*
-	 * Tids not named yet, in the order they were first seen: the first
-	 * nready were seen in an earlier drain cycle than the rest.
-	 */
-	uint64_t *new_tids;
-	size_t nnew, nready, new_cap;
-	bool tids_incomplete;		/* out of memory while adding */
-	bool proc_blind;		/* PROC_ROOT lists no task (not us) */
-	bool tracing;
-	bool traced;			/* START succeeded at some point */
-	bool failed;			/* a step failed: exit status 1 */
-	bool write_failed;		/* the output is broken: write no more */
-	/*
-	 * Output offset where the fixed preamble (magic, provider, tick
-	 * rate, strings) ends: a file cut back to before it holds no trace.
-	 */
-	uint64_t preamble_end;
-	/*
-	 * START asked for (the first probe attaches, and records start,
-	 * before START returns), START returned (-d counts from here),
-	 * STOP returned.
-	 */
-	struct timespec attaching, started, stopped;
-	/*
-	 * CLOCK_BOOTTIME just before START: every record of the session is
-	 * later. Where a hole in a ring that had no record yet begins.
-	 */
-	uint64_t attach_ns;
-	uint64_t skip_markers;		/* bytes-skipped pairs written */
-	uint64_t tail_loss_markers;	/* records-lost pairs we wrote */
-	uint64_t tail_lost;		/* the records they mark */
-	unsigned int draining_cpu;	/* the ring drain_all() is at */
-	uint64_t ring_bytes_out;	/* of its data, what the output took */
-	const char *marker_failed;	/* the marker a drain failed writing */
-	uint64_t cut_bytes;		/* what output_failed() cut off */
-	uint64_t threads_gone;		/* seen, but exited before naming */
-	sigset_t saved_mask;
-	sigset_t ignored_at_start;	/* of handled_signals[], for COMMAND */
-
-	pid_t child;			/* COMMAND, or 0 */
-	bool child_running;
-	int child_status;		/* waitpid() status once it exited */
-	int exec_errno;			/* COMMAND could not be started */
-	bool command_not_run;		/* a stop or -d came first */
-	bool child_abandoned;		/* stopped by a second signal */
-	/* stop_signals when COMMAND was found exited (own_stop_signals()) */
-	int command_signals;
-
-	/* -d: when tracing stops (CLOCK_MONOTONIC) */
-	struct timespec deadline;
-	/* A stop signal came before START: nothing traced, exit 128+N. */
-	bool interrupted_early;
-	/*
-	 * A stop by signal was acted upon, with @stop_count signals counted
-	 * then: one more, or @patience_ms with no byte taken by the output
-	 * since @progress_at (at @progress_offset), gives up the rest.
-	 */
-	bool stopping;
-	int stop_count;
-	struct timespec progress_at;
-	uint64_t progress_offset;
-	const char *gave_up;		/* why the rest was not written */
-};
 
 __attribute__((format(printf, 1, 2)))
 static void msg(const char *fmt, ...)
@@ -205,155 +88,6 @@ static double seconds_between(const struct timespec *a,
 {
 	return (double)(b->tv_sec - a->tv_sec) +
 	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-/* ---- signals ---------------------------------------------------------- */
-
-static void on_stop_signal(int sig, siginfo_t *si, void *unused)
-{
-	static int prev_sig, prev_code;
-	static pid_t prev_pid;
-	static struct timespec prev;
-	struct timespec now;
-	int saved_errno = errno;
-	bool repeat;
-
-	(void)unused;
-	/* INT and TERM are blocked in here (sa_mask): no nesting. */
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	repeat = stop_signals && sig == prev_sig && si->si_code == SI_USER &&
-		 prev_code == SI_USER && si->si_pid == prev_pid &&
-		 (now.tv_sec - prev.tv_sec) * 1000000000LL +
-		 (now.tv_nsec - prev.tv_nsec) < REPEAT_SIGNAL_NS;
-	prev_sig = sig;
-	prev_code = si->si_code;
-	prev_pid = si->si_pid;
-	prev = now;
-	errno = saved_errno;
-	if (repeat)
-		return;		/* see REPEAT_SIGNAL_NS */
-	stop_signals++;
-	last_stop_signal = sig;
-	/*
-	 * Ctrl-C from a terminal reaches the whole foreground process group,
-	 * COMMAND included (si_code SI_KERNEL); a signal someone kill()ed us
-	 * with reached only us, so it has to be passed on.
-	 */
-	if (si->si_code != SI_KERNEL)
-		signal_to_forward = sig;
-}
-
-static void on_sigchld(int sig)
-{
-	(void)sig;
-	child_changed = 1;
-}
-
-/* Only to make a blocked call return EINTR (see KICK_INTERVAL_MS). */
-static void on_sigalrm(int sig)
-{
-	(void)sig;
-}
-
-/*
- * The signals whose handling we change. COMMAND gets each back as we got
- * it: ignored if it was (a background job of a shell, nohup, env
- * --ignore-signal), else the default, as if it had been run directly.
- */
-static const int handled_signals[] = {
-	SIGINT, SIGTERM, SIGCHLD, SIGALRM, SIGPIPE, SIGXFSZ,
-};
-#define NR_HANDLED_SIGNALS (sizeof(handled_signals) / sizeof(handled_signals[0]))
-
-/*
- * SIGINT and SIGTERM stay deliverable for the whole run, without
- * SA_RESTART: a blocking open() of a FIFO or write() to a full pipe returns
- * EINTR, so a stop is noticed there too. Only the poll loop blocks them,
- * between looking at the flags and ppoll(), whose mask lets them in (no
- * lost wake-up). SIGCHLD is only needed while waiting: blocked otherwise.
- */
-static void setup_signals(struct session *s)
-{
-	struct sigaction sa;
-	sigset_t set;
-	size_t i;
-
-	sigemptyset(&s->ignored_at_start);
-	for (i = 0; i < NR_HANDLED_SIGNALS; i++)
-		if (sigaction(handled_signals[i], NULL, &sa) == 0 &&
-		    !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN)
-			sigaddset(&s->ignored_at_start, handled_signals[i]);
-	/*
-	 * Ours even if ignored when we started: a stop must reach us (kill
-	 * -INT of a background fxt-collect), as --help promises.
-	 */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_stop_signal;
-	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: interrupt waits */
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_sigchld;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
-	sa.sa_handler = on_sigalrm;
-	sa.sa_flags = 0;		/* no SA_RESTART either */
-	sigaction(SIGALRM, &sa, NULL);
-	/*
-	 * A closed pipe on -o - must be an EPIPE error we can report, and a
-	 * file size limit an EFBIG: both end in a trace cut at a record.
-	 */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, &s->saved_mask);
-	/* Even if whoever started us had them blocked. */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGALRM);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-}
-
-/* Block (@block) or unblock SIGINT and SIGTERM. */
-static void block_stop_signals(bool block)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
-}
-
-/* The mask to wait with: what we started with, minus our signals. */
-static sigset_t wait_mask(const struct session *s)
-{
-	sigset_t mask = s->saved_mask;
-
-	sigdelset(&mask, SIGINT);
-	sigdelset(&mask, SIGTERM);
-	sigdelset(&mask, SIGCHLD);
-	sigdelset(&mask, SIGALRM);
-	return mask;
-}
-
-/* SIGALRM every KICK_INTERVAL_MS from now (@on), or no more. */
-static void kick_timer(bool on)
-{
-	struct itimerval it;
-
-	memset(&it, 0, sizeof(it));
-	if (on) {
-		it.it_interval.tv_usec = KICK_INTERVAL_MS * 1000;
-		it.it_value = it.it_interval;
-	}
-	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 /* ---- device setup ----------------------------------------------------- */
@@ -1450,7 +1184,6 @@ static int check_command(struct session *s)
 /* In the child: become COMMAND, or report errno through @report_fd. */
 static void exec_command(struct session *s, int report_fd)
 {
-	size_t i;
 	int err;
 
 	/*
@@ -1459,10 +1192,7 @@ static void exec_command(struct session *s, int report_fd)
 	 * handler and lost. Now it does to the child what it would do to
 	 * COMMAND run directly.
 	 */
-	for (i = 0; i < NR_HANDLED_SIGNALS; i++)
-		signal(handled_signals[i],
-		       sigismember(&s->ignored_at_start, handled_signals[i]) ?
-		       SIG_IGN : SIG_DFL);
+	restore_signals_for_command(s);
 	trace_output_drop_guard(&s->out);	/* only we may hold it */
 	sigprocmask(SIG_SETMASK, &s->saved_mask, NULL);
 	if (!strcmp(s->opts.output, "-"))
