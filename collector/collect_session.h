@@ -130,4 +130,16 @@ struct session {
 	const char *gave_up;		/* why the rest was not written */
 };
 
+/* fxt_collect.c: what every step reports with, on stderr. */
+__attribute__((format(printf, 1, 2)))
+void msg(const char *fmt, ...);
+int step_failed(struct session *s, const char *step, int err,
+		const char *hint);
+
+/* collect_device.c: the device, from open() to the mapped rings. */
+int open_device(struct session *s);
+int get_info(struct session *s);
+int configure(struct session *s);
+int map_rings(struct session *s);
+
 #endif /* COLLECT_SESSION_H */

@@ -61,7 +61,7 @@
 #define STOP_PATIENCE_MS	2000
 
 __attribute__((format(printf, 1, 2)))
-static void msg(const char *fmt, ...)
+void msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,8 +73,8 @@ static void msg(const char *fmt, ...)
 }
 
 /* "<step> failed: <errno text>" and, if there is one, what to do. */
-static int step_failed(struct session *s, const char *step, int err,
-		       const char *hint)
+int step_failed(struct session *s, const char *step, int err,
+		const char *hint)
 {
 	msg("%s failed: %s", step, strerror(err));
 	if (hint)
@@ -90,7 +90,7 @@ static double seconds_between(const struct timespec *a,
 	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* ---- device setup ----------------------------------------------------- */
+/* ---- before anything is opened ---------------------------------------- */
 
 /*
  * -o - with a stdout the trace cannot go to whole: one open for reading
@@ -172,205 +172,6 @@ static void warn_pid_namespace(const struct session *s)
 	    st.st_ino == 0xEFFFFFFCU)
 		return;
 	msg("warning: fxt-collect runs in a PID namespace of its own (a container?), but the trace holds the host's thread ids, which /proc here does not show: threads will be unnamed or misnamed. Run it in the host's PID namespace (e.g. docker run --pid=host)");
-}
-
-static int open_device(struct session *s)
-{
-	const char *hint = NULL;
-	char step[300], missing[400];
-	int err;
-
-	s->fd = open(s->opts.device, O_RDWR | O_CLOEXEC);
-	if (s->fd >= 0)
-		return 0;
-	err = errno;
-	switch (err) {
-	case ENOENT:
-	case ENODEV:
-	case ENXIO:
-		/*
-		 * Only the default node comes and goes with the module; a
-		 * path given with -D may simply be wrong.
-		 */
-		if (!strcmp(s->opts.device, COLLECT_DEFAULT_DEVICE)) {
-			hint = "the fxtrace module is not loaded: sudo modprobe fxtrace (installed with make install or make dkms) or sudo insmod kmod/fxtrace.ko (from the source tree)";
-		} else {
-			snprintf(missing, sizeof(missing),
-				 "%s %s: check -D; the module's device is " COLLECT_DEFAULT_DEVICE,
-				 s->opts.device, err == ENOENT ? "does not exist" :
-				 "is not the fxtrace device (no driver behind it)");
-			hint = missing;
-		}
-		break;
-	case EACCES:
-	case EPERM:
-		hint = "tracing needs root with CAP_PERFMON or CAP_SYS_ADMIN: run fxt-collect with sudo";
-		break;
-	case EBUSY:
-		snprintf(missing, sizeof(missing),
-			 "another tracing session is running (one at a time): stop the other fxt-collect first ('fuser -v %s' names the processes that have it open)",
-			 s->opts.device);
-		hint = missing;
-		break;
-	default:
-		/* A directory, say: only a path given with -D can be that. */
-		if (strcmp(s->opts.device, COLLECT_DEFAULT_DEVICE))
-			hint = "check -D; the module's device is " COLLECT_DEFAULT_DEVICE;
-		break;
-	}
-	snprintf(step, sizeof(step), "opening %s", s->opts.device);
-	return step_failed(s, step, err, hint);
-}
-
-/* The module must describe a layout we can use; never trust it blindly. */
-static const char *bad_info(const struct fxtrace_info *info)
-{
-	uint64_t last;
-
-	if (info->buf_size < FXTRACE_BUF_SIZE_MIN ||
-	    info->buf_size > FXTRACE_BUF_SIZE_MAX ||
-	    (info->buf_size & (info->buf_size - 1)))
-		return "buffer size is not a power of two from 64K to 256M";
-	if (info->ctrl_size < sizeof(struct fxtrace_ctrl))
-		return "control page is smaller than struct fxtrace_ctrl";
-	if (info->nr_cpu_ids == 0 || info->nr_cpu_ids > FXT_SCHED_CPU_MASK + 1)
-		return "number of CPUs is 0 or above 65536";
-	if (info->clock_id != FXTRACE_CLOCK_ID)
-		return "clock is not CLOCK_BOOTTIME";
-	last = (uint64_t)(info->nr_cpu_ids - 1);
-	if (info->cpu_stride == 0 ||
-	    info->cpu_stride > (uint64_t)INT64_MAX / (last + 1) ||
-	    info->ctrl_offset > (uint64_t)INT64_MAX - last * info->cpu_stride ||
-	    info->data_offset > (uint64_t)INT64_MAX - last * info->cpu_stride)
-		return "mmap offsets overflow";
-	return NULL;
-}
-
-static int get_info(struct session *s)
-{
-	const char *why;
-
-	memset(&s->info, 0, sizeof(s->info));
-	if (ioctl(s->fd, FXTRACE_IOC_GET_INFO, &s->info) < 0)
-		return step_failed(s, "FXTRACE_IOC_GET_INFO", errno,
-				   errno == ENOTTY ?
-				   "the device is not an fxtrace device (check -D)" : NULL);
-	if (s->info.abi_version != FXTRACE_ABI_VERSION) {
-		msg("ABI version mismatch: the loaded module speaks version %u, this fxt-collect speaks version %u",
-		    s->info.abi_version, FXTRACE_ABI_VERSION);
-		msg("build and load the module and the collector from the same source tree");
-		s->failed = true;
-		return -1;
-	}
-	why = bad_info(&s->info);
-	if (why) {
-		msg("FXTRACE_IOC_GET_INFO returned an unusable layout: %s", why);
-		msg("this is a module bug; please report it with the dmesg output");
-		s->failed = true;
-		return -1;
-	}
-	return 0;
-}
-
-static int configure(struct session *s)
-{
-	struct fxtrace_config cfg;
-	const char *hint = NULL;
-
-	/*
-	 * Always configure, even without -b: CONFIGURE hands out freshly
-	 * zeroed buffers, so nothing a crashed earlier session left in the
-	 * rings can end up in this trace.
-	 */
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.buf_size = s->opts.buf_size;	/* 0: the module's default */
-	if (ioctl(s->fd, FXTRACE_IOC_CONFIGURE, &cfg) < 0) {
-		switch (errno) {
-		case EINVAL:
-			hint = "the module rejected the buffer size: use -b with a power of two from 64K to 256M";
-			break;
-		case ENOMEM:
-			hint = "not enough kernel memory for one ring per CPU: use a smaller -b";
-			break;
-		case EBUSY:
-			hint = "the buffers are in use (tracing, or still mapped elsewhere): stop the other session";
-			break;
-		}
-		return step_failed(s, "FXTRACE_IOC_CONFIGURE", errno, hint);
-	}
-	/* Learn the size actually in effect. */
-	return get_info(s);
-}
-
-static int check_ctrl(struct session *s, const struct cpu_ring *r)
-{
-	const struct fxtrace_ctrl *c = r->ctrl;
-
-	if (c->version == FXTRACE_CTRL_VERSION && c->cpu == r->cpu &&
-	    c->size >= sizeof(struct fxtrace_ctrl) &&
-	    c->buf_size == s->info.buf_size)
-		return 0;
-	msg("CPU %u's control page is unusable (version %u, cpu %u, size %u, buf_size %llu)",
-	    r->cpu, c->version, c->cpu, c->size, (unsigned long long)c->buf_size);
-	msg("this is a module bug; please report it with the dmesg output");
-	s->failed = true;
-	return -1;
-}
-
-/* Map one CPU's control page and data area. 1: mapped, 0: no such CPU. */
-static int map_cpu(struct session *s, unsigned int cpu)
-{
-	struct cpu_ring *r = &s->rings[s->nrings];
-	uint64_t shift = (uint64_t)cpu * s->info.cpu_stride;
-	char step[96];
-	void *p;
-
-	p = mmap(NULL, s->info.ctrl_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 s->fd, (off_t)(s->info.ctrl_offset + shift));
-	if (p == MAP_FAILED && errno == ENXIO)
-		return 0;	/* not a possible CPU on this machine */
-	snprintf(step, sizeof(step), "mapping CPU %u's control page", cpu);
-	if (p == MAP_FAILED)
-		return step_failed(s, step, errno, NULL);
-	r->cpu = cpu;
-	r->ctrl = p;
-	s->nrings++;	/* from here on cleanup unmaps it */
-	p = mmap(NULL, s->info.buf_size, PROT_READ, MAP_SHARED, s->fd,
-		 (off_t)(s->info.data_offset + shift));
-	snprintf(step, sizeof(step), "mapping CPU %u's ring (%llu bytes)", cpu,
-		 (unsigned long long)s->info.buf_size);
-	if (p == MAP_FAILED)
-		return step_failed(s, step, errno, errno == ENOMEM ?
-				   "not enough address space or memory: use a smaller -b" : NULL);
-	r->data = p;
-	if (check_ctrl(s, r))
-		return -1;
-	ring_init(&r->ring, r->ctrl, r->data, s->info.buf_size);
-	r->dropped_seen = __atomic_load_n(&r->ctrl->records_dropped,
-					  __ATOMIC_RELAXED);
-	return 1;
-}
-
-static int map_rings(struct session *s)
-{
-	unsigned int cpu;
-	int ret;
-
-	s->rings = calloc(s->info.nr_cpu_ids, sizeof(*s->rings));
-	if (!s->rings)
-		return step_failed(s, "allocating ring state", ENOMEM, NULL);
-	for (cpu = 0; cpu < s->info.nr_cpu_ids; cpu++) {
-		ret = map_cpu(s, cpu);
-		if (ret < 0)
-			return -1;
-	}
-	if (s->nrings == 0) {
-		msg("mapping the rings failed: the module offers no CPU (every mmap gave ENXIO)");
-		msg("this is a module bug; please report it with the dmesg output");
-		s->failed = true;
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- stopping while writing ------------------------------------------ */

@@ -2,8 +2,9 @@
 /*
  * fuzz_collect_info.c - fxt-collect's checks of what the module tells it:
  * bad_info() on the FXTRACE_IOC_GET_INFO answer and check_ctrl() on each
- * mapped control page. Both are static in fxt_collect.c, which is
- * included here with its main() renamed.
+ * mapped control page. Both are static in collector/collect_device.c,
+ * which is included here; so is fxt_collect.c, with its main() renamed,
+ * which the rest of fxt-collect (linked: fuzz/Makefile) calls into.
  *
  * Input: a struct fxtrace_info, then a struct fxtrace_ctrl and a u16 CPU
  * number (missing bytes are 0). When bad_info() accepts the layout,
@@ -21,6 +22,7 @@ int fxt_collect_main(int argc, char **argv);
 #define main fxt_collect_main
 #include "fxt_collect.c"
 #undef main
+#include "collect_device.c"
 
 /* @base + @cpu * @stride as map_cpu() computes it, or false on overflow. */
 static bool mmap_offset_fits(uint64_t base, uint64_t cpu, uint64_t stride)
