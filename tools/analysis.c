@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * analysis.c - the scheduler state machine behind fxt-sched: per-CPU and
+ * per-thread state, latency intervals, holes, the time window (the model
+ * and its incomplete periods are described in analysis.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * qdist.c - bounded-memory latency distributions: exact values, then a
+ * log-linear histogram (the accuracy bounds are in qdist.h).
+ */
 #include <stdlib.h>
 #include <string.h>
 

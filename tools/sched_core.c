@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * sched_core.c - one pass over an FXT file, scheduling records handed on
+ * in timestamp order through a bounded reorder window (why, and what goes
+ * through it, in sched_core.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
