@@ -142,4 +142,16 @@ int get_info(struct session *s);
 int configure(struct session *s);
 int map_rings(struct session *s);
 
+/* fxt_collect.c: the -d deadline, which starting COMMAND looks at too. */
+bool deadline_passed(const struct session *s, const struct timespec *now);
+
+/* collect_command.c: COMMAND, and which stop signals are its. */
+int own_stop_signals(const struct session *s);
+void reap_child(struct session *s);
+void forward_signal(struct session *s);
+int check_command(struct session *s);
+int start_command(struct session *s);
+void wait_for_command(struct session *s);
+void report_command_status(const struct session *s);
+
 #endif /* COLLECT_SESSION_H */
