@@ -130,20 +130,22 @@ struct session {
 	const char *gave_up;		/* why the rest was not written */
 };
 
-/* fxt_collect.c: what every step reports with, on stderr. */
+/*
+ * fxt_collect.c: a message on stderr ("fxt-collect: ..."), a step that
+ * failed (its error, what to do, the session marked failed), and time.
+ */
 __attribute__((format(printf, 1, 2)))
 void msg(const char *fmt, ...);
 int step_failed(struct session *s, const char *step, int err,
 		const char *hint);
+double seconds_between(const struct timespec *a, const struct timespec *b);
+bool deadline_passed(const struct session *s, const struct timespec *now);
 
 /* collect_device.c: the device, from open() to the mapped rings. */
 int open_device(struct session *s);
 int get_info(struct session *s);
 int configure(struct session *s);
 int map_rings(struct session *s);
-
-/* fxt_collect.c: the -d deadline, which starting COMMAND looks at too. */
-bool deadline_passed(const struct session *s, const struct timespec *now);
 
 /* collect_command.c: COMMAND, and which stop signals are its. */
 int own_stop_signals(const struct session *s);
@@ -153,5 +155,10 @@ int check_command(struct session *s);
 int start_command(struct session *s);
 void wait_for_command(struct session *s);
 void report_command_status(const struct session *s);
+
+/* collect_summary.c: the end's report, and sizes as it writes them. */
+void human_bytes(uint64_t bytes, char *buf, size_t size);
+void print_summary(struct session *s);
+int exit_status(const struct session *s);
 
 #endif /* COLLECT_SESSION_H */

@@ -32,7 +32,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,7 +41,6 @@
 #include "collect_options.h"
 #include "collect_session.h"
 #include "collect_signals.h"
-#include "cpu_list.h"
 #include "fxt_read.h"
 #include "fxt_write.h"
 #include "name_order.h"
@@ -81,8 +79,8 @@ int step_failed(struct session *s, const char *step, int err,
 	return -1;
 }
 
-static double seconds_between(const struct timespec *a,
-			      const struct timespec *b)
+double seconds_between(const struct timespec *a,
+		       const struct timespec *b)
 {
 	return (double)(b->tv_sec - a->tv_sec) +
 	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
@@ -253,16 +251,6 @@ static int out_write(struct session *s, const void *buf, size_t len)
 }
 
 /* ---- output ----------------------------------------------------------- */
-
-static void human_bytes(uint64_t bytes, char *buf, size_t size)
-{
-	if (bytes >= (1ULL << 20))
-		snprintf(buf, size, "%.1f MiB", (double)bytes / (1 << 20));
-	else if (bytes >= (1ULL << 10))
-		snprintf(buf, size, "%.1f KiB", (double)bytes / (1 << 10));
-	else
-		snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
-}
 
 /*
  * A stop signal before tracing started: nothing is traced, and the output
@@ -991,224 +979,6 @@ static void close_output(struct session *s)
 	if (err)
 		step_failed(s, "closing the trace file", -err,
 			    "the trace may be incomplete: check the disk and rerun");
-}
-
-/*
- * Per-CPU list "cpu0 12, cpu3 4" of a counter, only CPUs where it is > 0,
- * ending in ", ..." if @buf is too small for all (cpu_list.h); the total
- * counts every CPU.
- */
-static uint64_t per_cpu_list(const struct session *s, char *buf, size_t size,
-			     uint64_t (*get)(const struct cpu_ring *))
-{
-	struct cpu_list list;
-	uint64_t total = 0, v;
-	unsigned int i;
-
-	cpu_list_init(&list, buf, size);
-	for (i = 0; i < s->nrings; i++) {
-		v = get(&s->rings[i]);
-		if (!v)
-			continue;
-		total += v;
-		cpu_list_add(&list, s->rings[i].cpu, v);
-	}
-	return total;
-}
-
-static uint64_t get_dropped(const struct cpu_ring *r)
-{
-	return __atomic_load_n(&r->ctrl->records_dropped, __ATOMIC_RELAXED);
-}
-
-static uint64_t get_consumer_errors(const struct cpu_ring *r)
-{
-	return __atomic_load_n(&r->ctrl->consumer_errors, __ATOMIC_RELAXED);
-}
-
-static uint64_t get_invalid(const struct cpu_ring *r)
-{
-	return r->ring.bad_producer + r->ring.corrupt;
-}
-
-static uint64_t get_producer_behind(const struct cpu_ring *r)
-{
-	return r->ring.producer_behind;
-}
-
-static uint64_t sum_per_cpu(const struct session *s,
-			    uint64_t (*get)(const struct cpu_ring *))
-{
-	uint64_t total = 0;
-	unsigned int i;
-
-	for (i = 0; i < s->nrings; i++)
-		total += get(&s->rings[i]);
-	return total;
-}
-
-/* Append ", <n> <what>" to @buf when @n is not zero. */
-static void add_count(char *buf, size_t size, uint64_t n, const char *what)
-{
-	size_t len = strlen(buf);
-
-	if (n && len < size)
-		snprintf(buf + len, size - len, ", %llu %s",
-			 (unsigned long long)n, what);
-}
-
-/*
- * "1234 records (600 context switches, 600 wakeups, 30 name records (2
- * written again in time order), 4 loss markers)": every kind there was.
- */
-static void record_kinds(const struct session *s, char *buf, size_t size)
-{
-	struct ring sum = { 0 };
-	char again[64] = "";
-	unsigned int i;
-
-	for (i = 0; i < s->nrings; i++) {
-		sum.switches += s->rings[i].ring.switches;
-		sum.wakeups += s->rings[i].ring.wakeups;
-		sum.names += s->rings[i].ring.names;
-		sum.loss_markers += s->rings[i].ring.loss_markers;
-		sum.other_records += s->rings[i].ring.other_records;
-	}
-	snprintf(buf, size, "%llu records (%llu context switches, %llu wakeups",
-		 (unsigned long long)(sum.switches + sum.wakeups + sum.names +
-				      sum.loss_markers + sum.other_records),
-		 (unsigned long long)sum.switches,
-		 (unsigned long long)sum.wakeups);
-	if (s->names_rewritten)
-		snprintf(again, sizeof(again), "name records (%llu written again in time order)",
-			 (unsigned long long)s->names_rewritten);
-	add_count(buf, size, sum.names, again[0] ? again : "name records");
-	add_count(buf, size, sum.loss_markers, "loss markers");
-	add_count(buf, size, sum.other_records, "of other kinds");
-	if (strlen(buf) + 1 < size)
-		strcat(buf, ")");
-}
-
-/*
- * "24 bytes of malformed records, and 2 impossible producer positions ...":
- * what the drains skipped. Malformed records are counted to the byte; at
- * an impossible producer position the ring's unread data was skipped, and
- * how much that was nobody knows (only that position could have said, and
- * it is wrong), except that a ring never holds more than its size.
- */
-static void invalid_data(const struct session *s, char *buf, size_t size)
-{
-	uint64_t skipped = 0, bad = 0;
-	char ring[32];
-	unsigned int i;
-	int n = 0;
-
-	for (i = 0; i < s->nrings; i++) {
-		skipped += s->rings[i].ring.bytes_skipped;
-		bad += s->rings[i].ring.bad_producer;
-	}
-	buf[0] = '\0';
-	if (skipped)
-		n = snprintf(buf, size, "%llu bytes of malformed records",
-			     (unsigned long long)skipped);
-	if (bad && n >= 0 && (size_t)n < size) {
-		human_bytes(s->info.buf_size, ring, sizeof(ring));
-		snprintf(buf + n, size - (size_t)n,
-			 "%s%llu impossible producer position%s, each skipping what its ring held unread (an unknown amount, at most one ring: %s)",
-			 n ? ", and " : "", (unsigned long long)bad,
-			 bad == 1 ? "" : "s", ring);
-	}
-}
-
-static void print_summary(struct session *s)
-{
-	char fallback[1024], size[32], kinds[256], invalid[256];
-	size_t list_size = CPU_LIST_SIZE(s->nrings);
-	char *list = malloc(list_size);	/* room for every CPU */
-	uint64_t total;
-
-	if (!list) {	/* the lists end in ", ..." where this is full */
-		list = fallback;
-		list_size = sizeof(fallback);
-	}
-	if (!s->opts.quiet && s->traced) {
-		human_bytes(s->out.offset - s->out.start, size, sizeof(size));
-		record_kinds(s, kinds, sizeof(kinds));
-		/*
-		 * A ring per possible CPU (uapi), online or not: nrings is
-		 * not how many CPUs ran (128 possible, 4 online is common).
-		 */
-		msg("traced %u rings (one per possible CPU) for %.3f s, plus %.3f s attaching the probes: %s, %s written to %s",
-		    s->nrings, seconds_between(&s->started, &s->stopped),
-		    seconds_between(&s->attaching, &s->started),
-		    kinds, size, s->out.path);
-	}
-	total = per_cpu_list(s, list, list_size, get_dropped);
-	if (total)
-		msg("records dropped: %s (%llu in total): the rings were full; use a larger -b (now %lluK)",
-		    list, (unsigned long long)total,
-		    (unsigned long long)(s->info.buf_size >> 10));
-	else if (!s->opts.quiet)
-		msg("no records dropped");
-	if (s->tail_lost && !s->opts.quiet)
-		msg("%llu of them were dropped after their CPU's last record, where the module writes no loss marker: fxt-collect marked them at the end (%llu hole%s on counter records_lost:cpu:<n>, as the module marks the others)",
-		    (unsigned long long)s->tail_lost,
-		    (unsigned long long)s->tail_loss_markers,
-		    s->tail_loss_markers == 1 ? "" : "s");
-	if (per_cpu_list(s, list, list_size, get_consumer_errors))
-		msg("consumer_errors (the module found our read position out of range): %s", list);
-	if (per_cpu_list(s, list, list_size, get_producer_behind))
-		msg("producer positions behind the data already read (module bug?), times per CPU: %s; not followed, nothing skipped or copied twice",
-		    list);
-	if (per_cpu_list(s, list, list_size, get_invalid)) {
-		invalid_data(s, invalid, sizeof(invalid));
-		msg("invalid ring data skipped (module bug?), times per CPU: %s; %s",
-		    list, invalid);
-		/* Where to look in the file, so it is not news to a reader. */
-		if (s->skip_markers)
-			msg("the trace marks %llu hole%s it left: counter bytes_skipped:cpu:<n> (bytes, then 0 where the CPU's records resume)",
-			    (unsigned long long)s->skip_markers,
-			    s->skip_markers == 1 ? "" : "s");
-	}
-	if (!s->opts.quiet && s->threads_gone && s->proc_blind)
-		msg("%llu traced thread(s) have no name: %s could not name them (see the warning above)",
-		    (unsigned long long)s->threads_gone, PROC_ROOT);
-	else if (!s->opts.quiet && s->threads_gone)
-		msg("%llu traced thread(s) exited before fxt-collect could read their names",
-		    (unsigned long long)s->threads_gone);
-	if (s->tids_incomplete)
-		msg("warning: out of memory while tracking thread ids; some threads are unnamed");
-	if (s->names_incomplete)
-		msg("warning: out of memory while ordering the kernel's names; some may be stale");
-	if (list != fallback)
-		free(list);
-}
-
-static int exit_status(const struct session *s)
-{
-	int status;
-
-	if (s->interrupted_early)
-		return 128 + last_stop_signal;
-	if (s->exec_errno)
-		return s->exec_errno == ENOENT ? EXIT_CMD_NOT_FOUND : EXIT_CMD_NOT_EXEC;
-	if (s->command_not_run)
-		return stop_signals ? 128 + last_stop_signal : EXIT_TRACE_FAILED;
-	if (s->child_abandoned)
-		return 128 + last_stop_signal;
-	if (s->child && !s->child_running) {
-		status = s->child_status;
-		if (WIFEXITED(status) && WEXITSTATUS(status))
-			return WEXITSTATUS(status);
-		if (WIFSIGNALED(status))
-			return 128 + WTERMSIG(status);
-	}
-	if (s->failed)
-		return EXIT_TRACE_FAILED;
-	if (sum_per_cpu(s, get_dropped) || sum_per_cpu(s, get_invalid) ||
-	    s->gave_up)
-		return EXIT_DATA_LOST;
-	return EXIT_TRACE_OK;
 }
 
 static void session_cleanup(struct session *s)
