@@ -139,7 +139,12 @@ void msg(const char *fmt, ...);
 int step_failed(struct session *s, const char *step, int err,
 		const char *hint);
 double seconds_between(const struct timespec *a, const struct timespec *b);
+uint64_t boottime_ns(void);
+
+/* fxt_collect.c: tracing on and off, and the stops that end it. */
 bool deadline_passed(const struct session *s, const struct timespec *now);
+int stopped_early(struct session *s);
+void stop_tracing(struct session *s);
 
 /* collect_device.c: the device, from open() to the mapped rings. */
 int open_device(struct session *s);
@@ -155,6 +160,16 @@ int check_command(struct session *s);
 int start_command(struct session *s);
 void wait_for_command(struct session *s);
 void report_command_status(const struct session *s);
+
+/* collect_output.c: the trace file's content, and how its writes end. */
+int open_output(struct session *s);
+int build_preamble(struct session *s);
+int write_preamble(struct session *s);
+int sample_drop_counters(struct session *s);
+long long drain_all(struct session *s, bool final);
+void note_stop(struct session *s);
+void write_trailer(struct session *s);
+void close_output(struct session *s);
 
 /* collect_summary.c: the end's report, and sizes as it writes them. */
 void human_bytes(uint64_t bytes, char *buf, size_t size);
