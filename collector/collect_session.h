@@ -141,7 +141,7 @@ int step_failed(struct session *s, const char *step, int err,
 double seconds_between(const struct timespec *a, const struct timespec *b);
 uint64_t boottime_ns(void);
 
-/* fxt_collect.c: tracing on and off, and the stops that end it. */
+/* fxt_collect.c: the -d deadline, a stop before START, and STOP. */
 bool deadline_passed(const struct session *s, const struct timespec *now);
 int stopped_early(struct session *s);
 void stop_tracing(struct session *s);

@@ -17,6 +17,22 @@
  *   -> thread names again -> summary -> [wait for COMMAND]
  * Every step prints its own error, naming the step and what to do, and
  * marks the session failed; session_cleanup() is the single way out.
+ *
+ * Each step is in the file of its job. This one keeps main(), what comes
+ * before anything is opened (closed standard descriptors, -o - checks, a
+ * PID namespace), START, the poll loop, STOP and the cleanup:
+ *   collect_options.c  parse
+ *   collect_command.c  would COMMAND run, [COMMAND], [wait for COMMAND]
+ *                      and its status; which stop signals are COMMAND's
+ *   collect_device.c   open device, GET_INFO, CONFIGURE, mmap rings
+ *   collect_output.c   open output, preamble, drop counters, each drain,
+ *                      thread names again, closing the output; what a
+ *                      write that blocks or fails does
+ *   collect_summary.c  summary, exit status
+ *   collect_signals.c  the handlers whose flags every step looks at, the
+ *                      masks the waits use, the kick timer
+ * They share struct session, and call each other only through
+ * collect_session.h and collect_signals.h.
  */
 #include <errno.h>
 #include <fcntl.h>
