@@ -7,7 +7,7 @@
  * ring's small cache to the sink, which remembers it in a tid_set and
  * queues it for naming if new, and
  * writes the bytes verbatim with trace_output_write() (collector/
- * fxt_collect.c, drain_all() and sink_tid()). This program runs exactly
+ * collect_output.c, drain_all() and sink_tid()). This program runs exactly
  * those library functions over rings in ordinary memory, filled with
  * kernel-format records (the layouts of kmod/fxtrace_probes.c) between
  * drains, until >= --megabytes have gone through, and reports the drain
