@@ -525,7 +525,7 @@ int main(int argc, char **argv)
 	const char *path, *outpath = NULL;
 	uint64_t widened_from;
 	struct sc_stats names_st;
-	char advice[160];
+	char advice[160], late[DUR_LEN];
 	int ret = 0, c;
 
 	/* Past a file size limit (ulimit -f), a write fails with EFBIG and
@@ -682,13 +682,13 @@ int main(int argc, char **argv)
 			sc_late_advice(advice, sizeof(advice), &st,
 				       "takes them in"));
 	if (st.late_holes)
-		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " %s %s applied late (first at offset %zu, up to %" PRIu64 " ns late): a CPU's slice may run into its hole; %s\n",
+		fprintf(stderr, "fxt2json: warning: %s: %" PRIu64 " %s %s applied late (first at offset %zu, up to %s late): a CPU's slice may run into its hole; %s\n",
 			path, st.late_holes,
 			sc_plural(st.late_holes, "hole (loss marker)",
 				  "holes (loss markers)"),
 			sc_late_where(&st),
 			st.first_late_hole_offset,
-			st.max_late_hole_ns,
+			fmt_dur(late, st.max_late_hole_ns, false),
 			sc_late_advice(advice, sizeof(advice), &st,
 				       "applies them in time"));
 	if (ret == 0 && (st.late || st.late_holes))

@@ -1050,31 +1050,32 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 void print_input_warnings(const struct analysis *an, const char *path,
 			  FILE *err)
 {
-	char advice[160];
+	char advice[160], late[DUR_LEN];
 
 	if (an->io.malformed)
 		fprintf(err, "fxt-sched: %s: offset %zu: %s; the results cover only the records before it\n",
 			path, an->io.error.offset, an->io.error.message);
 	sc_print_input_notes(err, "fxt-sched", path, &an->io);
 	if (an->io.late)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling %s %s (first at offset %zu, up to %" PRIu64 " ns late) and %s left out; %s\n",
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " scheduling %s %s (first at offset %zu, up to %s late) and %s left out; %s\n",
 			path, an->io.late,
 			sc_plural(an->io.late, "record arrived", "records arrived"),
 			an->io.reorder_oom ? SC_OOM_LATE :
 			"more than the reorder window after newer ones",
 			an->io.first_late_offset,
-			an->io.max_late_ns,
+			fmt_dur(late, an->io.max_late_ns, false),
 			sc_plural(an->io.late, "was", "were"),
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "takes them in"));
 	if (an->io.late_holes)
-		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " %s arrived %s (first at offset %zu, up to %" PRIu64 " ns late): %s applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; %s\n",
+		fprintf(err, "fxt-sched: warning: %s: %" PRIu64 " %s arrived %s (first at offset %zu, up to %s late): %s applied from the last time already analysed, not from its start, so the intervals and CPU time in between were counted as if no record were missing; %s\n",
 			path, an->io.late_holes,
 			sc_plural(an->io.late_holes, "hole (loss marker)",
 				  "holes (loss markers)"),
 			an->io.reorder_oom ? SC_OOM_LATE :
 			"more than the reorder window after newer records",
-			an->io.first_late_hole_offset, an->io.max_late_hole_ns,
+			an->io.first_late_hole_offset,
+			fmt_dur(late, an->io.max_late_hole_ns, false),
 			sc_plural(an->io.late_holes, "it was", "each was"),
 			sc_late_advice(advice, sizeof(advice), &an->io,
 				       "applies them in time"));

@@ -1641,7 +1641,7 @@ TEST(late_loss_markers_are_counted)
 	print_input_warnings(&an, "x.fxt", f);
 	fclose(f);
 	EXPECT_CONTAINS(txt, "fxt-sched: warning: x.fxt: 1 hole (loss marker) arrived more than the reorder window after newer records (first at offset ");
-	EXPECT_CONTAINS(txt, ", up to 2000 ns late): it was applied from the last time already analysed");
+	EXPECT_CONTAINS(txt, ", up to 2.00us late): it was applied from the last time already analysed");
 	free(txt);
 	analysis_free(&an);
 }
