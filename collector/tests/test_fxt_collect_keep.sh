@@ -161,6 +161,30 @@ else
 fi
 [ -n "$child" ] && kill -KILL "$child" 2>/dev/null
 
+# The same, and then the disk fills up in the last drain (the first write
+# after STOP takes half its bytes, every later one fails with ENOSPC):
+# COMMAND is still left running and said so, exit 143, the failed write
+# and the cut said, and the file is cut back to its last whole record.
+rm -f "$TMP/s.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_FULL_AFTER_STOP=1 \
+	"$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -- \
+	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+wait_until 5 test -s "$TMP/s.fxt"
+sleep 0.3
+term_twice $pid
+said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
+if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
+   grep -q "to $TMP/s.fxt failed: No space left on device" "$TMP/err" &&
+   grep -q "s.fxt was cut back to its last whole record" "$TMP/err" &&
+   ! grep -q "waiting for sh" "$TMP/err" &&
+   "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1; then
+	ok "a second SIGTERM with COMMAND, then a full disk in the last drain: COMMAND left running and said so, exit 143, the failed write and the cut said, a valid trace"
+else
+	fail "a second SIGTERM with COMMAND, then a full disk in the last drain: exit $rc (wanted 143), COMMAND pid ${child:-?} (alive: $alive), the message says pid '${said}'; wanted 'No space left on device', the cut said, fxt-dump --check passing" "$TMP/err"
+fi
+[ -n "$child" ] && kill -KILL "$child" 2>/dev/null
+
 # After -d, tracing has stopped and fxt-collect waits for COMMAND; -d is no
 # signal, so the first signal is COMMAND's and the second ends the wait and
 # leaves COMMAND running. Tracing had stopped already, so the message must

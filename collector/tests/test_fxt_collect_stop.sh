@@ -490,43 +490,6 @@ for how in stall epipe; do
 	fi
 done
 
-# A second signal, then the disk fills up in the last drain (the first
-# write after STOP takes half its bytes, every later one fails with
-# ENOSPC): the path of the EPIPE case above, with a file to cut back.
-# fxt-collect must still leave COMMAND (which ignores SIGTERM) running and
-# exit 143 at once, saying so, with the failed write and the cut said,
-# and leave a file cut back to its last whole record.
-rm -f "$TMP/cmdpid" "$TMP/full2.fxt"
-FAKE_FXTRACE_RATE=50 FAKE_FXTRACE_FULL_AFTER_STOP=1 \
-	run_bg -o "$TMP/full2.fxt" -- \
-	sh -c 'trap "" TERM; echo $$ >"$1"; exec sleep 30' sh "$TMP/cmdpid"
-wait_until 10 test -s "$TMP/cmdpid"
-cmd=$(cat "$TMP/cmdpid" 2>/dev/null)
-wait_until 10 test -s "$TMP/full2.fxt"
-kill -TERM "$pid"
-wait_until 5 term_handled "$pid"
-sleep 0.3	# past the 0.1 s in which a repeat counts once
-t0=$(date +%s.%N)
-if stop_bg TERM 8; then
-	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-else
-	rc=none took=8
-fi
-alive=no
-[ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null && alive=yes
-[ -z "$cmd" ] || kill -KILL "$cmd" 2>/dev/null
-if [ "$rc" = 143 ] && [ "$alive" = yes ] &&
-   grep -q "^fxt-collect: sh (pid $cmd) is still running; fxt-collect did not wait for it" "$TMP/err" &&
-   grep -q "to $TMP/full2.fxt failed: No space left on device" "$TMP/err" &&
-   grep -q "full2.fxt was cut back to its last whole record" "$TMP/err" &&
-   ! grep -q "waiting for sh" "$TMP/err" &&
-   "$DUMP" --check "$TMP/full2.fxt" >/dev/null 2>"$TMP/dump-err"; then
-	ok "a second SIGTERM, then a full disk in the last drain: COMMAND left running, exit 143 $took s after the signal, the write's failure and the cut said, the file whole"
-else
-	{ echo "exit $rc $took s after the second signal, COMMAND pid ${cmd:-?} alive: $alive"; cat "$TMP/err" "$TMP/dump-err" 2>/dev/null; } >"$TMP/why"
-	fail "a second SIGTERM, then a full disk in the last drain: wanted exit 143, COMMAND left running and said so, 'No space left on device', the cut said, fxt-dump --check passing" "$TMP/why"
-fi
-
 # The same after -d has stopped tracing (the fake device's STOP note) while
 # the write stays blocked: -d is no signal, so signals count as without it,
 # from COMMAND's start. Both SIGTERMs after -d 1: the first is COMMAND's
