@@ -157,10 +157,9 @@ const char *fmt_dur(char *buf, uint64_t ns, bool raw)
 const char *fmt_time(char *buf, uint64_t ns, bool raw)
 {
 	if (raw)
-		snprintf(buf, DUR_LEN, "%" PRIu64 "ns", ns);
-	else
-		snprintf(buf, DUR_LEN, "%" PRIu64 ".%09" PRIu64 "s",
-			 ns / 1000000000u, ns % 1000000000u);
+		return fmt_dur(buf, ns, true);	/* the same exact ns */
+	snprintf(buf, DUR_LEN, "%" PRIu64 ".%09" PRIu64 "s",
+		 ns / 1000000000u, ns % 1000000000u);
 	return buf;
 }
 
