@@ -145,14 +145,21 @@ term_twice() {
 	alive=no
 	[ -n "$child" ] && kill -0 "$child" 2>/dev/null && alive=yes
 }
-rm -f "$TMP/s.fxt"
-LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -- \
-	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_until 5 test -s "$TMP/s.fxt"
-sleep 0.3
-term_twice $pid
-said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
+# term_twice_tracing [VAR=VALUE...]: fxt-collect -o $TMP/s.fxt -- a
+# COMMAND that ignores SIGTERM, more fake knobs in the environment; once
+# tracing, term_twice, and in $said the COMMAND pid its message names.
+term_twice_tracing() {
+	rm -f "$TMP/s.fxt"
+	env LD_PRELOAD="$FAKE" FAKE_FXTRACE_PATH="$DEV" "$@" \
+		"$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -- \
+		sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	wait_until 5 test -s "$TMP/s.fxt"
+	sleep 0.3
+	term_twice $pid
+	said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
+}
+term_twice_tracing
 if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
    "$DUMP" --check "$TMP/s.fxt" >/dev/null 2>&1 && grep -q "traced 3 rings (one per possible CPU)" "$TMP/err"; then
 	ok "a second SIGTERM with COMMAND: exit 143, a valid trace, 'sh (pid N) is still running; fxt-collect did not wait for it', and it is"
@@ -165,15 +172,7 @@ fi
 # after STOP takes half its bytes, every later one fails with ENOSPC):
 # COMMAND is still left running and said so, exit 143, the failed write
 # and the cut said, and the file is cut back to its last whole record.
-rm -f "$TMP/s.fxt"
-LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV FAKE_FXTRACE_FULL_AFTER_STOP=1 \
-	"$COLLECT" -D "$DEV" -o "$TMP/s.fxt" -- \
-	sh -c 'trap "" TERM; exec sleep 30' >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-wait_until 5 test -s "$TMP/s.fxt"
-sleep 0.3
-term_twice $pid
-said=$(sed -n 's/^fxt-collect: sh (pid \([0-9]*\)) is still running; fxt-collect did not wait for it.*/\1/p' "$TMP/err")
+term_twice_tracing FAKE_FXTRACE_FULL_AFTER_STOP=1
 if [ "$rc" -eq 143 ] && [ -n "$child" ] && [ "$said" = "$child" ] && [ "$alive" = yes ] &&
    grep -q "to $TMP/s.fxt failed: No space left on device" "$TMP/err" &&
    grep -q "s.fxt was cut back to its last whole record" "$TMP/err" &&
