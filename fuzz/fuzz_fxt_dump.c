@@ -3,10 +3,10 @@
  * fuzz_fxt_dump.c - fxt-dump's whole decode path on arbitrary file bytes.
  *
  * fxt_dump.c is included, not linked, so this runs fxt-dump's own static
- * code (run(): --check's strict mode, --summary's statistics) on the input
- * held in memory, without a file and without exec. The files it calls
- * into are linked (fuzz/Makefile), as in fxt-dump: dump_print.c, printing
- * every record.
+ * code (run(): every record read, in --check's strict mode or not) on the
+ * input held in memory, without a file and without exec. The files it
+ * calls into are linked (fuzz/Makefile), as in fxt-dump: dump_print.c,
+ * printing every record, and dump_stats.c, --summary's statistics.
  * libFuzzer hands us an exactly sized heap copy of the input, so any read
  * past the end of the "file" is an ASan report.
  *
