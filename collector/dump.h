@@ -4,10 +4,10 @@
  * record read is counted into, and the functions one file calls in
  * another.
  *
- * fxt-dump is one program (fxt_dump.c: options, input, main()), split by
- * job into files. A function only its own file uses stays static there,
- * so what is declared here is the whole of what the files ask of each
- * other.
+ * fxt-dump is one run (fxt_dump.c, whose opening comment says which file
+ * holds which job), split by job into files. A function only its own
+ * file uses stays static there, so what is declared here is the whole of
+ * what the files ask of each other.
  */
 #ifndef DUMP_H
 #define DUMP_H

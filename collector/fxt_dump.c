@@ -2,9 +2,23 @@
 /*
  * fxt_dump.c - fxt-dump: print, validate or summarize an FXT trace.
  *
- * All decoding is fxt_read.c's; this file only chooses the reader's mode
- * and prints. The whole input is read into memory (mmap for files), which
- * is what the reader wants and is fine for traces of a few GiB.
+ * All decoding is fxt_read.c's; fxt-dump only chooses the reader's mode,
+ * counts and prints. The whole input is read into memory (mmap for
+ * files), which is what the reader wants and is fine for traces of a few
+ * GiB.
+ *
+ * main() is the whole run: options -> load the input -> run(): every
+ * record read (strictly with --check), counted, and printed unless
+ * --check or --summary -> the summary (--summary) or the OK line
+ * (--check) -> the output checked, the exit status.
+ *
+ * Each job is in a file of its own. This one keeps main(), the command
+ * line and --help, loading the input, and run() with the reading loop,
+ * guarded against a mapped file that shrinks under it:
+ *   dump_print.c  every record printed, one line each (the default mode)
+ *   dump_stats.c  every record counted into struct stats; the summary,
+ *                 and the counts by type of --check's OK line
+ * They call each other only through dump.h.
  */
 #include <errno.h>
 #include <fcntl.h>
