@@ -117,7 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	load(data, size);
 	analysis_init(&an);
 	an.top_n = 3;		/* `top` keeps per-CPU history: exercise it */
-	an.intervals = devnull;	/* and `latency --intervals` */
+	/* and `latency --intervals`, spooled as fxt-sched spools them */
+	FUZZ_ASSERT(analysis_spool_intervals(&an) == 0,
+		    "the intervals' temporary file (TMPDIR) cannot be made");
 	FUZZ_ASSERT(sc_run(path, &opts, &h, &an.io) == 0, "sc_run failed on a readable file");
 
 	reference(data, size, &records, &malformed);
@@ -144,8 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	print_summary(&an, devnull, OUT_TEXT, 4);
 	print_summary(&an, devnull, OUT_JSON, 0);
 	print_summary(&an, devnull, OUT_CSV, 0);
+	print_intervals(&an, devnull, OUT_CSV);
+	print_intervals(&an, devnull, OUT_JSON);
 	print_input_warnings(&an, "fuzz", devnull);
-	an.intervals = NULL;	/* ours, shared by every run: not for analysis_free() */
-	analysis_free(&an);
+	analysis_free(&an);	/* closes the intervals' file */
 	return 0;
 }
