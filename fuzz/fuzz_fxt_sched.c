@@ -3,7 +3,9 @@
  * fuzz_fxt_sched.c - fxt-sched's whole pipeline on arbitrary file bytes:
  * sched_core's reading and reordering, analysis (thread and CPU tables,
  * latencies, `top` history, names, drop counters) and every report in
- * every format, written to /dev/null.
+ * every format, written to /dev/null; then the same input once more
+ * through analysis_run(), as fxt-sched runs it for `top --comm` (two
+ * passes) with a time window.
  *
  * sc_run() reads a path, so the input goes into a memfd and is read back
  * through /proc/self/fd/N, as a file would be (mmap()ed). The mapping is
@@ -136,6 +138,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (unsigned long long)an.io.switches,
 		    (unsigned long long)an.io.wakeups);
 
+	/* The end of the input, as analysis_run() ends it: the reports
+	 * read the slices still running and the holes applied. */
+	analysis_finish(&an);
 	print_latency(&an, devnull, OUT_TEXT, GROUP_PROCESS, 3);
 	print_latency(&an, devnull, OUT_TEXT, GROUP_THREAD, 0);
 	print_latency(&an, devnull, OUT_JSON, GROUP_THREAD, 2);
@@ -150,5 +155,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	print_intervals(&an, devnull, OUT_JSON);
 	print_input_warnings(&an, "fuzz", devnull);
 	analysis_free(&an);	/* closes the intervals' file */
+
+	/*
+	 * fxt-sched's own run: `top --comm` reads the input twice (the
+	 * threads selected, then their worst intervals), here with a time
+	 * window (--from 1us --to 10ms) too.
+	 */
+	analysis_init(&an);
+	an.top_n = 3;
+	an.f.comm = "*[a-m]*";
+	an.f.has_from = an.f.has_to = true;
+	an.f.from = 1000;
+	an.f.to = 10000000;
+	FUZZ_ASSERT(analysis_run(&an, path, &opts) == 0, "analysis_run failed on a readable file");
+	print_top(&an, devnull, OUT_TEXT);
+	print_top(&an, devnull, OUT_JSON);
+	print_latency(&an, devnull, OUT_CSV, GROUP_PROCESS, 0);
+	print_summary(&an, devnull, OUT_TEXT, 0);
+	analysis_free(&an);
 	return 0;
 }

@@ -1187,6 +1187,12 @@ static void apply_holes_to_all(struct analysis *an)
 		apply_holes(an, &an->threads[i]);
 }
 
+void analysis_finish(struct analysis *an)
+{
+	close_at_end(an);
+	apply_holes_to_all(an);
+}
+
 /* @a + @b, or UINT64_MAX: a window past the clock's end is never reached. */
 static uint64_t add_saturated(uint64_t a, uint64_t b)
 {
@@ -1296,8 +1302,7 @@ int analysis_run(struct analysis *an, const char *path,
 	if (!an->top_n || (!an->f.npids && !an->f.comm)) {
 		an->passes = 1;
 		ret = sc_run(path, opts, &h, &an->io);
-		close_at_end(an);
-		apply_holes_to_all(an);
+		analysis_finish(an);
 		return ret;
 	}
 	memset(&tp, 0, sizeof(tp));
@@ -1315,7 +1320,6 @@ int analysis_run(struct analysis *an, const char *path,
 	an->top_rows = NULL;
 	an->ntop_rows = 0;
 	free(tp.rows);
-	close_at_end(an);
-	apply_holes_to_all(an);
+	analysis_finish(an);
 	return ret;
 }

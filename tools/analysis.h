@@ -242,6 +242,11 @@ void analysis_reset(void *an);
  * the threads selected; the second keeps the worst intervals of those. */
 int analysis_run(struct analysis *an, const char *path,
 		 const struct sc_opts *opts);
+/* What analysis_run() does once the input is read: the slices still
+ * running at the trace's end counted up to it, and every thread brought up
+ * to date with the holes. For a caller (the fuzz target) that drives
+ * sched_core with handlers of its own; the reports want it done. */
+void analysis_finish(struct analysis *an);
 
 /* A slot in an open-addressing table of @cap (a power of two) slots for
  * the id @id (a tid, a pid), to probe on from linearly. */
