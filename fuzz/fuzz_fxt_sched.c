@@ -8,7 +8,8 @@
  * passes) with a time window.
  *
  * sc_run() reads a path, so the input goes into a memfd and is read back
- * through /proc/self/fd/N, as a file would be (mmap()ed). The mapping is
+ * through /proc/self/fd/N, as a file would be (mmap()ed: fuzz_file in
+ * fuzz_target.h). The mapping is
  * page-granular, so an overread of the last page would not be seen here;
  * fuzz_fxt_dump.c covers the reader with an exactly sized buffer.
  *
@@ -19,14 +20,11 @@
  * number exactly those read minus those reported late.
  */
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "analysis.h"
 #include "fuzz_target.h"
 
-static int memfd = -1;
-static char path[64];
+static struct fuzz_file input;
 static FILE *devnull;
 
 struct order {
@@ -67,27 +65,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	memfd = memfd_create("fuzz-fxt-sched", MFD_CLOEXEC);
+	fuzz_file_init(&input, "fuzz_fxt_sched input");
 	devnull = fopen("/dev/null", "w");
-	if (memfd < 0 || !devnull) {
-		perror("fuzz_fxt_sched: memfd_create or /dev/null");
+	if (!devnull) {
+		perror("fuzz_fxt_sched: /dev/null");
 		exit(1);
 	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
 	return 0;
-}
-
-static void load(const uint8_t *data, size_t size)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	FUZZ_ASSERT(ftruncate(memfd, 0) == 0, "ftruncate");
-	while (done < size) {
-		n = pwrite(memfd, data + done, size - done, (off_t)done);
-		FUZZ_ASSERT(n > 0, "pwrite to the memfd");
-		done += (size_t)n;
-	}
 }
 
 /* What a plain lenient read of the bytes finds. */
@@ -116,13 +100,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t records;
 	bool malformed;
 
-	load(data, size);
+	fuzz_file_load(&input, data, size);
 	analysis_init(&an);
 	an.top_n = 3;		/* `top` keeps per-CPU history: exercise it */
 	/* and `latency --intervals`, spooled as fxt-sched spools them */
 	FUZZ_ASSERT(analysis_spool_intervals(&an) == 0,
 		    "the intervals' temporary file (TMPDIR) cannot be made");
-	FUZZ_ASSERT(sc_run(path, &opts, &h, &an.io) == 0, "sc_run failed on a readable file");
+	FUZZ_ASSERT(sc_run(input.path, &opts, &h, &an.io) == 0, "sc_run failed on a readable file");
 
 	reference(data, size, &records, &malformed);
 	FUZZ_ASSERT(an.io.bytes == size, "bytes %llu of %zu",
@@ -167,7 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	an.f.has_from = an.f.has_to = true;
 	an.f.from = 1000;
 	an.f.to = 10000000;
-	FUZZ_ASSERT(analysis_run(&an, path, &opts) == 0, "analysis_run failed on a readable file");
+	FUZZ_ASSERT(analysis_run(&an, input.path, &opts) == 0, "analysis_run failed on a readable file");
 	print_top(&an, devnull, OUT_TEXT);
 	print_top(&an, devnull, OUT_JSON);
 	print_latency(&an, devnull, OUT_CSV, GROUP_PROCESS, 0);

@@ -3,17 +3,22 @@
  * fuzz_target.h - what every fuzz target in this folder shares: the
  * libFuzzer entry points (declared here so -Wmissing-prototypes holds),
  * FUZZ_ASSERT, which turns a broken invariant into a crash that libFuzzer
- * records as an artifact just like a sanitizer report, and a reader of
- * little-endian integers for targets whose input starts with parameters.
+ * records as an artifact just like a sanitizer report, a reader of
+ * little-endian integers for targets whose input starts with parameters,
+ * and a memfd file for code that reads (or writes) a path.
  */
 #ifndef FUZZ_TARGET_H
 #define FUZZ_TARGET_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <sanitizer/common_interface_defs.h>
 
@@ -65,6 +70,44 @@ static inline uint64_t fuzz_take(struct fuzz_input *in, unsigned int bytes)
 	for (i = 0; i < bytes && in->at < in->size; i++)
 		v |= (uint64_t)in->data[in->at++] << (8 * i);
 	return v;
+}
+
+/*
+ * A file in memory for code that takes a path (fxt-sched's sc_run(),
+ * fxt2json's main()): a memfd, opened through /proc/self/fd/N as a regular
+ * file of its own (a new open file description: offset 0, its own flags),
+ * which stat() and mmap() see as a file would be. Made once, in
+ * LLVMFuzzerInitialize(): a target cannot run without it.
+ */
+struct fuzz_file {
+	int fd;
+	char path[64];		/* "/proc/self/fd/N" */
+};
+
+/* @name: the memfd's (/proc/PID/fd shows it), and the error message's */
+static inline void fuzz_file_init(struct fuzz_file *f, const char *name)
+{
+	f->fd = memfd_create(name, MFD_CLOEXEC);
+	if (f->fd < 0) {
+		fprintf(stderr, "%s: memfd_create: %s\n", name, strerror(errno));
+		exit(1);
+	}
+	snprintf(f->path, sizeof(f->path), "/proc/self/fd/%d", f->fd);
+}
+
+/* The file's contents become @size bytes at @data (none: empty). */
+static inline void fuzz_file_load(const struct fuzz_file *f,
+				  const uint8_t *data, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	FUZZ_ASSERT(ftruncate(f->fd, 0) == 0, "ftruncate");
+	while (done < size) {
+		n = pwrite(f->fd, data + done, size - done, (off_t)done);
+		FUZZ_ASSERT(n > 0, "pwrite to the memfd");
+		done += (size_t)n;
+	}
 }
 
 #endif /* FUZZ_TARGET_H */
