@@ -9,9 +9,9 @@
  *
  * sc_run() reads a path, so the input goes into a memfd and is read back
  * through /proc/self/fd/N, as a file would be (mmap()ed: fuzz_file in
- * fuzz_target.h). The mapping is
- * page-granular, so an overread of the last page would not be seen here;
- * fuzz_fxt_dump.c covers the reader with an exactly sized buffer.
+ * fuzz_target.h). The mapping is page-granular, so an overread of the
+ * last page would not be seen here; fuzz_fxt_dump.c covers the reader
+ * with an exactly sized buffer.
  *
  * Besides "does not crash" it checks sched_core.h's promises against a
  * plain fxt_read pass over the same bytes: every record is counted, the
@@ -74,23 +74,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* What a plain lenient read of the bytes finds. */
-static void reference(const uint8_t *data, size_t size, uint64_t *records,
-		      bool *malformed)
-{
-	struct fxt_reader *r = fxt_reader_new(data, size, 0);
-	struct fxt_record *rec = malloc(sizeof(*rec));
-	int ret;
-
-	FUZZ_ASSERT(r && rec, "out of memory");
-	*records = 0;
-	while ((ret = fxt_reader_next(r, rec)) > 0)
-		(*records)++;
-	*malformed = ret < 0;
-	fxt_reader_free(r);
-	free(rec);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct analysis an;
@@ -108,7 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    "the intervals' temporary file (TMPDIR) cannot be made");
 	FUZZ_ASSERT(sc_run(input.path, &opts, &h, &an.io) == 0, "sc_run failed on a readable file");
 
-	reference(data, size, &records, &malformed);
+	/* a plain lenient read: what sched_core must have found */
+	fuzz_fxt_count(data, size, 0, &records, &malformed);
 	FUZZ_ASSERT(an.io.bytes == size, "bytes %llu of %zu",
 		    (unsigned long long)an.io.bytes, size);
 	FUZZ_ASSERT(an.io.records == records && an.io.malformed == malformed,

@@ -5,13 +5,15 @@
  * FUZZ_ASSERT, which turns a broken invariant into a crash that libFuzzer
  * records as an artifact just like a sanitizer report, a reader of
  * little-endian integers for targets whose input starts with parameters,
- * and a memfd file for code that reads (or writes) a path.
+ * a memfd file for code that reads (or writes) a path, and the plain
+ * fxt_read pass the trace targets check their program against.
  */
 #ifndef FUZZ_TARGET_H
 #define FUZZ_TARGET_H
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +23,8 @@
 #include <unistd.h>
 
 #include <sanitizer/common_interface_defs.h>
+
+#include "fxt_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -108,6 +112,27 @@ static inline void fuzz_file_load(const struct fuzz_file *f,
 		FUZZ_ASSERT(n > 0, "pwrite to the memfd");
 		done += (size_t)n;
 	}
+}
+
+/*
+ * What a plain read of the bytes finds, with fxt_reader_new()'s @flags:
+ * the records read, and whether it stopped at an error.
+ */
+static inline void fuzz_fxt_count(const uint8_t *data, size_t size,
+				  unsigned int flags, uint64_t *records,
+				  bool *malformed)
+{
+	struct fxt_reader *r = fxt_reader_new(data, size, flags);
+	struct fxt_record *rec = malloc(sizeof(*rec));
+	int ret;
+
+	FUZZ_ASSERT(r && rec, "out of memory");
+	*records = 0;
+	while ((ret = fxt_reader_next(r, rec)) > 0)
+		(*records)++;
+	*malformed = ret < 0;
+	fxt_reader_free(r);
+	free(rec);
 }
 
 #endif /* FUZZ_TARGET_H */

@@ -20,6 +20,7 @@
 #     contents for the ring targets;
 #   - gen_seeds (this folder) for the ring-drain parameters, the GET_INFO
 #     layout, and /proc status texts written here.
+# fxt2json reads the files fxt-sched reads: its seeds are fxt_sched's.
 # Called by the Makefile with BUILD, REPO, CORPUS, MAKE and TARGETS set.
 set -euo pipefail
 : "${BUILD:?}" "${REPO:?}" "${CORPUS:?}" "${MAKE:=make}" "${TARGETS:?}"
@@ -110,6 +111,9 @@ status 'a\nb\\c' 9 9 escaped
 status 'tab	inside' 10 11 tab
 printf 'Name:\tx\n' >"$raw/proc_status/no-tgid"
 printf 'Tgid:\t5\nName:\ty' >"$raw/proc_status/no-newline"
+
+echo "make-corpus: fxt2json: fxt_sched's seeds (the same trace files)"
+cp "$raw"/fxt_sched/* "$raw/fxt2json/"
 
 echo "make-corpus: minimising (-merge=1)"
 for t in $TARGETS; do
