@@ -4,8 +4,9 @@
  * sched_core's reading and reordering, analysis (thread and CPU tables,
  * latencies, `top` history, names, drop counters) and every report in
  * every format, written to /dev/null; then the same input once more
- * through analysis_run(), as fxt-sched runs it for `top --comm` (two
- * passes) with a time window.
+ * through analysis_run(), as fxt-sched runs it, with one of three
+ * filtered command lines (--comm in two passes, --tid, --pid) and a time
+ * window.
  *
  * sc_run() reads a path, so the input goes into a memfd and is read back
  * through /proc/self/fd/N, as a file would be (mmap()ed: fuzz_file in
@@ -76,6 +77,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* fxt-sched's defaults (tools/fxt_sched.c) and the filters' lists */
+	static const struct sc_opts sched_opts = {
+		.widen = true, .read_flags = FXT_READ_MAGIC
+	};
+	static uint64_t tids[] = { 1, 2, 100 }, pids[] = { 0, 1 };
 	struct analysis an;
 	struct order o = { &an, 0, 0, 0 };
 	struct sc_handler h = { &o, on_sched, on_record, NULL };
@@ -125,17 +131,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	analysis_free(&an);	/* closes the intervals' file */
 
 	/*
-	 * fxt-sched's own run: `top --comm` reads the input twice (the
-	 * threads selected, then their worst intervals), here with a time
-	 * window (--from 1us --to 10ms) too.
+	 * fxt-sched's own run (analysis_run(), its options: the reorder
+	 * window widened as the file needs, the magic record required), with
+	 * one of three command lines, chosen by the input's size so that no
+	 * input costs more than two analyses:
+	 *   - top --comm '*[a-m]*' --from 1us --to 10ms: the input read twice
+	 *     (the threads selected, then their worst intervals);
+	 *   - top --tid 1,2,100 --from 1us: one pass;
+	 *   - latency --pid 0,1 --to 10ms: one pass, no top history.
 	 */
 	analysis_init(&an);
-	an.top_n = 3;
-	an.f.comm = "*[a-m]*";
-	an.f.has_from = an.f.has_to = true;
-	an.f.from = 1000;
-	an.f.to = 10000000;
-	FUZZ_ASSERT(analysis_run(&an, input.path, &opts) == 0, "analysis_run failed on a readable file");
+	switch (size % 3) {
+	case 0:
+		an.top_n = 3;
+		an.f.comm = "*[a-m]*";
+		an.f.has_from = an.f.has_to = true;
+		an.f.from = 1000;
+		an.f.to = 10000000;
+		break;
+	case 1:
+		an.top_n = 3;
+		an.f.tids = tids;
+		an.f.ntids = sizeof(tids) / sizeof(tids[0]);
+		an.f.has_from = true;
+		an.f.from = 1000;
+		break;
+	default:
+		an.f.pids = pids;
+		an.f.npids = sizeof(pids) / sizeof(pids[0]);
+		an.f.has_to = true;
+		an.f.to = 10000000;
+		break;
+	}
+	FUZZ_ASSERT(analysis_run(&an, input.path, &sched_opts) == 0,
+		    "analysis_run failed on a readable file");
 	print_top(&an, devnull, OUT_TEXT);
 	print_top(&an, devnull, OUT_JSON);
 	print_latency(&an, devnull, OUT_CSV, GROUP_PROCESS, 0);
