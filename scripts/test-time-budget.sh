@@ -241,7 +241,7 @@ stub "$rt/scripts/vm-test.sh" 'exit 0'
 # ---- vm-test.sh ------------------------------------------------------------
 vt=$TMP/vt
 mkdir -p "$vt/scripts" "$vt/selftests" "$TMP/k/kdir" "$TMP/k/modules" "$TMP/vbin"
-cp "$REPO/scripts/vm-test.sh" "$REPO/scripts/run-child.sh" "$vt/scripts/"
+cp "$REPO/scripts/vm-test.sh" "$REPO/scripts/run-child.sh" "$REPO/scripts/known-kernel-bugs.sh" "$vt/scripts/"
 cp "$REPO/selftests/kmsg_scan.sh" "$REPO/selftests/run_vm_tests.sh" "$vt/selftests/"
 : >"$TMP/k/vmlinuz"
 : >"$TMP/k/modules/modules.dep"
@@ -255,8 +255,9 @@ stub "$TMP/vbin/make" 'for a; do case $a in BUILDDIR=*) mkdir -p "${a#BUILDDIR=}
 case " $* " in *" modules "*) mkdir -p "$2/kmod" && : >"$2/kmod/fxtrace.ko" ;; esac'
 stub "$TMP/vbin/modinfo" 'echo "6.1.0-stub SMP mod_unload"'
 # vm-run.sh: notes its --timeout; exits with the next status in
-# $TMP/vmrun.rc (0 once there is none), the guest's kernel log "returned",
-# after $STUB_BOOT_S seconds (0).
+# $TMP/vmrun.rc (0 once there is none), the guest's kernel log "returned"
+# (a copy of the next file named in $TMP/vmrun.dmesg, else empty), after
+# $STUB_BOOT_S seconds (0).
 stub "$vt/scripts/vm-run.sh" "out=''
 while [ \$# -gt 0 ]; do
 	case \$1 in
@@ -265,19 +266,22 @@ while [ \$# -gt 0 ]; do
 	esac
 	shift
 done
-mkdir -p \"\$out\" && : >\"\$out/dmesg.txt\"
+log=\$(head -n 1 '$TMP/vmrun.dmesg' 2>/dev/null); sed -i 1d '$TMP/vmrun.dmesg' 2>/dev/null
+mkdir -p \"\$out\" && cat \${log:-/dev/null} >\"\$out/dmesg.txt\"
 [ -n \"\${STUB_NO_BOOT:-}\" ] || : >\"\$out/console.log\"
 sleep \"\${STUB_BOOT_S:-0}\"
 rc=\$(head -n 1 '$TMP/vmrun.rc' 2>/dev/null); sed -i 1d '$TMP/vmrun.rc' 2>/dev/null
 exit \${rc:-0}"
 
 # run_vt DEADLINE-IN-SECONDS|none [VM-RUN-STATUSES] [ARGS...]: the copied
-# vm-test.sh; status in $rc, the boots' --timeout values in $boots.
+# vm-test.sh; status in $rc, the boots' --timeout values in $boots. The
+# boots' kernel logs: the files $STUB_DMESG names, in order (none: empty).
 run_vt() {
 	local dl=$1 statuses=$2
 	shift 2
 	: >"$TMP/boots"
 	printf '%s' "$statuses" | tr ' ' '\n' >"$TMP/vmrun.rc"
+	printf '%s' "${STUB_DMESG:-}" | tr ' ' '\n' >"$TMP/vmrun.dmesg"
 	if [[ $dl == none ]]; then
 		(unset FXTRACE_DEADLINE; MAKE=$TMP/vbin/make PATH="$TMP/vbin:$PATH" \
 			bash "$vt/scripts/vm-test.sh" "$@" 6.1 >"$TMP/vt.out" 2>"$TMP/vt.err")
@@ -325,6 +329,44 @@ STUB_NO_BOOT=1 run_vt 400 '125'
 ok=0
 [[ $rc -eq 125 && $boots == 370 || $rc -eq 125 && $boots == 369 ]] && ! grep -q 'retrying once' "$TMP/vt.err" && ok=1
 verdict "vm-run.sh failing before a boot (125, no console.log): one try, exit 125, no 'died while booting' retry (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+# The Debian 6.12 vmalloc purge deadlock in the guest's log
+# (scripts/known-kernel-bugs.sh): booted once more, the first boot's logs
+# kept; once only; never for a failure without it, nor without time.
+deadlock=$REPO/scripts/tests/vmalloc-deadlock-6.12.dmesg
+STUB_DMESG=$deadlock run_vt 1000 '1'
+ok=0
+read -r -a b <<<"$boots"
+[[ $rc -eq 0 && ${#b[@]} -eq 2 && ${b[1]} -le ${b[0]} && ${b[1]} -ge $((b[0] - 2)) ]] &&
+	grep -q "^vm-test.sh: KNOWN KERNEL BUG, not fxtrace's: the guest (exit 1) hit the Debian 6.12 vmalloc purge deadlock" "$TMP/vt.err" &&
+	cmp -s "$deadlock" "$vt/build/vm-out/6.1/first-boot/dmesg.txt" &&
+	[[ -e $vt/build/vm-out/6.1/first-boot/console.log && ! -s $vt/build/vm-out/6.1/dmesg.txt ]] && ok=1
+verdict "a guest that failed on the 6.12 vmalloc deadlock: booted again (--timeout from the deadline), says so, its logs in first-boot/; the clean second boot is the result (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+STUB_DMESG="$deadlock $deadlock" run_vt 1000 '1 1'
+ok=0
+read -r -a b <<<"$boots"
+[[ $rc -eq 1 && ${#b[@]} -eq 2 && $(grep -c 'KNOWN KERNEL BUG' "$TMP/vt.err") -eq 1 ]] &&
+	grep -q '^vm-test.sh: the guest.s kernel log shows a kernel bug' "$TMP/vt.err" && ok=1
+verdict "the deadlock in both boots: two boots, not three; exit 1, the log scan's verdict (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+STUB_DMESG=$deadlock run_vt 1000 '0'
+ok=0
+[[ $rc -eq 1 && ($boots == 970 || $boots == 969) ]] && ! grep -q 'KNOWN KERNEL BUG' "$TMP/vt.err" &&
+	[[ ! -e $vt/build/vm-out/6.1/first-boot ]] && ok=1
+verdict "the deadlock's stacks in the log of a guest that passed: no second boot (only a failure is retried), exit 1 from the log scan, no first-boot/ left from before (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+grep -v 'drain_vmap_area_work' "$deadlock" >"$TMP/half.dmesg"
+STUB_DMESG=$TMP/half.dmesg run_vt 1000 '1'
+ok=0
+[[ $rc -eq 1 && ($boots == 970 || $boots == 969) ]] && ! grep -q 'KNOWN KERNEL BUG\|retrying' "$TMP/vt.err" && ok=1
+verdict "a failed guest with hung tasks but not the whole signature: one boot, exit 1 (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+STUB_BOOT_S=3 STUB_DMESG=$deadlock run_vt 92 '1'
+ok=0
+[[ $rc -eq 1 && ($boots == 62 || $boots == 61) ]] &&
+	grep -qF "vm-test.sh: not retried: no time left for a boot; the guest that hit the kernel bug is the result (exit 1)" "$TMP/vt.err" && ok=1
+verdict "the deadlock with no time left to boot again: one boot, its failure stands, and it says so (boots: '$boots')" "$ok" "$TMP/vt.err"
 
 run_vt 80 ''
 ok=0

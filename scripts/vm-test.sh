@@ -42,6 +42,10 @@ failure (panic, no status), 1 a host-side step (fetch/build) failed or the
 guest's kernel log (dmesg.txt) shows a kernel bug (selftests/kmsg_scan.sh's
 KERNEL_BAD: WARNING, BUG, Oops, lockdep, Call Trace ..., but not the Call
 Trace line of the OOM report ioctl_test asks for), 2 usage error.
+A guest that died while booting, or that failed with a deadlock of the
+kernel itself in its log (scripts/known-kernel-bugs.sh: an exact
+signature; the first boot's logs are kept in OUT/first-boot/), is booted
+once more, saying so, and the second boot is the result.
 
 Options --smp, --mem and --timeout are passed to scripts/vm-run.sh
 (defaults: --smp 2, --timeout 1200).
@@ -130,6 +134,8 @@ drop_asked_oom() {
 	# shellcheck source=selftests/kmsg_scan.sh
 	(. "$REPO/selftests/kmsg_scan.sh" && kmsg_drop_asked_oom "$@")
 }
+# shellcheck source=scripts/known-kernel-bugs.sh
+. "$REPO/scripts/known-kernel-bugs.sh"
 [[ -n $KERNEL_BAD ]] || die "no KERNEL_BAD in $REPO/selftests/kmsg_scan.sh"
 
 # 1. kernel
@@ -251,6 +257,7 @@ run_vm() {
 		--payload "$payload" --out "$outdir" "${vm_opts[@]}" --timeout "$boot_s" \
 		"${guest_mods[@]}" -- "$guest_cmd" || rc=$?
 }
+rm -rf "${outdir:?}/first-boot"
 if boot_timeout; then
 	run_vm
 else
@@ -271,6 +278,21 @@ if [[ $rc -eq 125 && -f $outdir/console.log ]] && ! grep -q 'vm-init: running:' 
 		run_vm
 	else
 		log "not retried: no time left for a boot; the guest that died while booting is the result (exit 125)"
+	fi
+fi
+# A deadlock of the tested kernel itself (scripts/known-kernel-bugs.sh,
+# an exact signature) says nothing about fxtrace either, but does stop
+# every step after it: boot once more, loudly, keeping the first boot's
+# console and kernel log. Only once: a second hit is the result.
+if [[ $rc -ne 0 && -f $outdir/dmesg.txt ]] && bug=$(known_kernel_bug "$outdir/dmesg.txt"); then
+	mkdir -p "$outdir/first-boot"
+	cp "$outdir/console.log" "$outdir/dmesg.txt" "$outdir/first-boot/" 2>/dev/null || true
+	log "KNOWN KERNEL BUG, not fxtrace's: the guest (exit $rc) hit $bug"
+	log "its console and kernel log are in $outdir/first-boot/; retrying once"
+	if boot_timeout; then
+		run_vm
+	else
+		log "not retried: no time left for a boot; the guest that hit the kernel bug is the result (exit $rc)"
 	fi
 fi
 # The whole kernel log, boot to power-off: a kernel bug the steps' scans

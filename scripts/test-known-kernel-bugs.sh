@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+#
+# test-known-kernel-bugs.sh -- scripts/known-kernel-bugs.sh recognises the
+# Debian 6.12 vmalloc purge deadlock in the kernel log of the guest it was
+# found in (scripts/tests/vmalloc-deadlock-6.12.dmesg: that guest's
+# hung-task reports, cut from its dmesg.txt), and nothing short of the
+# whole signature: each half of the cycle alone, either half with an
+# fxtrace frame, the shrinker half in a task other than kthreadd, the
+# purge half in another work function, a clean log.
+# vm-test.sh's retry on it is tested by scripts/test-time-budget.sh.
+#
+# Prints TAP (scripts/tap.sh); exit status 1 if a test failed.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/tap.sh
+. "$REPO/scripts/tap.sh"
+# shellcheck source=scripts/known-kernel-bugs.sh
+. "$REPO/scripts/known-kernel-bugs.sh"
+LOG=$REPO/scripts/tests/vmalloc-deadlock-6.12.dmesg
+TMP=$(mktemp -d /tmp/fxt-known-bugs.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# without_report TASK: the log less the hung-task report of TASK (its
+# "INFO: task TASK:" line to its "</TASK>").
+without_report() {
+	awk -v t="INFO: task $1:" 'index($0, t) { skip = 1 } !skip { print } skip && /<\/TASK>/ { skip = 0 }' "$LOG"
+}
+
+# case_of NAME WANT FILE: known_kernel_bug on FILE must succeed (WANT=match)
+# or fail printing nothing (WANT=none).
+case_of() {
+	local out rc=0
+	out=$(known_kernel_bug "$3") || rc=$?
+	if [[ $2 == match ]]; then
+		[[ $rc -eq 0 && $out == *'vmalloc purge deadlock'* ]]
+	else
+		[[ $rc -ne 0 && -z $out ]]
+	fi
+	tap_ok $? "$1 (exit $rc)"
+	[[ -z $out ]] || echo "#   it said: $out"
+}
+
+tap_begin
+[[ -s $LOG ]] || { echo "Bail out! $LOG is missing"; exit 1; }
+grep -c 'INFO: task .* blocked for more than' "$LOG" | grep -qx 3 || {
+	echo "Bail out! $LOG should hold 3 hung-task reports"
+	exit 1
+}
+
+case_of "the guest's log: kthreadd in vmap_node_shrink_scan, a kworker in drain_vmap_area_work" match "$LOG"
+
+without_report kworker/0:0 >"$TMP/no-purger"
+case_of "the shrinker's half alone (no report of the purging kworker)" none "$TMP/no-purger"
+
+without_report kthreadd >"$TMP/no-shrinker"
+case_of "the purger's half alone (no report of kthreadd)" none "$TMP/no-shrinker"
+
+sed 's/^\(.*\) vmap_node_shrink_scan+0x16\/0x70$/&\n\1 fxtrace_free_rings+0x10\/0x90 [fxtrace]/' "$LOG" >"$TMP/fxtrace-shrinker"
+grep -q 'fxtrace_free_rings' "$TMP/fxtrace-shrinker" || echo "# the fxtrace frame was not inserted"
+case_of "an fxtrace frame in kthreadd's stack" none "$TMP/fxtrace-shrinker"
+
+sed 's/^\(.*\) __purge_vmap_area_lazy+0x2e6\/0x320$/&\n\1 fxtrace_free_rings+0x10\/0x90 [fxtrace]/' "$LOG" >"$TMP/fxtrace-purger"
+grep -q 'fxtrace_free_rings' "$TMP/fxtrace-purger" || echo "# the fxtrace frame was not inserted"
+case_of "an fxtrace frame in the kworker's stack" none "$TMP/fxtrace-purger"
+
+sed 's/INFO: task kthreadd:2 /INFO: task fxt-collect:2 /' "$LOG" >"$TMP/not-kthreadd"
+case_of "the shrinker's half in a task other than kthreadd" none "$TMP/not-kthreadd"
+
+sed 's/Workqueue: events drain_vmap_area_work/Workqueue: events vmstat_update/' "$LOG" >"$TMP/other-work"
+case_of "the kworker running other work than drain_vmap_area_work" none "$TMP/other-work"
+
+grep -v '__flush_work' "$LOG" >"$TMP/no-flush"
+case_of "the kworker not waiting in __flush_work" none "$TMP/no-flush"
+
+grep -v 'INFO: task' "$LOG" >"$TMP/no-reports"
+case_of "the same stacks without the hung-task detector's report lines" none "$TMP/no-reports"
+
+: >"$TMP/empty"
+case_of "an empty log" none "$TMP/empty"
+
+tap_end
