@@ -40,8 +40,13 @@
 known_kernel_bug() {
 	awk '
 		function end_task() {
+			# Waiting for a mutex: __mutex_lock, or on PREEMPT_RT
+			# (6.12-rt) the rt_mutex under mutex_lock; not for a
+			# spinlock, which would be another bug.
+			mutex = f["__mutex_lock"] || f["__mutex_lock_common"] ||
+				f["rt_mutex_slowlock"] || f["__rt_mutex_slowlock_locked"]
 			if (task == "kthreadd" && f["vmap_node_shrink_scan"] &&
-			    f["__mutex_lock"] && f["copy_process"] && !f["fxtrace"])
+			    mutex && f["copy_process"] && !f["fxtrace"])
 				shrinker = 1
 			if (drain && f["__purge_vmap_area_lazy"] &&
 			    f["__flush_work"] && !f["fxtrace"])

@@ -65,6 +65,15 @@ sed 's/^\(.*\) __purge_vmap_area_lazy+0x2e6\/0x320$/&\n\1 fxtrace_free_rings+0x1
 grep -q 'fxtrace_free_rings' "$TMP/fxtrace-purger" || echo "# the fxtrace frame was not inserted"
 case_of "an fxtrace frame in the kworker's stack" none "$TMP/fxtrace-purger"
 
+# 6.12-rt: a mutex is an rt_mutex there (PREEMPT_RT's mutex_lock), and
+# a spinlock sleeps too, but waiting for one is not this bug.
+sed 's|__mutex_lock\.constprop\.0+0x37d/0x6f0|rt_mutex_slowlock.constprop.0+0x4d/0x1a0|' "$LOG" >"$TMP/rt-mutex"
+grep -q 'rt_mutex_slowlock' "$TMP/rt-mutex" || echo "# the rt_mutex frame was not put in"
+case_of "kthreadd waiting for the mutex as PREEMPT_RT does (rt_mutex_slowlock)" match "$TMP/rt-mutex"
+
+sed 's|__mutex_lock\.constprop\.0+0x37d/0x6f0|rt_spin_lock+0x40/0x90|' "$LOG" >"$TMP/rt-spin"
+case_of "kthreadd waiting in vmap_node_shrink_scan for a spinlock (PREEMPT_RT), not the mutex" none "$TMP/rt-spin"
+
 sed 's/INFO: task kthreadd:2 /INFO: task fxt-collect:2 /' "$LOG" >"$TMP/not-kthreadd"
 case_of "the shrinker's half in a task other than kthreadd" none "$TMP/not-kthreadd"
 
