@@ -9,7 +9,8 @@
 # missing file), or one that cannot be opened, is a "not ok" and the runner
 # goes on to its next step and its plan line (busybox sh ended at a failed
 # `exec 3<>`), and no file is created where the device was to be.
-# A skipped step's line gives the reason, as kselftest's do.
+# A skipped step's line gives the reason, as kselftest's do. Each step's
+# time is followed by the memory it left (memory_line).
 # collector_full_fs (selftests/fault_steps.sh) without its small tmpfs
 # fails in the test VM (FXTRACE_VM=1) and skips elsewhere.
 # Run with busybox's sh (what the VM has) when busybox is installed, and
@@ -36,9 +37,9 @@ not_ok() {
 
 # The runner's functions, /dev/fxtrace in them replaced by $FXTRACE_DEV
 # (never the host's own path), and stubs for what they call that needs a VM.
-sed -n '/^step() {$/,/^}$/p; /^unload_while_open_is_refused() {$/,/^}$/p; /^compat32_test() {$/,/^}$/p' \
+sed -n '/^memory_line() {$/,/^}$/p; /^step() {$/,/^}$/p; /^unload_while_open_is_refused() {$/,/^}$/p; /^compat32_test() {$/,/^}$/p' \
 	"$REPO/selftests/run_vm_tests.sh" | sed 's|/dev/fxtrace|$FXTRACE_DEV|g' > "$TMP/functions.sh"
-for f in step unload_while_open_is_refused compat32_test; do
+for f in memory_line step unload_while_open_is_refused compat32_test; do
 	grep -q "^$f() {\$" "$TMP/functions.sh" || {
 		tap_ok 1 "$f() not found in selftests/run_vm_tests.sh"
 		exit 1
@@ -110,6 +111,14 @@ for sh in "${shells[@]}"; do
 		tap_ok 0 "$sh: unload_while_open_is_refused with a device that opens: ok"
 	else
 		not_ok "$sh: unload_while_open_is_refused with a device that opens: want 'ok 1'" "$TMP/log"
+	fi
+	# Each step says what memory it left (from /proc/meminfo: the host's
+	# here), right after its time.
+	if grep -A1 '^# next_step took [0-9.]* s$' "$TMP/log" |
+		grep -qE '^# memory after next_step: free [1-9][0-9]* MiB, available [1-9][0-9]* MiB, shmem [0-9]+ MiB, vmalloc [0-9]+ MiB$'; then
+		tap_ok 0 "$sh: a step's memory line follows its time, with non-zero free and available memory"
+	else
+		not_ok "$sh: want '# memory after next_step: free N MiB, available N MiB, shmem N MiB, vmalloc N MiB' after its time" "$TMP/log"
 	fi
 done
 
