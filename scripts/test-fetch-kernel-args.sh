@@ -23,7 +23,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/repo/scripts" "$TMP/repo/selftests" "$TMP/bin"
 cp "$REPO/scripts/fetch-kernel.sh" "$REPO/scripts/apt-retry.sh" "$REPO/scripts/vm-test.sh" \
-	"$REPO/scripts/run-tests.sh" "$TMP/repo/scripts/"
+	"$REPO/scripts/run-tests.sh" "$REPO/scripts/known-kernel-bugs.sh" "$TMP/repo/scripts/"
 # vm-test.sh takes its kernel-bug patterns from the selftests' log scan.
 cp "$REPO/selftests/kmsg_scan.sh" "$TMP/repo/selftests/"
 for stub in "$TMP/repo/scripts/vm-run.sh" "$TMP/bin/make" "$TMP/bin/apt-get" \
