@@ -41,8 +41,11 @@ known_kernel_bug() {
 	awk '
 		function end_task() {
 			# Waiting for a mutex: __mutex_lock, or on PREEMPT_RT
-			# (6.12-rt) the rt_mutex under mutex_lock; not for a
-			# spinlock, which would be another bug.
+			# the rt_mutex under mutex_lock (6.12-rt's
+			# /proc/kallsyms has rt_mutex_slowlock and
+			# __rt_mutex_slowlock_locked, and no __mutex_lock); not
+			# for a spinlock (rt_spin_lock, rtlock_slowlock_locked
+			# there), which would be another bug.
 			mutex = f["__mutex_lock"] || f["__mutex_lock_common"] ||
 				f["rt_mutex_slowlock"] || f["__rt_mutex_slowlock_locked"]
 			if (task == "kthreadd" && f["vmap_node_shrink_scan"] &&
