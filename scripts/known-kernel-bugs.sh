@@ -41,8 +41,8 @@ known_kernel_bug() {
 	awk '
 		function end_task() {
 			# Waiting for a mutex: __mutex_lock, or on PREEMPT_RT
-			# the rt_mutex under mutex_lock (6.12-rt's
-			# /proc/kallsyms has rt_mutex_slowlock and
+			# the rt_mutex under mutex_lock (/proc/kallsyms of
+			# 6.12-rt has rt_mutex_slowlock and
 			# __rt_mutex_slowlock_locked, and no __mutex_lock); not
 			# for a spinlock (rt_spin_lock, rtlock_slowlock_locked
 			# there), which would be another bug.

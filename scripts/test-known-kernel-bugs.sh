@@ -43,6 +43,10 @@ case_of() {
 }
 
 tap_begin
+declare -F known_kernel_bug >/dev/null || {
+	echo "Bail out! scripts/known-kernel-bugs.sh defines no known_kernel_bug"
+	exit 1
+}
 [[ -s $LOG ]] || { echo "Bail out! $LOG is missing"; exit 1; }
 grep -c 'INFO: task .* blocked for more than' "$LOG" | grep -qx 3 || {
 	echo "Bail out! $LOG should hold 3 hung-task reports"
