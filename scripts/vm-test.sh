@@ -135,7 +135,7 @@ drop_asked_oom() {
 	(. "$REPO/selftests/kmsg_scan.sh" && kmsg_drop_asked_oom "$@")
 }
 # shellcheck source=scripts/known-kernel-bugs.sh
-. "$REPO/scripts/known-kernel-bugs.sh" 2>/dev/null ||
+. "$REPO/scripts/known-kernel-bugs.sh" ||
 	die "cannot read $REPO/scripts/known-kernel-bugs.sh (the kernel bugs a guest is booted again for)"
 [[ -n $KERNEL_BAD ]] || die "no KERNEL_BAD in $REPO/selftests/kmsg_scan.sh"
 
