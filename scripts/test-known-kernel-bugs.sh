@@ -6,8 +6,10 @@
 # found in (scripts/tests/vmalloc-deadlock-6.12.dmesg: that guest's
 # hung-task reports, cut from its dmesg.txt), and nothing short of the
 # whole signature: each half of the cycle alone, either half with an
-# fxtrace frame, the shrinker half in a task other than kthreadd, the
-# purge half in another work function, a clean log.
+# fxtrace frame, the shrinker half waiting for a spinlock (PREEMPT_RT) or
+# in a task other than kthreadd, the purge half in another work function
+# or not in __flush_work, the stacks without the hung-task reports, an
+# empty log. The same log with PREEMPT_RT's mutex frames matches.
 # vm-test.sh's retry on it is tested by scripts/test-time-budget.sh.
 #
 # Prints TAP (scripts/tap.sh); exit status 1 if a test failed.

@@ -258,6 +258,16 @@ run_vm() {
 		--payload "$payload" --out "$outdir" "${vm_opts[@]}" --timeout "$boot_s" \
 		"${guest_mods[@]}" -- "$guest_cmd" || rc=$?
 }
+# boot_again WHAT: the one second boot a failed guest may get (below),
+# if the time budget leaves room for it; else the guest that WHAT (e.g.
+# "died while booting") stays the result, and it says so.
+boot_again() {
+	if boot_timeout; then
+		run_vm
+	else
+		log "not retried: no time left for a boot; the guest that $1 is the result (exit $rc)"
+	fi
+}
 rm -rf "${outdir:?}/first-boot"
 if boot_timeout; then
 	run_vm
@@ -275,11 +285,7 @@ fi
 if [[ $rc -eq 125 && -f $outdir/console.log ]] && ! grep -q 'vm-init: running:' "$outdir/console.log"; then
 	log "the guest died while booting, before the tests started (see $outdir/console.log); retrying once"
 	cp "$outdir/console.log" "$outdir/console.boot-failure.log" 2>/dev/null || true
-	if boot_timeout; then
-		run_vm
-	else
-		log "not retried: no time left for a boot; the guest that died while booting is the result (exit 125)"
-	fi
+	boot_again "died while booting"
 fi
 # A deadlock of the tested kernel itself (scripts/known-kernel-bugs.sh,
 # an exact signature) says nothing about fxtrace either, but does stop
@@ -290,11 +296,7 @@ if [[ $rc -ne 0 && -f $outdir/dmesg.txt ]] && bug=$(known_kernel_bug "$outdir/dm
 	cp "$outdir/console.log" "$outdir/dmesg.txt" "$outdir/first-boot/" 2>/dev/null || true
 	log "KNOWN KERNEL BUG, not fxtrace's: the guest (exit $rc) hit $bug"
 	log "its console and kernel log are in $outdir/first-boot/; retrying once"
-	if boot_timeout; then
-		run_vm
-	else
-		log "not retried: no time left for a boot; the guest that hit the kernel bug is the result (exit $rc)"
-	fi
+	boot_again "hit the kernel bug"
 fi
 # The whole kernel log, boot to power-off: a kernel bug the steps' scans
 # did not see (before the first step, after the last, or with --command)
