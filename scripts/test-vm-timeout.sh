@@ -7,8 +7,12 @@
 # limit, and the log of a guest that hangs is scanned (without the
 # watchdog's own backtraces, which come after its copy).
 #
+# And it dumps the blocked tasks to the console (sysrq w), for a hang to be
+# diagnosed: a task in state D must be in console.log.
+#
 # Boots one VM (scripts/vm-test.sh --command, about 100 s) whose command
-# writes a token to /out and to the kernel log, then sleeps past the limit.
+# writes a token to /out and to the kernel log, starts fxt-dstate (a task
+# in state D until killed), then sleeps past the limit.
 # Prints TAP (scripts/tap.sh); exit status 1 if a check failed.
 set -uo pipefail
 
@@ -28,7 +32,7 @@ limit=100
 
 tap_begin --version
 "$REPO/scripts/vm-test.sh" --timeout "$limit" --out "$out" \
-	--command "echo $token >/out/token && echo $token >/dev/kmsg && sleep 3600" \
+	--command "echo $token >/out/token && echo $token >/dev/kmsg && { fxt-dstate & sleep 3600; }" \
 	"$flavour" >"$out.log" 2>&1
 rc=$?
 grep -aE 'vm-run.sh|vm-test.sh|vm-init: (results|writing)' "$out.log" | tail -n 12 | sed 's/^/# /'
@@ -42,6 +46,11 @@ grep -q "$token" "$out/dmesg.txt" 2>/dev/null
 tap_ok $? "dmesg.txt came back, with the line the command wrote to the kernel log"
 [[ ! -e $out/status ]]
 tap_ok $? "no status file: the command never ended"
+# sched_show_task()'s line, KERN_INFO: "task:fxt-dstate state:D ...",
+# after the dump's header.
+sed -n '/sysrq: Show Blocked State/,$p' "$out/console.log" 2>/dev/null |
+	grep -q 'task:fxt-dstate  *state:D'
+tap_ok $? "console.log has fxt-dstate in state D in the watchdog's blocked-task dump (sysrq w)" "$out/console.log"
 # The watchdog's own backtraces (sysrq w and l) come after its copy of
 # the log: the scan must find nothing in a guest that only slept.
 ! grep -q 'shows a kernel bug' "$out.log"

@@ -337,6 +337,12 @@ if [ "$wd_at" -gt 0 ]; then
 			rmdir /tmp/xfer.lock
 		fi
 		say "the VM is about to time out: dumping blocked tasks (sysrq w) and CPU backtraces (sysrq l)"
+		# sysrq w prints each task at KERN_INFO, below the console's
+		# loglevel (--loglevel, default 5), and the copy above was made
+		# before it: without this, no blocked task would reach the host,
+		# only the dump's header.
+		read -r con_level _ </proc/sys/kernel/printk
+		[ "$con_level" -ge 7 ] || echo 7 >/proc/sys/kernel/printk
 		echo w >/proc/sysrq-trigger
 		echo l >/proc/sysrq-trigger
 		for p in /proc/[0-9]*; do
