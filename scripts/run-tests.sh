@@ -15,7 +15,8 @@
 #      accepts the ping-pong trace from that VM run (scripts/perfetto/), and
 #      fxt-sched's latencies and runtimes agree with Perfetto's on that trace;
 #      then, once, a guest stopped at its time limit brings back its log
-#      and /out (scripts/test-vm-timeout.sh), scripts/trace-in-vm.sh
+#      and /out, and one whose kernel reports a hung task ends early
+#      (scripts/test-vm-timeout.sh), scripts/trace-in-vm.sh
 #      makes a valid trace of both CPUs with the workload's threads named,
 #      and a signal to vm-run.sh, vm-test.sh or trace-in-vm.sh stops QEMU at once
 #      (scripts/test-vm-signals.sh, a stub QEMU)
@@ -468,10 +469,12 @@ if [[ $vm -eq 1 ]]; then
 		done
 	done
 	# A guest stopped at its time limit still brings back its kernel
-	# log and /out (vm-run.sh's watchdog): once, on the first kernel.
+	# log and /out (vm-run.sh's watchdog), and a hung-task report ends a
+	# guest early: once, on the first kernel.
 	read -r first_kernel _ <<<"$kernels"
-	# It needs its 100 s limit, vm-test.sh's 30 s after it, and the build.
-	step --needs 180 "a guest stopped at its time limit brings back its kernel log and /out ($first_kernel)" \
+	# It needs its 100 s limit, vm-test.sh's 30 s after it, the build,
+	# and about 30 s for the second guest.
+	step --needs 210 "a guest stopped at its time limit brings back its kernel log and /out, one whose kernel reports a hung task ends early ($first_kernel)" \
 		scripts/test-vm-timeout.sh "$first_kernel" || true
 	step --needs 180 "scripts/trace-in-vm.sh on $first_kernel: a valid trace, both CPUs, the workload's threads named" \
 		trace_in_vm "$first_kernel" || true

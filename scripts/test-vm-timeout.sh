@@ -13,6 +13,14 @@
 # Boots one VM (scripts/vm-test.sh --command, about 100 s) whose command
 # writes a token to /out and to the kernel log, starts fxt-dstate (a task
 # in state D until killed), then sleeps past the limit.
+#
+# Then a guest whose kernel reports a hung task is not left to run to its
+# limit: vm-run.sh's init kills every process one detector check after the
+# report, so the command ends (status 137) and the results are written as
+# usual. A second VM (about 30 s) sets that check to every 5 s, writes a
+# hung-task report's first line to the kernel log itself (a real one needs
+# a task in uninterruptible sleep for 120 s), then sleeps past a 300 s
+# limit.
 # Prints TAP (scripts/tap.sh); exit status 1 if a check failed.
 set -uo pipefail
 
@@ -55,4 +63,24 @@ tap_ok $? "console.log has fxt-dstate in state D in the watchdog's blocked-task 
 # the log: the scan must find nothing in a guest that only slept.
 ! grep -q 'shows a kernel bug' "$out.log"
 tap_ok $? "vm-test.sh found no kernel bug in the log (the watchdog's backtraces are not in it)" "$out.log"
+
+hung=$REPO/build/vm-out/hung-task-$flavour
+hung_line="INFO: task fxt-fake:4242 blocked for more than 120 seconds."
+"$REPO/scripts/vm-test.sh" --timeout 300 --out "$hung" \
+	--command "echo 5 >/proc/sys/kernel/hung_task_check_interval_secs && echo $token >/out/token && echo '<3>$hung_line' >/dev/kmsg && sleep 3600" \
+	"$flavour" >"$hung.log" 2>&1
+rc=$?
+grep -aE 'vm-run.sh|vm-test.sh|vm-init: the kernel' "$hung.log" "$hung/console.log" 2>/dev/null | tail -n 8 | sed 's/^/# /'
+[[ $rc -eq 137 ]]
+tap_ok $? "a hung-task report ends the guest's command: vm-test.sh exits 137 (it exited $rc)" "$hung.log"
+grep -aqF "vm-init: the kernel reported a hung task ($hung_line)" "$hung/console.log" 2>/dev/null
+tap_ok $? "the guest said which hung task ended it" "$hung/console.log"
+# Boot (6-31 s here) and 10 s for the next check: far from 300 s.
+took=$(grep -ao 'VM run took [0-9]*' "$hung.log" | tail -n 1 | grep -o '[0-9]*$')
+[[ $(cat "$hung/status" 2>/dev/null) == 137 && ${took:-999} -lt 150 ]]
+tap_ok $? "the guest ended by itself, status 137, in ${took:-?} s: not at its 300 s limit" "$hung.log"
+[[ $(cat "$hung/out/token" 2>/dev/null) == "$token" ]] && grep -qF "$hung_line" "$hung/dmesg.txt" 2>/dev/null
+tap_ok $? "its /out and its kernel log, with the report, came back"
+! grep -aq 'KNOWN KERNEL BUG' "$hung.log"
+tap_ok $? "no second boot: a hung task alone is not the known kernel bug" "$hung.log"
 tap_end

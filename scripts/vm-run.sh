@@ -48,7 +48,10 @@ Options:
 Guest environment: cwd /fxtrace, PATH starts with /fxtrace/bin, stdin is
 /dev/null; proc, sysfs, devtmpfs, devpts, tmpfs /tmp, debugfs and tracefs
 are mounted. Anything the command writes under /out comes back.
-FXTRACE_VM=1 and FXTRACE_OUT=/out are exported.
+FXTRACE_VM=1 and FXTRACE_OUT=/out are exported. If the guest kernel
+reports a hung task (a task 120 s in state D), every guest process is
+killed one hung-task check after that report (120 s), so the command ends
+(status 137) and its results come back, rather than at --timeout.
 
 Results in OUTDIR:
   console.log   the whole serial console (boot + command output)
@@ -355,6 +358,38 @@ if [ "$wd_at" -gt 0 ]; then
 	wd_pid=$!
 fi
 
+# A hung task ends the command early. The kernel's hung-task detector
+# reports a task blocked in D for 120 s (the kernels' default), and the
+# report's "Call Trace:" already fails the run (selftests/kmsg_scan.sh,
+# vm-test.sh); but a deadlocked guest, every later step stuck behind it,
+# would otherwise run on until the watchdog, up to 20 minutes later. One
+# check after the first report (the detector checks every 120 s by
+# default), so that the tasks of a cycle that blocked up to 120 s after the
+# first are reported too, every process but init is killed, the command
+# with them (status 137), and the
+# results are written as after any command: the kernel log, with the
+# reports that scripts/known-kernel-bugs.sh reads, and /out. Killing
+# everything also ends the steps' other processes, which could otherwise
+# change /out while it is copied. It waits in a read of /dev/kmsg, so it
+# runs only when the kernel logs something (nothing in a benchmark's loop).
+hung_pid=''
+(
+	# grep reads /dev/kmsg itself: behind cat in a pipe, the subshell
+	# would wait for cat, which sees its reader gone only at the next
+	# kernel message.
+	grep -m1 -E 'INFO: task .+ blocked for more than [0-9]+ seconds' \
+		</dev/kmsg >/tmp/hung.line 2>/dev/null || exit 0
+	every=$(cat /proc/sys/kernel/hung_task_check_interval_secs 2>/dev/null)
+	[ "${every:-0}" -gt 0 ] ||
+		every=$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null)
+	every=${every:-120}
+	say "the kernel reported a hung task ($(sed 's/^[^;]*;//' /tmp/hung.line)): the command will be ended after the detector's next check, in $((every + 5)) s, not at the time limit"
+	sleep $((every + 5))
+	say "killing every process to end the command (a hung task, see above)"
+	kill -9 -1
+) &
+hung_pid=$!
+
 export FXTRACE_VM=1 FXTRACE_OUT=/out
 cmd=$(cat /etc/fxtrace-vm/cmd)
 cd /fxtrace
@@ -370,6 +405,7 @@ until mkdir /tmp/xfer.lock 2>/dev/null || [ $i -ge 150 ]; do
 	i=$((i + 1))
 done
 [ -n "$wd_pid" ] && kill "$wd_pid" 2>/dev/null
+kill "$hung_pid" 2>/dev/null
 cd /
 echo
 echo "# FXTRACE-VM-STATUS-$token: $status"
