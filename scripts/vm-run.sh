@@ -364,15 +364,14 @@ fi
 # vm-test.sh); but a deadlocked guest, every later step stuck behind it,
 # would otherwise run on until the watchdog, up to 20 minutes later. One
 # check after the first report (the detector checks every 120 s by
-# default), so that the tasks of a cycle that blocked up to 120 s after the
-# first are reported too, every process but init is killed, the command
-# with them (status 137), and the
-# results are written as after any command: the kernel log, with the
-# reports that scripts/known-kernel-bugs.sh reads, and /out. Killing
-# everything also ends the steps' other processes, which could otherwise
-# change /out while it is copied. It waits in a read of /dev/kmsg, so it
-# runs only when the kernel logs something (nothing in a benchmark's loop).
-hung_pid=''
+# default), so that the tasks of a cycle that blocked up to 120 s after
+# the first are reported too, every process but init is killed: the
+# command ends (status 137), and its results are written as after any
+# command, the kernel log with the reports that
+# scripts/known-kernel-bugs.sh reads, and /out, which the steps' other
+# processes, killed too, can no longer change while it is copied. This
+# waits in a read of /dev/kmsg, so it runs only when the kernel logs
+# something (nothing in a benchmark's loop).
 (
 	# grep reads /dev/kmsg itself: behind cat in a pipe, the subshell
 	# would wait for cat, which sees its reader gone only at the next
