@@ -376,13 +376,13 @@ fi
 	# grep reads /dev/kmsg itself: behind cat in a pipe, the subshell
 	# would wait for cat, which sees its reader gone only at the next
 	# kernel message.
-	grep -m1 -E 'INFO: task .+ blocked for more than [0-9]+ seconds' \
-		</dev/kmsg >/tmp/hung.line 2>/dev/null || exit 0
+	line=$(grep -m1 -E 'INFO: task .+ blocked for more than [0-9]+ seconds' \
+		</dev/kmsg 2>/dev/null) || exit 0
 	every=$(cat /proc/sys/kernel/hung_task_check_interval_secs 2>/dev/null)
 	[ "${every:-0}" -gt 0 ] ||
 		every=$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null)
 	every=${every:-120}
-	say "the kernel reported a hung task ($(sed 's/^[^;]*;//' /tmp/hung.line)): the command will be ended after the detector's next check, in $((every + 5)) s, not at the time limit"
+	say "the kernel reported a hung task (${line#*;}): the command will be ended after the detector's next check, in $((every + 5)) s, not at the time limit"
 	sleep $((every + 5))
 	say "killing every process to end the command (a hung task, see above)"
 	kill -9 -1
