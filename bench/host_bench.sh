@@ -39,7 +39,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== drain path (drain-bench, $MB MB, 2 rings of 4 MiB drained at the 1 MiB watermark) =="
 "$BUILD/drain-bench" -m "$MB" -o /dev/null

@@ -237,7 +237,7 @@ main() {
 		echo "# fxtrace benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
 		echo
 		echo "- code: $label$( ((tree)) && echo ' (working tree)')${src_dir:+ ($src_dir)}"
-		echo "- host: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), $(free -g | awk '/^Mem:/ { print $2 }') GiB, kernel $(uname -r), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')"
+		echo "- host: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)), $(free -g | awk '/^Mem:/ { print $2 }') GiB, kernel $(uname -r), QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')"
 		echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 		echo "- command: bench/run.sh $args_given"
 		echo

@@ -101,10 +101,10 @@ for t in $TARGETS; do
 		# and a fresh clone lists them in another.
 		find "${inputs[@]}" -type f | LC_ALL=C sort | paste -sd, - \
 			>"$tmp/$t.seeds"
-		# -quit: grep -q leaves at the first line, and a find still
-		# writing then dies of SIGPIPE, which pipefail makes the
+		# Not find | grep -q: grep leaves at the first line, and a find
+		# still writing then dies of SIGPIPE, which pipefail makes the
 		# pipeline's status: 3000 such names went unnoticed.
-		if find "${inputs[@]}" -type f -name '*,*' -print -quit | grep -q .; then
+		if [[ -n $(find "${inputs[@]}" -type f -name '*,*' -print -quit) ]]; then
 			fail "$t: a seed's name has a comma (-seed_inputs separates names with commas)"
 			continue
 		fi

@@ -288,7 +288,7 @@ set +e
 copy_tracked "$bcopy"
 make -k -C "$bcopy" clean KDIR=/nonexistent BUILDDIR=. >"$tmp/bclean.log" 2>&1
 make -C "$bcopy/tools" clean BUILDDIR=.. >>"$tmp/bclean.log" 2>&1
-deleted=$(git ls-files | while IFS= read -r f; do [[ -e $bcopy/$f ]] || echo "$f"; done | head -5)
+deleted=$(git ls-files | while IFS= read -r f; do [[ -e $bcopy/$f ]] || echo "$f"; done | sed -n 1,5p)
 [[ -z $deleted ]]
 tap_ok $? "make clean BUILDDIR=. and make -C tools clean BUILDDIR=.. delete no source file${deleted:+ (deleted: $deleted ...)}" \
 	"$tmp/bclean.log"

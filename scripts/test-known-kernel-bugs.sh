@@ -50,7 +50,7 @@ declare -F known_kernel_bug >/dev/null || {
 	exit 1
 }
 [[ -s $LOG ]] || { echo "Bail out! $LOG is missing"; exit 1; }
-grep -c 'INFO: task .* blocked for more than' "$LOG" | grep -qx 3 || {
+[[ $(grep -c 'INFO: task .* blocked for more than' "$LOG") == 3 ]] || {
 	echo "Bail out! $LOG should hold 3 hung-task reports"
 	exit 1
 }

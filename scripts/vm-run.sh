@@ -142,7 +142,7 @@ command -v cpio >/dev/null || die "cpio not found; run scripts/install-deps.sh"
 BUSYBOX=''
 for b in /bin/busybox /usr/bin/busybox; do [[ -x $b ]] && BUSYBOX=$b && break; done
 [[ -n $BUSYBOX ]] || die "busybox not found; run scripts/install-deps.sh (busybox-static)"
-if readelf -l "$BUSYBOX" 2>/dev/null | grep -q 'program interpreter'; then
+if [[ $(readelf -l "$BUSYBOX" 2>/dev/null) == *'program interpreter'* ]]; then
 	die "$BUSYBOX is dynamically linked; install busybox-static (scripts/install-deps.sh)"
 fi
 
@@ -207,7 +207,8 @@ add_module() { # $1 = module name
 	[[ -n ${loaded[$want]:-} ]] && return 0
 	line=$(awk -v w="$want" -F: '{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n); if (n == w) { print; exit } }' "$moddir/modules.dep")
 	if [[ -z $line ]]; then
-		if sed -E 's|.*/||; s|\.ko.*||; s|-|_|g' "$moddir/modules.builtin" 2>/dev/null | grep -qx "$want"; then
+		if awk -v w="$want" '{ n = $0; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n) } n == w { f = 1 } END { exit !f }' \
+			"$moddir/modules.builtin" 2>/dev/null; then
 			loaded[$want]=builtin
 			return 0
 		fi

@@ -204,7 +204,7 @@ is_elf() { [[ $(head -c 4 "$1" | od -An -c | tr -d ' ') == '177ELF' ]]; }
 nbin=0
 for f in "$bindir"/*; do
 	[[ -f $f && -x $f ]] || continue
-	if is_elf "$f" && readelf -l "$f" 2>/dev/null | grep -q 'program interpreter'; then
+	if is_elf "$f" && [[ $(readelf -l "$f" 2>/dev/null) == *'program interpreter'* ]]; then
 		die "$f is dynamically linked; the VM has no libc (vm-userspace must link with -static)"
 	fi
 	cp "$f" "$payload/bin/"

@@ -50,12 +50,12 @@ result() {
 	else
 		failed=$((failed + 1))
 		echo "not ok $n - $2"
-		[[ -s $tmp/last ]] && sed 's/^/#   /' "$tmp/last" | head -n 15
+		[[ -s $tmp/last ]] && sed 's/^/#   /' "$tmp/last" | sed -n 1,15p
 	fi
 }
 skip() { n=$((n + 1)) passed=$((passed + 1)); echo "ok $n - $1 # SKIP $2"; }
 # field KEY: KEY=value from the "result" line in $tmp/last
-field() { sed -n "s/^result .*[ ]$1=\([^ ]*\).*/\1/p" "$tmp/last" | head -n 1; }
+field() { sed -n "s/^result .*[ ]$1=\([^ ]*\).*/\1/p" "$tmp/last" | sed -n 1p; }
 positive() { awk -v x="$1" 'BEGIN { exit !(x > 0) }'; }
 ncpu=$(nproc)
 
