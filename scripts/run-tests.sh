@@ -5,7 +5,9 @@
 #   2. checkpatch --strict and kernel-doc on kmod/ and uapi/ (and
 #      scripts/test-kernel-style.sh: kernel-style.sh fails on a kernel-doc
 #      error); shellcheck on
-#      every shell script; make install
+#      every shell script, and no pipeline that ends in grep -q or head
+#      under pipefail (scripts/check-pipefail-readers.sh, and its fixtures
+#      in scripts/test-check-pipefail-readers.sh); make install
 #      and DKMS (scripts/test-install.sh: here with --host-only, else after
 #      the kernel loop, which fetches the kernels its DKMS builds need)
 #   3. for each kernel: the module builds with W=1 and no warning, sparse
@@ -366,18 +368,24 @@ trace_in_vm() {
 	echo "$out: valid, switches on both CPUs, ping, pong and fxt-collect named"
 }
 
-# Every tracked shell script, by name or by its #! line; none may warn.
+# Every tracked shell script, by name or by its #! line; none may warn,
+# and none may end a pipeline in a reader that leaves early under pipefail.
 lint_shell() {
-	local f scripts=()
+	local f first scripts=()
 
 	while IFS= read -r f; do
 		case $f in
 		*.sh) scripts+=("$f") ;;
-		*) head -n1 "$f" | grep -qE '^#!.*(ba)?sh' && scripts+=("$f") ;;
+		*)
+			first=''
+			IFS= read -r -n 80 first <"$f" 2>/dev/null
+			[[ $first =~ ^#!.*(ba)?sh ]] && scripts+=("$f")
+			;;
 		esac
 	done < <(git ls-files)
 	echo "${#scripts[@]} scripts"
-	shellcheck -S warning "${scripts[@]}"
+	shellcheck -S warning "${scripts[@]}" &&
+		scripts/check-pipefail-readers.sh "${scripts[@]}"
 }
 
 echo "TAP version 13"
@@ -394,7 +402,9 @@ if [[ $host -eq 1 ]]; then
 	step "checkpatch --strict and kernel-doc (kmod, uapi)" scripts/kernel-style.sh || true
 	step "kernel-style.sh fails on a kernel-doc error and on 256 kernel-doc warnings (copies of the tree)" \
 		scripts/test-kernel-style.sh || true
-	step "shellcheck -S warning on every tracked shell script" lint_shell || true
+	step "shellcheck -S warning, and no grep -q or head ending a pipeline under pipefail, on every tracked shell script" lint_shell || true
+	step "check-pipefail-readers.sh flags grep -q, -m, -l and head ending a pipeline under pipefail, and nothing else (fixtures)" \
+		scripts/test-check-pipefail-readers.sh || true
 	step "time budget: hung steps stopped at the deadline, VM boot timeouts derived from it (stubs, no VM)" \
 		scripts/test-time-budget.sh || true
 	step "known kernel bugs: the 6.12 vmalloc deadlock is recognised in its guest's log, and nothing short of it" \
