@@ -4,11 +4,12 @@
 # test-check-pipefail-readers.sh -- scripts/check-pipefail-readers.sh
 # flags a pipeline that ends in grep -q, -m, -l or head in a script that
 # sets pipefail, and nothing else: one small script per case. First, that
-# the SIGPIPE it guards against is real here: `sed | grep -q` on an 80 KB
-# input (more than a pipe holds), whose match is on the first line, fails
-# under pipefail (sed is still writing when grep leaves) although grep
-# found its line.
+# the SIGPIPE it guards against is real here: `sed | grep -q` on a 1 MB
+# input (much more than a pipe holds), whose match is on the first line,
+# fails under pipefail (sed is still writing when grep leaves) although
+# grep found its line.
 # Prints TAP (scripts/tap.sh); exit status 1 if a check failed.
+# check-pipefail-readers: not this file (its fixtures, and the SIGPIPE shown)
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,7 +23,7 @@ tap_begin --version
 
 {
 	echo match
-	for ((i = 0; i < 8192; i++)); do echo "line $i"; done
+	for ((i = 0; i < 100000; i++)); do echo "line $i"; done
 } >"$TMP/input"
 fails=0
 for ((i = 0; i < 20; i++)); do
@@ -67,6 +68,7 @@ case_ "|| grep -q (not a pipe)" 0 "false || grep -q x f"
 case_ "a reader that reads all: sed -n 1p, grep -c" 0 "cat f | sed -n 1p; cat f | grep -c x"
 case_ "a comment line" 0 "# sed f | grep -q x"
 case_ "a here-document's body (another program's text)" 0 "$(printf "cat <<'EOF' >init\ndmesg | grep -q ready\nEOF\ntrue")"
+case_ "a file that says 'check-pipefail-readers: not this file'" 0 "$(printf '# check-pipefail-readers: not this file (fixtures)\nsed f | grep -q x')"
 case_ "after a here-document: checked again" 1 "$(printf "cat <<EOF >f\nx\nEOF\nsed f | grep -q x")"
 
 "$CHECK" >/dev/null 2>&1
