@@ -199,16 +199,20 @@ mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 # Kernel modules: the requested ones plus their dependencies (deps first),
 # decompressed here because busybox insmod cannot load .ko.xz/.ko.zst.
 modnorm() { local m=${1##*/}; m=${m%%.ko*}; echo "${m//-/_}"; }
+# modline FILE NAME: the first line of FILE (modules.dep, modules.builtin)
+# whose module path, before any ':', is module NAME by modnorm's rules.
+modline() {
+	awk -v w="$2" -F: '{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n); if (n == w) { print; exit } }' "$1"
+}
 declare -A loaded=()
 load_order=()
 add_module() { # $1 = module name
 	local want line path deps d
 	want=$(modnorm "$1")
 	[[ -n ${loaded[$want]:-} ]] && return 0
-	line=$(awk -v w="$want" -F: '{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n); if (n == w) { print; exit } }' "$moddir/modules.dep")
+	line=$(modline "$moddir/modules.dep" "$want")
 	if [[ -z $line ]]; then
-		if awk -v w="$want" '{ n = $0; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n) } n == w { f = 1 } END { exit !f }' \
-			"$moddir/modules.builtin" 2>/dev/null; then
+		if [[ -n $(modline "$moddir/modules.builtin" "$want" 2>/dev/null) ]]; then
 			loaded[$want]=builtin
 			return 0
 		fi
