@@ -154,16 +154,25 @@ int configure(struct session *s)
 	return get_info(s);
 }
 
-static int check_ctrl(struct session *s, const struct cpu_ring *r)
+/*
+ * A ring is info.buf_size bytes, or FXTRACE_BUF_SIZE_MIN for a CPU that was
+ * possible but not present when the module allocated them (uapi, "mmap
+ * layout"). The size is read once: the control page is writable.
+ */
+static int check_ctrl(struct session *s, const struct cpu_ring *r,
+		      uint64_t *buf_size)
 {
 	const struct fxtrace_ctrl *c = r->ctrl;
+	uint64_t size = __atomic_load_n(&c->buf_size, __ATOMIC_RELAXED);
 
 	if (c->version == FXTRACE_CTRL_VERSION && c->cpu == r->cpu &&
 	    c->size >= sizeof(struct fxtrace_ctrl) &&
-	    c->buf_size == s->info.buf_size)
+	    (size == s->info.buf_size || size == FXTRACE_BUF_SIZE_MIN)) {
+		*buf_size = size;
 		return 0;
+	}
 	msg("CPU %u's control page is unusable (version %u, cpu %u, size %u, buf_size %llu)",
-	    r->cpu, c->version, c->cpu, c->size, (unsigned long long)c->buf_size);
+	    r->cpu, c->version, c->cpu, c->size, (unsigned long long)size);
 	msg("this is a module bug; please report it with the dmesg output");
 	s->failed = true;
 	return -1;
@@ -187,17 +196,18 @@ static int map_cpu(struct session *s, unsigned int cpu)
 	r->cpu = cpu;
 	r->ctrl = p;
 	s->nrings++;	/* from here on cleanup unmaps it */
-	p = mmap(NULL, s->info.buf_size, PROT_READ, MAP_SHARED, s->fd,
+	if (check_ctrl(s, r, &r->size))
+		return -1;
+	r->absent = r->size != s->info.buf_size;
+	p = mmap(NULL, r->size, PROT_READ, MAP_SHARED, s->fd,
 		 (off_t)(s->info.data_offset + shift));
 	snprintf(step, sizeof(step), "mapping CPU %u's ring (%llu bytes)", cpu,
-		 (unsigned long long)s->info.buf_size);
+		 (unsigned long long)r->size);
 	if (p == MAP_FAILED)
 		return step_failed(s, step, errno, errno == ENOMEM ?
 				   "not enough address space or memory: use a smaller -b" : NULL);
 	r->data = p;
-	if (check_ctrl(s, r))
-		return -1;
-	ring_init(&r->ring, r->ctrl, r->data, s->info.buf_size);
+	ring_init(&r->ring, r->ctrl, r->data, r->size);
 	r->dropped_seen = __atomic_load_n(&r->ctrl->records_dropped,
 					  __ATOMIC_RELAXED);
 	return 1;

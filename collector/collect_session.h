@@ -37,6 +37,9 @@
  * @cpu:          the CPU number
  * @ctrl:         the control page mapping
  * @data:         the data area mapping (read-only)
+ * @size:         its bytes: info.buf_size, or FXTRACE_BUF_SIZE_MIN for a
+ *                CPU the module found possible but not present
+ * @absent:       that CPU: @size is FXTRACE_BUF_SIZE_MIN, not -b's
  * @ring:         the consumer state (ring_drain.h)
  * @dropped_seen: ctrl->records_dropped when we last emitted a drop marker
  * @warned:       we already warned about invalid data on this ring
@@ -45,6 +48,8 @@ struct cpu_ring {
 	unsigned int cpu;
 	struct fxtrace_ctrl *ctrl;
 	void *data;
+	uint64_t size;
+	bool absent;
 	struct ring ring;
 	uint64_t dropped_seen;
 	bool warned;

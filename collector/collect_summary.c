@@ -60,6 +60,16 @@ static uint64_t get_dropped(const struct cpu_ring *r)
 	return __atomic_load_n(&r->ctrl->records_dropped, __ATOMIC_RELAXED);
 }
 
+static uint64_t get_dropped_absent(const struct cpu_ring *r)
+{
+	return r->absent ? get_dropped(r) : 0;
+}
+
+static uint64_t get_absent(const struct cpu_ring *r)
+{
+	return r->absent;
+}
+
 static uint64_t get_consumer_errors(const struct cpu_ring *r)
 {
 	return __atomic_load_n(&r->ctrl->consumer_errors, __ATOMIC_RELAXED);
@@ -164,7 +174,7 @@ void print_summary(struct session *s)
 	char fallback[1024], size[32], kinds[256], invalid[256];
 	size_t list_size = CPU_LIST_SIZE(s->nrings);
 	char *list = malloc(list_size);	/* room for every CPU */
-	uint64_t total;
+	uint64_t total, absent;
 
 	if (!list) {	/* the lists end in ", ..." where this is full */
 		list = fallback;
@@ -181,14 +191,30 @@ void print_summary(struct session *s)
 		    s->nrings, seconds_between(&s->started, &s->stopped),
 		    seconds_between(&s->attaching, &s->started),
 		    kinds, size, s->out.path);
+		total = sum_per_cpu(s, get_absent);
+		if (total)
+			msg("%llu CPU%s possible but not present when the module allocated the rings (hot-plug slots) got %lluK rings, not -b's %lluK: a CPU plugged in since writes there",
+			    (unsigned long long)total, total == 1 ? "" : "s",
+			    (unsigned long long)(FXTRACE_BUF_SIZE_MIN >> 10),
+			    (unsigned long long)(s->info.buf_size >> 10));
 	}
+	absent = sum_per_cpu(s, get_dropped_absent);
 	total = per_cpu_list(s, list, list_size, get_dropped);
-	if (total)
+	if (total > absent)
 		msg("records dropped: %s (%llu in total): the rings were full; use a larger -b (now %lluK)",
 		    list, (unsigned long long)total,
 		    (unsigned long long)(s->info.buf_size >> 10));
+	else if (total)
+		msg("records dropped: %s (%llu in total): the rings were full",
+		    list, (unsigned long long)total);
 	else if (!s->opts.quiet)
 		msg("no records dropped");
+	if (absent) {
+		per_cpu_list(s, list, list_size, get_dropped_absent);
+		msg("of them, %s (%llu) on CPUs plugged in after the module allocated the rings, whose rings are %lluK whatever -b says: run fxt-collect again to give them full rings",
+		    list, (unsigned long long)absent,
+		    (unsigned long long)(FXTRACE_BUF_SIZE_MIN >> 10));
+	}
 	if (s->tail_lost && !s->opts.quiet)
 		msg("%llu of them were dropped after their CPU's last record, where the module writes no loss marker: fxt-collect marked them at the end (%llu hole%s on counter records_lost:cpu:<n>, as the module marks the others)",
 		    (unsigned long long)s->tail_lost,

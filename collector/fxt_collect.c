@@ -361,7 +361,7 @@ static void session_cleanup(struct session *s)
 	stop_tracing(s);
 	for (i = 0; i < s->nrings; i++) {
 		if (s->rings[i].data)
-			munmap(s->rings[i].data, s->info.buf_size);
+			munmap(s->rings[i].data, s->rings[i].size);
 		munmap(s->rings[i].ctrl, s->info.ctrl_size);
 	}
 	free(s->rings);

@@ -14,7 +14,8 @@
  * area, offset + cpu * cpu_stride, fit an off_t without overflow. When
  * check_ctrl() (which only ever sees pages of an accepted layout) accepts
  * a control page, the ring it describes is one ring_init() takes, on the
- * CPU that was asked for.
+ * CPU that was asked for, and no larger than the info's (a CPU not present
+ * has a smaller one: uapi "mmap layout").
  */
 #include "fuzz_target.h"
 
@@ -88,10 +89,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&r, 0, sizeof(r));
 	r.ctrl = &ctrl;
 	r.cpu = (unsigned int)fuzz_take(&in, 2);
-	if (check_ctrl(&s, &r) == 0)
-		FUZZ_ASSERT(ring_init(&ring, &ctrl, NULL, ctrl.buf_size) == 0 &&
-			    ctrl.cpu == r.cpu,
-			    "control page for CPU %u of a %llu-byte ring accepted for CPU %u",
-			    ctrl.cpu, (unsigned long long)ctrl.buf_size, r.cpu);
+	if (check_ctrl(&s, &r, &r.size) == 0)
+		FUZZ_ASSERT(ring_init(&ring, &ctrl, NULL, r.size) == 0 &&
+			    r.size == ctrl.buf_size && ctrl.cpu == r.cpu &&
+			    r.size <= s.info.buf_size,
+			    "control page for CPU %u of a %llu-byte ring (%llu taken, %llu in the info) accepted for CPU %u",
+			    ctrl.cpu, (unsigned long long)ctrl.buf_size,
+			    (unsigned long long)r.size,
+			    (unsigned long long)s.info.buf_size, r.cpu);
 	return 0;
 }

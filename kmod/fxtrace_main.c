@@ -62,8 +62,9 @@
  * @buf_lock: guards the buffers; the only lock ->mmap takes
  * @rings: one ring per possible CPU (per-CPU memory: the probes take
  *	theirs with this_cpu_ptr()); NULL until the buffers are allocated
- * @buf_size: data bytes per ring, configured or the default
- * @watermark: pending bytes per ring that make poll() readable
+ * @buf_size: data bytes of each present CPU's ring, configured or the
+ *	default (fxtrace_planned_ring_size())
+ * @watermark: pending bytes in such a ring that make poll() readable
  * @tracing: probes attached
  * @nr_maps: live mappings of any ring; the buffers cannot be replaced while
  *	this is non-zero
@@ -108,21 +109,58 @@ static void fxtrace_free_rings(struct fxtrace_session *s)
 }
 
 /*
+ * The data bytes of @cpu's ring: the session's size for a CPU that is
+ * present, FXTRACE_BUF_SIZE_MIN for one that is only possible. Firmware
+ * often declares far more possible CPUs than the machine has (hot-plug
+ * slots: a VM may have 2 CPUs and 128 possible), and a full-size ring
+ * for each would take most of the memory for rings no CPU writes to. A
+ * CPU plugged in later still gets a ring, only a small one: what does
+ * not fit is dropped and counted like any other drop, never lost
+ * silently. The rings' own sizes, once allocated, are what counts
+ * (fxtrace_ring_size()): the present CPUs may have changed since.
+ */
+static u64 fxtrace_planned_ring_size(const struct fxtrace_session *s,
+				     unsigned int cpu)
+{
+	return cpu_present(cpu) ? s->buf_size : FXTRACE_BUF_SIZE_MIN;
+}
+
+/* The watermark of a ring of @size bytes: the session's, or a quarter. */
+static u64 fxtrace_ring_watermark(const struct fxtrace_session *s, u64 size)
+{
+	return size == s->buf_size ? s->watermark : min(s->watermark, size / 4);
+}
+
+/*
  * Refuse rings that would not fit in the memory available now, as ftrace's
  * ring buffer does, rather than let vmalloc() wake the OOM killer against
- * unrelated processes. Every possible CPU gets a ring, present or not.
+ * unrelated processes. Every possible CPU gets a ring, present or not
+ * (fxtrace_planned_ring_size()).
  */
 static int fxtrace_check_memory(const struct fxtrace_session *s)
 {
 	unsigned int n = num_possible_cpus();
+	unsigned int present = 0, cpu;
 	long avail = si_mem_available();
-	u64 total;
+	u64 total = 0;
 
-	if (!check_mul_overflow((u64)n, PAGE_SIZE + s->buf_size, &total) &&
-	    total >> PAGE_SHIFT <= (u64)max(avail, 0L))
+	for_each_possible_cpu(cpu) {
+		present += cpu_present(cpu);
+		total += (PAGE_SIZE + fxtrace_planned_ring_size(s, cpu)) >>
+			 PAGE_SHIFT;
+	}
+	/* In pages, at most 2^16 + 1 a ring: no overflow. */
+	if (total <= (u64)max(avail, 0L))
 		return 0;
-	pr_warn_ratelimited("%u rings of %llu KiB (one per possible CPU) need more than the %ld MiB of memory available: configure a smaller buf_size\n",
-			    n, s->buf_size >> 10, avail >> (20 - PAGE_SHIFT));
+	if (present == n)
+		pr_warn_ratelimited("%u rings of %llu KiB (one per possible CPU) need more than the %ld MiB of memory available: configure a smaller buf_size\n",
+				    n, s->buf_size >> 10,
+				    avail >> (20 - PAGE_SHIFT));
+	else
+		pr_warn_ratelimited("%u rings of %llu KiB (one per present CPU) and %u of %llu KiB (possible CPUs not present) need more than the %ld MiB of memory available: configure a smaller buf_size\n",
+				    present, s->buf_size >> 10, n - present,
+				    FXTRACE_BUF_SIZE_MIN >> 10,
+				    avail >> (20 - PAGE_SHIFT));
 	return -ENOMEM;
 }
 
@@ -149,8 +187,10 @@ static int fxtrace_alloc_rings(struct fxtrace_session *s)
 	 */
 	set_current_oom_origin();
 	for_each_possible_cpu(cpu) {
-		ret = fxtrace_ring_init(per_cpu_ptr(s->rings, cpu), cpu,
-					s->buf_size, s->watermark, &s->wq,
+		u64 size = fxtrace_planned_ring_size(s, cpu);
+
+		ret = fxtrace_ring_init(per_cpu_ptr(s->rings, cpu), cpu, size,
+					fxtrace_ring_watermark(s, size), &s->wq,
 					s->owner_tgid, s->owner_tid);
 		if (!ret && fatal_signal_pending(current))
 			ret = -EINTR;
@@ -175,6 +215,15 @@ out_clear_oom_origin:
 static int fxtrace_ensure_rings(struct fxtrace_session *s)
 {
 	return s->rings ? 0 : fxtrace_alloc_rings(s);
+}
+
+/* @cpu's data bytes: its ring's, or what fxtrace_alloc_rings() will give. */
+static u64 fxtrace_data_size(const struct fxtrace_session *s, unsigned int cpu)
+{
+	lockdep_assert_held(&s->buf_lock);
+	if (s->rings)
+		return fxtrace_ring_size(per_cpu_ptr(s->rings, cpu));
+	return fxtrace_planned_ring_size(s, cpu);
 }
 
 static void fxtrace_stop(struct fxtrace_session *s)
@@ -474,8 +523,13 @@ static int fxtrace_mmap_locked(struct fxtrace_session *s,
 		if (len != PAGE_SIZE)
 			return -EINVAL;
 	} else {
-		/* Data pages: read-only now and forever (no mprotect). */
-		if ((u64)(pgoff - 1) * PAGE_SIZE + len > s->buf_size)
+		/*
+		 * Data pages: read-only now and forever (no mprotect). Checked
+		 * here so that a bad range allocates nothing; should the rings
+		 * allocated below be sized otherwise (a CPU plugged in or out
+		 * meanwhile), remap_vmalloc_range() checks again.
+		 */
+		if ((u64)(pgoff - 1) * PAGE_SIZE + len > fxtrace_data_size(s, cpu))
 			return -EINVAL;
 		if (vma->vm_flags & VM_WRITE)
 			return -EPERM;

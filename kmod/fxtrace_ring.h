@@ -107,6 +107,12 @@ struct fxtrace_ring {
  */
 #define FXTRACE_WEIGHT_UNKNOWN	((u32)S32_MAX)
 
+/* The ring's data area bytes (also in its control page, which is writable). */
+static inline u64 fxtrace_ring_size(const struct fxtrace_ring *ring)
+{
+	return ring->mask + 1;
+}
+
 int fxtrace_ring_init(struct fxtrace_ring *ring, int cpu, u64 buf_size,
 		      u64 watermark, wait_queue_head_t *wq, u32 owner_tgid,
 		      u32 owner_tid);

@@ -144,10 +144,10 @@ static inline const unsigned char *map_data(int fd,
 	return p;
 }
 
-/* Whether @cpu is in /sys/devices/system/cpu/possible ("0-3,5"). */
-static inline int cpu_possible(unsigned long cpu)
+/* Whether @cpu is in the CPU list at @path ("0-3,5"). */
+static inline int cpu_in_list(const char *path, unsigned long cpu)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	FILE *f = fopen(path, "r");
 	unsigned long a, b;
 	int found = 0, c;
 
@@ -166,6 +166,17 @@ static inline int cpu_possible(unsigned long cpu)
 	}
 	fclose(f);
 	return found;
+}
+
+static inline int cpu_possible(unsigned long cpu)
+{
+	return cpu_in_list("/sys/devices/system/cpu/possible", cpu);
+}
+
+/* Present: plugged in (online or not); a possible CPU may not be. */
+static inline int cpu_present(unsigned long cpu)
+{
+	return cpu_in_list("/sys/devices/system/cpu/present", cpu);
 }
 
 /* Possible CPUs, below @info's nr_cpu_ids: each gets a ring. */

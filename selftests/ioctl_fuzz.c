@@ -620,6 +620,9 @@ static void fuzz_mmap(struct model *m)
 		return;
 	cpu = rnd_below(8) ? rnd_below(sysconf(_SC_NPROCESSORS_ONLN)) :
 			     rnd_below(info->nr_cpu_ids + 2);
+	/* A possible CPU not present has the smallest ring (uapi "mmap"). */
+	if (cpu < info->nr_cpu_ids && cpu_possible(cpu) && !cpu_present(cpu))
+		size = FXTRACE_BUF_SIZE_MIN;
 	data = (int)rnd_below(2);
 	if (data) {
 		off = page * rnd_below(size / page + 1);  /* maybe at the end */
@@ -659,10 +662,10 @@ static void fuzz_mmap(struct model *m)
 		volatile unsigned char c = *(volatile unsigned char *)p;
 
 		(void)c;
-		if (!data && ((struct fxtrace_ctrl *)p)->buf_size != m->buf_size)
+		if (!data && ((struct fxtrace_ctrl *)p)->buf_size != size)
 			REPORT("control page says buf_size %llu, model %llu",
 			       (unsigned long long)((struct fxtrace_ctrl *)p)->buf_size,
-			       (unsigned long long)m->buf_size);
+			       (unsigned long long)size);
 		m->maps[m->nmaps].addr = p;
 		m->maps[m->nmaps].len = len;
 		m->maps[m->nmaps].slot = -1;

@@ -16,6 +16,9 @@
  *
  * Knobs (environment):
  *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4, at most 128); CPU 2 is absent
+ *   FAKE_FXTRACE_SMALL_CPU=N    CPU N is possible but not present: its ring
+ *                               is FXTRACE_BUF_SIZE_MIN bytes, whatever the
+ *                               configured size (uapi "mmap layout")
  *   FAKE_FXTRACE_RATE=N         records per CPU per millisecond (default 2)
  *   FAKE_FXTRACE_ABI=N          abi_version to report (default the real one)
  *   FAKE_FXTRACE_OPEN_ERRNO=E   open() fails with errno E
@@ -166,6 +169,7 @@ static struct {
 	uint64_t lost[MAX_CPUS];	/* dropped since the last marker */
 	uint64_t first_lost_ns[MAX_CPUS];
 	long tail_drops;	/* FAKE_FXTRACE_TAIL_DROPS */
+	long small_cpu;		/* FAKE_FXTRACE_SMALL_CPU, or -1 */
 	bool cpu0_full;		/* ... and CPU 0's ring is full until STOP */
 	bool stopped;		/* the STOP ioctl came */
 	long writes_after_stop;	/* FAKE_FXTRACE_FULL_AFTER_STOP */
@@ -211,6 +215,13 @@ static bool cpu_present(unsigned int cpu)
 	return cpu < fake.info.nr_cpu_ids && cpu != ABSENT_CPU;
 }
 
+/* @cpu's data area bytes: the configured size, or FAKE_FXTRACE_SMALL_CPU's. */
+static uint64_t ring_size(unsigned int cpu)
+{
+	return (long)cpu == fake.small_cpu ? FXTRACE_BUF_SIZE_MIN :
+					     fake.info.buf_size;
+}
+
 static int allocate(void)
 {
 	unsigned int cpu;
@@ -226,7 +237,7 @@ static int allocate(void)
 		if (p == MAP_FAILED)
 			return -ENOMEM;
 		fake.ctrl[cpu] = p;
-		p = real_mmap()(NULL, fake.info.buf_size, PROT_READ | PROT_WRITE,
+		p = real_mmap()(NULL, ring_size(cpu), PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return -ENOMEM;
@@ -234,7 +245,7 @@ static int allocate(void)
 		fake.ctrl[cpu]->version = FXTRACE_CTRL_VERSION;
 		fake.ctrl[cpu]->size = sizeof(struct fxtrace_ctrl);
 		fake.ctrl[cpu]->cpu = cpu;
-		fake.ctrl[cpu]->buf_size = fake.info.buf_size;
+		fake.ctrl[cpu]->buf_size = ring_size(cpu);
 		fake.ctrl[cpu]->producer_pos = fake.start_pos;
 		fake.ctrl[cpu]->consumer_pos = fake.start_pos;
 	}
@@ -247,7 +258,7 @@ static int allocate(void)
 static void put_bytes(unsigned int cpu, uint64_t *head, const void *rec,
 		      size_t len)
 {
-	uint64_t mask = fake.info.buf_size - 1, i;
+	uint64_t mask = ring_size(cpu) - 1, i;
 	const uint8_t *p = rec;
 
 	for (i = 0; i < len; i++)
@@ -265,7 +276,7 @@ static void produce_at(unsigned int cpu, const void *rec, size_t len,
 		       uint64_t ts)
 {
 	struct fxtrace_ctrl *c = fake.ctrl[cpu];
-	uint64_t size = fake.info.buf_size, head = c->producer_pos;
+	uint64_t size = ring_size(cpu), head = c->producer_pos;
 	uint64_t cons = __atomic_load_n(&c->consumer_pos, __ATOMIC_ACQUIRE); /* (B) */
 	uint64_t need = len + (fake.lost[cpu] ? LOSS_MARKERS_BYTES : 0);
 	uint64_t marker[KERNEL_RECORD_MAX_WORDS];
@@ -524,6 +535,7 @@ static int fake_open(void)
 	fake.named = 0;
 	fake.child_wakeups = env_long("FAKE_FXTRACE_CHILD", 0) != 0;
 	fake.tail_drops = env_long("FAKE_FXTRACE_TAIL_DROPS", 0);
+	fake.small_cpu = env_long("FAKE_FXTRACE_SMALL_CPU", -1);
 	fake.cpu0_full = false;
 	fake.stopped = false;
 	fake.writes_after_stop = 0;
@@ -693,7 +705,7 @@ static void *fake_mmap(size_t len, int prot, off_t off)
 		return errno = ENXIO, MAP_FAILED;
 	if (rem == 0 && len == CTRL_SIZE)
 		return fake.ctrl[cpu];
-	if (rem == CTRL_SIZE && len == fake.info.buf_size) {
+	if (rem == CTRL_SIZE && len == ring_size((unsigned int)cpu)) {
 		static bool delayed;
 
 		if (!delayed && env_long("FAKE_FXTRACE_MAP_DELAY_MS", 0) > 0) {

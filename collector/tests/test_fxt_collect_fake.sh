@@ -66,6 +66,29 @@ FAKE_FXTRACE_CPUS=128 FAKE_FXTRACE_RATE=0 collect -o "$TMP/many.fxt" -b 64K -d 0
 expect "127 possible CPUs: the summary says 127 rings, one per possible CPU, not 127 CPUs traced" 0 \
 	"traced 127 rings (one per possible CPU) for " "$TMP/many.fxt"
 
+# A CPU possible but not present when the module allocated the rings has
+# a ring of FXTRACE_BUF_SIZE_MIN whatever -b says (uapi "mmap layout"):
+# fxt-collect maps it at its own size, drains it, says so, and when it
+# drops, says why a larger -b would not help.
+FAKE_FXTRACE_SMALL_CPU=3 collect -o "$TMP/small.fxt" -d 0.4
+expect "a CPU not present has a 64K ring: mapped and drained, the summary says why it is small" 0 \
+	"^fxt-collect: 1 CPU possible but not present when the module allocated the rings (hot-plug slots) got 64K rings, not -b's 4096K" \
+	"$TMP/small.fxt"
+if "$DUMP" "$TMP/small.fxt" | grep -q "context_switch ts=.* cpu=3 "; then
+	ok "the small ring's records are in the trace"
+else
+	fail "the small ring's records are in the trace" "$TMP/err"
+fi
+FAKE_FXTRACE_SMALL_CPU=3 FAKE_FXTRACE_RATE=60 collect -o "$TMP/smalldrop.fxt" -b 2M -d 0.5
+expect "drops on the small ring only: exit 3, counted on it, with what to do" 3 \
+	"^fxt-collect: of them, cpu3 [1-9][0-9]* ([1-9][0-9]*) on CPUs plugged in after the module allocated the rings, whose rings are 64K" \
+	"$TMP/smalldrop.fxt"
+if grep -q "^fxt-collect: records dropped: cpu3 [0-9]* ([0-9]* in total): the rings were full$" "$TMP/err"; then
+	ok "the 2M rings drop nothing at the rate that fills the 64K one, and -b is not the advice"
+else
+	fail "the 2M rings drop nothing at the rate that fills the 64K one, and -b is not the advice" "$TMP/err"
+fi
+
 # Attaching the probes takes time, with records written meanwhile: the
 # summary says so, and -d counts from when START returned. (At least
 # 0.2 s and 0.3 s; no upper bound, which a slow machine could exceed.)

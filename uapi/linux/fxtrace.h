@@ -46,8 +46,15 @@
  * Userspace is told the layout, it does not compute it: for CPU n,
  *   control page: info.ctrl_size bytes at
  *                 info.ctrl_offset + n * info.cpu_stride
- *   data area:    info.buf_size bytes at
+ *   data area:    ctrl.buf_size bytes (that CPU's control page) at
  *                 info.data_offset + n * info.cpu_stride
+ * A CPU present when the buffers were allocated has a data area of
+ * info.buf_size bytes; a CPU that is only possible (a hot-plug slot with
+ * no CPU in it: firmware often declares many) has one of
+ * FXTRACE_BUF_SIZE_MIN, so that it costs little memory and a CPU plugged
+ * in later is still traced, with drops counted when it writes more than
+ * its reader keeps up with. (Since ABI 6; every data area was
+ * info.buf_size bytes before.)
  * These offsets are 64-bit: a 32-bit process maps them with a 64-bit off_t
  * (_FILE_OFFSET_BITS=64); a 32-bit one cuts those of 2 GiB and more.
  * Data areas can only be mapped read-only (PROT_WRITE gives EPERM, and
@@ -248,9 +255,11 @@
  * leaves out linux_state when its FXT state implies it; 4: a context switch
  * leaves out outgoing_weight when the CPU's previous switch said it, and a
  * wakeup has no weight ("Records"); 5: a new thread's name record says so
- * (new_task, "Names").
+ * (new_task, "Names"); 6: a CPU that is possible but not present gets a
+ * data area of FXTRACE_BUF_SIZE_MIN, its control page says so ("mmap
+ * layout").
  */
-#define FXTRACE_ABI_VERSION		5
+#define FXTRACE_ABI_VERSION		6
 #define FXTRACE_DEVICE_NAME		"fxtrace"	/* /dev/fxtrace */
 
 /* Per-CPU data area size: a power of two in [MIN, MAX]. */
@@ -272,7 +281,8 @@
  * @info_size: sizeof(struct fxtrace_info) in the module
  * @nr_cpu_ids: CPU numbers are below this; some of them may be absent
  * @page_size: the kernel's PAGE_SIZE
- * @buf_size: per-CPU data area bytes (configured or default)
+ * @buf_size: data area bytes of each present CPU (configured or default;
+ *	"mmap layout")
  * @cpu_stride: mmap offset distance from one CPU to the next
  * @ctrl_offset: mmap offset of CPU 0's control page
  * @data_offset: mmap offset of CPU 0's data area
@@ -300,9 +310,10 @@ struct fxtrace_info {
 
 /**
  * struct fxtrace_config - FXTRACE_IOC_CONFIGURE argument (userspace writes)
- * @buf_size: per-CPU bytes; 0 = FXTRACE_BUF_SIZE_DEFAULT
+ * @buf_size: bytes of each present CPU's ring; 0 = FXTRACE_BUF_SIZE_DEFAULT
  * @watermark: wake poll() at this many pending bytes in one CPU's ring;
- *	0 = buf_size / 4; must be below buf_size
+ *	0 = buf_size / 4; must be below buf_size. A smaller ring (a CPU not
+ *	present, "mmap layout") uses at most a quarter of its own size
  * @flags: must be 0
  * @__reserved: must be 0, else EINVAL
  */
@@ -321,7 +332,8 @@ struct fxtrace_config {
  * @size: sizeof(struct fxtrace_ctrl) in the module
  * @cpu: the CPU this ring belongs to
  * @__pad: zero
- * @buf_size: bytes in the data area, a power of two
+ * @buf_size: bytes in this CPU's data area, a power of two: info.buf_size,
+ *	or FXTRACE_BUF_SIZE_MIN for a CPU not present ("mmap layout")
  * @__reserved0: zero
  * @producer_pos: end of the last committed record; (A)
  * @records_written: records committed to the ring (stored just before
@@ -382,7 +394,8 @@ struct fxtrace_ctrl {
  *                      two in [MIN, MAX]; watermark >= buf_size
  *              EBUSY   tracing, or some part of the buffers is mapped
  *              ENOMEM  the buffers could not be allocated, or one ring per
- *                      possible CPU of buf_size would need more than the
+ *                      possible CPU (of buf_size for a present one, of
+ *                      FXTRACE_BUF_SIZE_MIN for any other) would need more than the
  *                      memory available (a kernel message says how much);
  *                      either way none are left, and a smaller buf_size
  *                      may be configured. The check is an estimate: if
