@@ -30,6 +30,9 @@ Required:
 Options:
   --payload DIR        copied to /fxtrace in the guest (default: none)
   --smp N              vCPUs (default 2)
+  --maxcpus M          possible vCPUs, M >= N: the M - N others are
+                       hot-plug slots, possible but not present (QEMU -smp
+                       N,maxcpus=M; default M = N)
   --mem MB             guest RAM in MiB (default 2048; guest /out is in RAM)
   --timeout SECONDS    wall-clock limit for the whole VM run (default 600)
   --module NAME        also load module NAME (+ deps) from --modules-dir
@@ -95,7 +98,7 @@ die() { echo "$prog: error: $*" >&2; exit 2; }
 fail() { echo "$prog: error: $*" >&2; exit 125; }
 log() { echo "$prog: $*" >&2; }
 
-kernel='' moddir='' payload='' outdir='' smp=2 mem=2048 timeout_s=600
+kernel='' moddir='' payload='' outdir='' smp=2 maxcpus='' mem=2048 timeout_s=600
 loglevel=5 append='' extra_modules=() have_cmd=0 guest_cmd='' icount=0
 
 need_arg() { [[ $# -ge 2 && -n $2 ]] || die "$1 needs a value (see --help)"; }
@@ -106,6 +109,7 @@ while [[ $# -gt 0 ]]; do
 	--payload) need_arg "$@"; payload=$2; shift 2 ;;
 	--out) need_arg "$@"; outdir=$2; shift 2 ;;
 	--smp) need_arg "$@"; smp=$2; shift 2 ;;
+	--maxcpus) need_arg "$@"; maxcpus=$2; shift 2 ;;
 	--mem) need_arg "$@"; mem=$2; shift 2 ;;
 	--timeout) need_arg "$@"; timeout_s=$2; shift 2 ;;
 	--module) need_arg "$@"; extra_modules+=("$2"); shift 2 ;;
@@ -130,10 +134,11 @@ done
 [[ -f $kernel ]] || die "kernel image '$kernel' not found (run scripts/fetch-kernel.sh FLAVOUR)"
 [[ -f $moddir/modules.dep ]] || die "'$moddir' has no modules.dep; pass the lib/modules/<release> dir printed as MODULES= by scripts/fetch-kernel.sh"
 [[ -z $payload || -d $payload ]] || die "--payload '$payload' is not a directory"
-for n in "$smp" "$mem" "$timeout_s" "$loglevel"; do
+for n in "$smp" "${maxcpus:-$smp}" "$mem" "$timeout_s" "$loglevel"; do
 	[[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
 done
 ((smp >= 1 && mem >= 256 && timeout_s >= 1)) || die "need --smp >= 1, --mem >= 256, --timeout >= 1"
+((${maxcpus:-$smp} >= smp)) || die "--maxcpus $maxcpus is below --smp $smp"
 ((!icount || smp == 1)) || die "--icount needs --smp 1 (with 2 vCPUs the guest hangs at SMP bring-up)"
 
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -552,7 +557,7 @@ fi
 # the step).
 cmdline="console=ttyS0,115200 loglevel=$loglevel panic=-1 oops=panic log_buf_len=1M $append"
 qemu_args=(
-	-accel "$accel" -M q35 -cpu "$cpu" -smp "$smp" -m "$mem"
+	-accel "$accel" -M q35 -cpu "$cpu" -smp "$smp${maxcpus:+,maxcpus=$maxcpus}" -m "$mem"
 	-nodefaults -no-user-config -display none -no-reboot
 	-serial stdio
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
@@ -566,7 +571,7 @@ if ((icount)); then
 fi
 
 log "accelerator: $accel ($kvm_reason)"
-log "booting $release: accel=$accel cpu=$cpu smp=$smp mem=${mem}M timeout=${timeout_s}s initramfs=$(($(stat -c %s "$initrd") / 1024)) KiB modules: ${load_order[*]:-none}"
+log "booting $release: accel=$accel cpu=$cpu smp=$smp${maxcpus:+ maxcpus=$maxcpus} mem=${mem}M timeout=${timeout_s}s initramfs=$(($(stat -c %s "$initrd") / 1024)) KiB modules: ${load_order[*]:-none}"
 t_start=$(date +%s.%N)
 set +e
 (
