@@ -51,6 +51,8 @@ struct ring {
 	int cpu;
 	struct fxtrace_ctrl *ctrl;
 	const unsigned char *data;
+	__u64 size;		/* data bytes: info.buf_size, or 64 KiB where
+				 * the CPU is possible but not present */
 	__u64 walked;		/* records seen between consumer and producer */
 	__u64 markers;		/* loss markers seen (not in walked) */
 	__u64 marked_lost;	/* records lost, summed over the markers */
@@ -126,7 +128,14 @@ static inline void rings_map(int fd, const struct fxtrace_info *info,
 		ASSERT_TRUE(ctrl != MAP_FAILED);
 		rs->r[rs->n].cpu = cpu;
 		rs->r[rs->n].ctrl = ctrl;
-		rs->r[rs->n].data = map_data(fd, info, cpu);
+		/* Each ring's own size (uapi "mmap layout"). */
+		rs->r[rs->n].size = ((struct fxtrace_ctrl *)ctrl)->buf_size;
+		ASSERT_EQ(cpu_present((unsigned long)cpu) ? info->buf_size :
+			  FXTRACE_BUF_SIZE_MIN, rs->r[rs->n].size);
+		rs->r[rs->n].data = mmap(NULL, rs->r[rs->n].size, PROT_READ,
+					 MAP_SHARED, fd,
+					 (off_t)data_offset(info, cpu));
+		ASSERT_TRUE(rs->r[rs->n].data != MAP_FAILED);
 		rs->r[rs->n].opener_tgid = (__u64)getpid();
 		rs->r[rs->n].opener_tid = (__u64)gettid();
 		rs->n++;
@@ -140,7 +149,7 @@ static inline void rings_unmap(struct rings *rs)
 
 	for (i = 0; i < rs->n; i++) {
 		ASSERT_EQ(0, munmap(rs->r[i].ctrl, rs->info.ctrl_size));
-		ASSERT_EQ(0, munmap((void *)rs->r[i].data, rs->info.buf_size));
+		ASSERT_EQ(0, munmap((void *)rs->r[i].data, rs->r[i].size));
 	}
 	free(rs->r);
 	free(rs->copy);
@@ -328,7 +337,7 @@ static inline void rings_drain(struct rings *rs)
 	int i;
 
 	for (i = 0; i < rs->n; i++)
-		ring_drain(&rs->r[i], rs->info.buf_size, rs->copy);
+		ring_drain(&rs->r[i], rs->r[i].size, rs->copy);
 }
 
 /*
