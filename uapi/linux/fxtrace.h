@@ -67,9 +67,10 @@
  * == Ring protocol (one producer: the CPU's probes; one consumer) ==
  *
  * Positions are free-running 64-bit byte counts. The byte at position p lives
- * at data[p & (buf_size - 1)]. A record may wrap around the end of the data
- * area; records are whole multiples of 8 bytes and the area size is a power of
- * two, so no 8-byte word is ever split. Positions are compared by subtraction
+ * at data[p & (buf_size - 1)], buf_size being the ring's own (ctrl.buf_size).
+ * A record may wrap around the end of the data area; records are whole
+ * multiples of 8 bytes and the area size is a power of two, so no 8-byte
+ * word is ever split. Positions are compared by subtraction
  * (pos_a - pos_b), never with '<', so the 64-bit wrap is harmless. A consumer
  * loads and stores them, and loads the 64-bit counters, as single 64-bit
  * atomic accesses (__atomic_load_n()/__atomic_store_n() on the __u64), in a
@@ -395,8 +396,9 @@ struct fxtrace_ctrl {
  *              EBUSY   tracing, or some part of the buffers is mapped
  *              ENOMEM  the buffers could not be allocated, or one ring per
  *                      possible CPU (of buf_size for a present one, of
- *                      FXTRACE_BUF_SIZE_MIN for any other) would need more than the
- *                      memory available (a kernel message says how much);
+ *                      FXTRACE_BUF_SIZE_MIN for any other) would need
+ *                      more than the memory available (a kernel message
+ *                      says how much);
  *                      either way none are left, and a smaller buf_size
  *                      may be configured. The check is an estimate: if
  *                      memory runs out while the rings are filled, the
