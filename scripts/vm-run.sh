@@ -33,6 +33,9 @@ Options:
   --maxcpus M          possible vCPUs, M >= N: the M - N others are
                        hot-plug slots, possible but not present (QEMU -smp
                        N,maxcpus=M; default M = N)
+  --monitor-fifo PATH  QEMU's human monitor on the FIFOs PATH.in (commands,
+                       e.g. device_add to plug a CPU in) and PATH.out (its
+                       replies), which must exist (mkfifo)
   --mem MB             guest RAM in MiB (default 2048; guest /out is in RAM)
   --timeout SECONDS    wall-clock limit for the whole VM run (default 600)
   --module NAME        also load module NAME (+ deps) from --modules-dir
@@ -100,6 +103,7 @@ log() { echo "$prog: $*" >&2; }
 
 kernel='' moddir='' payload='' outdir='' smp=2 maxcpus='' mem=2048 timeout_s=600
 loglevel=5 append='' extra_modules=() have_cmd=0 guest_cmd='' icount=0
+monitor_fifo=
 
 need_arg() { [[ $# -ge 2 && -n $2 ]] || die "$1 needs a value (see --help)"; }
 while [[ $# -gt 0 ]]; do
@@ -110,6 +114,7 @@ while [[ $# -gt 0 ]]; do
 	--out) need_arg "$@"; outdir=$2; shift 2 ;;
 	--smp) need_arg "$@"; smp=$2; shift 2 ;;
 	--maxcpus) need_arg "$@"; maxcpus=$2; shift 2 ;;
+	--monitor-fifo) need_arg "$@"; monitor_fifo=$2; shift 2 ;;
 	--mem) need_arg "$@"; mem=$2; shift 2 ;;
 	--timeout) need_arg "$@"; timeout_s=$2; shift 2 ;;
 	--module) need_arg "$@"; extra_modules+=("$2"); shift 2 ;;
@@ -139,6 +144,8 @@ for n in "$smp" "${maxcpus:-$smp}" "$mem" "$timeout_s" "$loglevel"; do
 done
 ((smp >= 1 && mem >= 256 && timeout_s >= 1)) || die "need --smp >= 1, --mem >= 256, --timeout >= 1"
 ((${maxcpus:-$smp} >= smp)) || die "--maxcpus $maxcpus is below --smp $smp"
+[[ -z $monitor_fifo || (-p $monitor_fifo.in && -p $monitor_fifo.out) ]] ||
+	die "--monitor-fifo $monitor_fifo: $monitor_fifo.in and $monitor_fifo.out must be FIFOs (mkfifo)"
 ((!icount || smp == 1)) || die "--icount needs --smp 1 (with 2 vCPUs the guest hangs at SMP bring-up)"
 
 QEMU=${QEMU:-qemu-system-x86_64}
@@ -565,6 +572,9 @@ qemu_args=(
 	-device "virtio-blk-pci,drive=xfer,serial=fxtrace-out"
 	-pidfile "$qemu_pidfile"
 )
+if [[ -n $monitor_fifo ]]; then
+	qemu_args+=(-chardev "pipe,id=fxtmon,path=$monitor_fifo" -mon "chardev=fxtmon,mode=readline")
+fi
 if ((icount)); then
 	[[ $tcg_thread == single ]] || die "--icount needs single-threaded TCG (unset FXTRACE_VM_TCG_THREAD)"
 	qemu_args+=(-icount "shift=0,align=off,sleep=off")

@@ -21,7 +21,7 @@ known_flavours() {
 
 usage() {
 	cat <<EOF
-Usage: $prog [--smp N] [--maxcpus M] [--mem MB] [--timeout SECONDS] [--command CMD] [--out DIR] FLAVOUR
+Usage: $prog [--smp N] [--maxcpus M] [--monitor-fifo PATH] [--mem MB] [--timeout SECONDS] [--command CMD] [--out DIR] FLAVOUR
 
 FLAVOUR: $(known_flavours) (see scripts/fetch-kernel.sh --help)
 
@@ -47,7 +47,7 @@ kernel itself in its log (scripts/known-kernel-bugs.sh: an exact
 signature; the first boot's logs are kept in OUT/first-boot/), is booted
 once more, saying so, and the second boot is the result.
 
-Options --smp, --maxcpus, --mem and --timeout are passed to scripts/vm-run.sh
+Options --smp, --maxcpus, --monitor-fifo, --mem and --timeout are passed to scripts/vm-run.sh
 (defaults: --smp 2, --timeout 1200).
 FXTRACE_DEADLINE=EPOCH_SECONDS (scripts/run-tests.sh sets it): each boot's
 --timeout is the time left before it minus $VM_RESERVE_S s, at most --timeout;
@@ -88,7 +88,7 @@ guest_cmd='sh selftests/run_vm_tests.sh'
 outdir=''
 while [[ $# -gt 0 ]]; do
 	case $1 in
-	--smp | --maxcpus | --mem | --timeout)
+	--smp | --maxcpus | --monitor-fifo | --mem | --timeout)
 		[[ $# -ge 2 ]] || { echo "$prog: $1 needs a value" >&2; exit 2; }
 		if [[ $1 == --timeout ]]; then
 			[[ $2 =~ ^[0-9]+$ ]] || { echo "$prog: --timeout needs a number of seconds, not '$2'" >&2; exit 2; }
