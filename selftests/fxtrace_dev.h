@@ -133,15 +133,24 @@ static inline struct fxtrace_ctrl *map_ctrl(int fd,
 	return p;
 }
 
-static inline const unsigned char *map_data(int fd,
-					    const struct fxtrace_info *info,
-					    int cpu)
+/* The first @len bytes of @cpu's data area (its ring's size at most). */
+static inline const unsigned char *map_data_bytes(int fd,
+						  const struct fxtrace_info *info,
+						  int cpu, __u64 len)
 {
-	void *p = mmap(NULL, info->buf_size, PROT_READ, MAP_SHARED, fd,
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd,
 		       (off_t)data_offset(info, cpu));
 
 	ASSERT_TRUE(p != MAP_FAILED);
 	return p;
+}
+
+/* A present CPU's whole data area (info->buf_size: uapi "mmap layout"). */
+static inline const unsigned char *map_data(int fd,
+					    const struct fxtrace_info *info,
+					    int cpu)
+{
+	return map_data_bytes(fd, info, cpu, info->buf_size);
 }
 
 /* Whether @cpu is in the CPU list at @path ("0-3,5"). */

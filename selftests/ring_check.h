@@ -132,10 +132,8 @@ static inline void rings_map(int fd, const struct fxtrace_info *info,
 		rs->r[rs->n].size = ((struct fxtrace_ctrl *)ctrl)->buf_size;
 		ASSERT_EQ(cpu_present((unsigned long)cpu) ? info->buf_size :
 			  FXTRACE_BUF_SIZE_MIN, rs->r[rs->n].size);
-		rs->r[rs->n].data = mmap(NULL, rs->r[rs->n].size, PROT_READ,
-					 MAP_SHARED, fd,
-					 (off_t)data_offset(info, cpu));
-		ASSERT_TRUE(rs->r[rs->n].data != MAP_FAILED);
+		rs->r[rs->n].data = map_data_bytes(fd, info, cpu,
+						   rs->r[rs->n].size);
 		rs->r[rs->n].opener_tgid = (__u64)getpid();
 		rs->r[rs->n].opener_tid = (__u64)gettid();
 		rs->n++;
