@@ -9,7 +9,7 @@
  * in uapi/linux/fxtrace.h.
  *
  * Locking: two mutexes per session, taken in this order.
- *   - session->lock serializes the ioctls, poll and release. START and STOP
+ *   - session->lock serializes the ioctls and release. START and STOP
  *     hold it while they attach and detach the probes, which takes
  *     cpus_read_lock() (static keys and static calls). It is never taken
  *     under mmap_lock: the kernel already orders cpu_hotplug_lock before
@@ -24,6 +24,10 @@
  * configured, or after a CONFIGURE that failed with ENOMEM), which
  * allocates them holding buf_lock only, so code holding only
  * session->lock takes buf_lock too before it looks at a NULL @rings.
+ * poll() takes buf_lock alone, so that it never waits for another thread's
+ * START or STOP (attaching or detaching the probes takes tens of ms, a
+ * grace period and more), and reads @tracing, which START and STOP write
+ * under session->lock, with READ_ONCE() (fxtrace_poll()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,15 +61,16 @@
 
 /**
  * struct fxtrace_session - the state of one open /dev/fxtrace
- * @lock: serializes ioctls, poll and release; held across attach and
- *	detach (see "Locking" at the top of this file)
- * @buf_lock: guards the buffers; the only lock ->mmap takes
+ * @lock: serializes ioctls and release; held across attach and detach
+ *	(see "Locking" at the top of this file)
+ * @buf_lock: guards the buffers; the only lock ->mmap and poll() take
  * @rings: one ring per possible CPU (per-CPU memory: the probes take
  *	theirs with this_cpu_ptr()); NULL until the buffers are allocated
  * @buf_size: data bytes of each present CPU's ring, configured or the
  *	default (fxtrace_planned_ring_size())
  * @watermark: pending bytes in such a ring that make poll() readable
- * @tracing: probes attached
+ * @tracing: probes attached; written under @lock, read by poll() under
+ *	@buf_lock only
  * @nr_maps: live mappings of any ring; the buffers cannot be replaced while
  *	this is non-zero
  * @wq: poll() waiters, woken by the rings' irq_work and by STOP
@@ -230,8 +235,14 @@ static void fxtrace_stop(struct fxtrace_session *s)
 {
 	lockdep_assert_held(&s->lock);
 	fxtrace_probes_detach(s->rings);
-	s->tracing = false;
-	/* Readers blocked in poll() now see whatever is left to drain. */
+	WRITE_ONCE(s->tracing, false);
+	/*
+	 * Readers blocked in poll() now see whatever is left to drain. The
+	 * wait queue's lock orders the store above before this wakeup's look
+	 * at the queue; pairs with fxtrace_poll()'s poll_wait() and (F): a
+	 * poller either is on the queue already, and is woken, or queues
+	 * itself after this and reads @tracing false.
+	 */
 	wake_up_interruptible(&s->wq);
 }
 
@@ -388,7 +399,7 @@ static long fxtrace_ioctl_start(struct fxtrace_session *s)
 	 */
 	ret = fxtrace_probes_attach(s->rings);
 	if (!ret)
-		s->tracing = true;
+		WRITE_ONCE(s->tracing, true);
 out_unlock:
 	mutex_unlock(&s->lock);
 	return ret;
@@ -431,18 +442,16 @@ static long fxtrace_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
-/* Has some CPU's ring a record to read? With s->lock and s->buf_lock held. */
-static bool fxtrace_any_readable(struct fxtrace_session *s)
+/* Has some CPU's ring a record to read? With s->buf_lock held. */
+static bool fxtrace_any_readable(struct fxtrace_session *s, bool tracing)
 {
 	unsigned int cpu;
 
-	lockdep_assert_held(&s->lock);
 	lockdep_assert_held(&s->buf_lock);
 	if (!s->rings)
 		return false;
 	for_each_possible_cpu(cpu) {
-		if (fxtrace_ring_readable(per_cpu_ptr(s->rings, cpu),
-					  s->tracing))
+		if (fxtrace_ring_readable(per_cpu_ptr(s->rings, cpu), tracing))
 			return true;
 	}
 	return false;
@@ -462,12 +471,19 @@ static __poll_t fxtrace_poll(struct file *file, poll_table *wait)
 	 * the wakeup.
 	 */
 	smp_mb();
-	mutex_lock(&s->lock);
+	/*
+	 * buf_lock alone (see "Locking" at the top of this file): the rings
+	 * cannot be replaced or freed meanwhile, and a START or STOP in
+	 * another thread goes on without us. @tracing may change under us:
+	 * read as false while START attaches, a ring is readable with
+	 * anything in it, which is only early; read as true while STOP
+	 * detaches, STOP's wakeup, after its store, follows (see
+	 * fxtrace_stop()).
+	 */
 	mutex_lock(&s->buf_lock);
-	if (fxtrace_any_readable(s))
+	if (fxtrace_any_readable(s, READ_ONCE(s->tracing)))
 		mask = EPOLLIN | EPOLLRDNORM;
 	mutex_unlock(&s->buf_lock);
-	mutex_unlock(&s->lock);
 	return mask;
 }
 

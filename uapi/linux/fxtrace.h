@@ -135,10 +135,10 @@
  * consumer_pos the reader stored before it last called poll(). So poll
  * after each drain; edge-triggered epoll (EPOLLET), which does not look
  * again, can sleep with a watermark pending. poll() looks at the rings
- * under the session's locks: one called while another thread's START,
- * STOP or CONFIGURE runs waits for it to finish (attaching or detaching
- * the probes, allocating the rings), uninterruptibly and past its own
- * timeout.
+ * under the lock of the session's buffers: one called while another
+ * thread's CONFIGURE or first mmap allocates the rings waits for that to
+ * finish, uninterruptibly and past its own timeout. Another thread's
+ * START or STOP (attaching or detaching the probes) does not hold it up.
  *
  * == Clock ==
  *
