@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "drop_samples.h"
 #include "fxt_read.h"
 #include "tid_set.h"
 
@@ -88,7 +89,7 @@ struct stats {
 	 */
 	uint64_t seen_cache[SEEN_SLOTS];
 	uint64_t buffer_full_events;
-	uint64_t drop_samples;	/* records_dropped counter events */
+	struct drop_samples drop_samples;	/* fxt-collect's, cut short? */
 	struct drop_counter *drops;	/* one per argument name */
 	size_t ndrops, drops_cap;
 	/*

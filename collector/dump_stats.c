@@ -181,7 +181,6 @@ static void note_drop_counter(struct stats *st, const struct fxt_record *rec)
 	if (rec->event.type != FXT_EVENT_COUNTER ||
 	    !fxt_str_eq(&rec->event.name, "records_dropped"))
 		return;
-	st->drop_samples++;
 	for (i = 0; i < rec->nargs; i++) {
 		a = &rec->args[i];
 		if (a->type != FXT_ARG_UINT64 && a->type != FXT_ARG_INT64)
@@ -305,6 +304,7 @@ void note_record(struct stats *st, const struct fxt_reader *r,
 
 	st->records++;
 	st->by_type[rec->type]++;
+	drop_samples_note(&st->drop_samples, rec);
 	if (!rec->decoded)
 		return;
 	switch (rec->type) {

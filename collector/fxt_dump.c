@@ -441,7 +441,8 @@ int main(int argc, char **argv)
 	 * and once after it: one sample alone, the trace was cut short
 	 * (fxt-collect killed, its output full, or the rest given up).
 	 */
-	if ((opts.check || opts.summary) && status == 0 && st.drop_samples == 1)
+	if ((opts.check || opts.summary) && status == 0 &&
+	    drop_samples_cut_short(&st.drop_samples))
 		fprintf(stderr, "fxt-dump: warning: %s: fxt-collect's closing records_dropped sample is missing: the trace was cut short (fxt-collect killed, its output full, or the rest given up), so each CPU's records may stop at a different time\n",
 			opts.path);
 	if (opts.check && status == 0) {

@@ -308,6 +308,7 @@ void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
 
 	(void)ts;
 	(void)tps;
+	drop_samples_note(&an->drop_samples, rec);
 	switch (rec->type) {
 	case FXT_RECORD_METADATA:
 		if (rec->kind == FXT_META_PROVIDER_EVENT &&
@@ -316,10 +317,8 @@ void analysis_record(void *ctx, const struct fxt_record *rec, uint64_t ts,
 		break;
 	case FXT_RECORD_EVENT:
 		if (rec->event.type == FXT_EVENT_COUNTER &&
-		    fxt_str_eq(&rec->event.name, "records_dropped")) {
-			an->drop_samples++;
+		    fxt_str_eq(&rec->event.name, "records_dropped"))
 			note_drop_counter(an, rec);
-		}
 		break;
 	default:
 		break;
@@ -1261,10 +1260,64 @@ struct two_pass {
 	bool *rows;
 };
 
-static void select_rows(void *ctx)
+uint64_t analysis_cut_end(const struct analysis *an, uint32_t *cpu)
+{
+	uint64_t end = UINT64_MAX;
+	uint32_t i;
+
+	if (!analysis_cut_short(an) || an->f.has_to || !an->started)
+		return 0;
+	for (i = 0; i < an->ncpus; i++)
+		if (an->cpus[i].seen && an->cpus[i].last_ts < end) {
+			end = an->cpus[i].last_ts;
+			*cpu = i;
+		}
+	/* One CPU, or every one ending at the trace's last record: whole. */
+	if (end == UINT64_MAX || end >= an->t_end || end <= an->t0)
+		return 0;
+	end -= an->t0;
+	if (an->f.has_from && an->f.from >= end)
+		return 0;
+	return end;
+}
+
+/* Give @an the window's end analysis_cut_end() chose (not 0). */
+static void set_cut_end(struct analysis *an, uint64_t end, uint32_t cpu)
+{
+	an->f.has_to = true;
+	an->f.to = end;
+	an->cut_to = true;
+	an->cut_cpu = cpu;
+}
+
+/*
+ * Between the passes of an unfiltered report: read the input again only
+ * if it was cut short (analysis_cut_end()), everything forgotten but the
+ * options and the window's new end.
+ */
+static bool reread_if_cut(void *ctx)
+{
+	struct analysis *an = ctx;
+	uint32_t cpu = 0;
+	uint64_t end = analysis_cut_end(an, &cpu);
+
+	if (!end)
+		return false;
+	analysis_reset(an);
+	set_cut_end(an, end, cpu);
+	an->passes = 2;
+	return true;
+}
+
+static bool select_rows(void *ctx)
 {
 	struct two_pass *tp = ctx;
 	size_t i, n = tp->first.nthreads;
+	uint32_t cpu = 0;
+	uint64_t end = analysis_cut_end(&tp->first, &cpu);
+
+	if (end)
+		set_cut_end(tp->an, end, cpu);
 
 	tp->rows = calloc(n + 1, sizeof(*tp->rows));
 	if (!tp->rows) {
@@ -1279,6 +1332,7 @@ static void select_rows(void *ctx)
 	if (tp->first.oom)
 		tp->an->oom = true;
 	analysis_free(&tp->first);
+	return true;
 }
 
 /*
@@ -1301,7 +1355,9 @@ int analysis_run(struct analysis *an, const char *path,
 
 	if (!an->top_n || (!an->f.npids && !an->f.comm)) {
 		an->passes = 1;
-		ret = sc_run(path, opts, &h, &an->io);
+		/* The second pass only for a cut-short trace. */
+		ret = sc_run_twice(path, opts, &h, &an->io, reread_if_cut, an,
+				   &h, &an->io);
 		analysis_finish(an);
 		return ret;
 	}
@@ -1309,7 +1365,8 @@ int analysis_run(struct analysis *an, const char *path,
 	analysis_init(&tp.first);
 	tp.first.f = an->f;
 	tp.an = an;
-	h1 = (struct sc_handler){ &tp.first, analysis_sched, NULL,
+	/* analysis_record(): whether the trace was cut short */
+	h1 = (struct sc_handler){ &tp.first, analysis_sched, analysis_record,
 				  analysis_reset };
 	an->passes = 2;
 	ret = sc_run_twice(path, opts, &h1, &tp.first.io, select_rows, &tp,

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drop_samples.h"
 #include "qdist.h"
 #include "sched_core.h"
 
@@ -212,9 +213,9 @@ struct analysis {
 	size_t pindex_cap;
 	/* metadata */
 	uint64_t drop_events;		/* provider "buffer full" events */
-	uint64_t drop_samples;		/* records_dropped counter events:
-					 * fxt-collect writes one before the
-					 * rings' data and one after it */
+	struct drop_samples drop_samples; /* fxt-collect's records_dropped
+					 * samples: one before the rings'
+					 * data, one after it */
 	uint64_t *cpu_dropped;		/* latest records_dropped counter per CPU */
 	uint32_t ncpu_dropped;
 	uint64_t lost, holes;		/* records_lost markers, all CPUs */
@@ -228,6 +229,11 @@ struct analysis {
 					 * (analysis.c close_at_end()) */
 	bool oom;
 	bool spool_error;		/* the intervals' temporary file failed */
+	/* A cut-short trace's results end where its first CPU's records do
+	 * (analysis_run(), analysis_cut_end()): @f.has_to and @f.to were
+	 * set to that time, the last switch of CPU @cut_cpu. */
+	bool cut_to;
+	uint32_t cut_cpu;
 	struct sc_stats io;
 };
 
@@ -308,8 +314,25 @@ const char *analysis_proc_name(const struct analysis *an, uint64_t pid);
  * the rings' data is there, the one it writes after them is not. */
 static inline bool analysis_cut_short(const struct analysis *an)
 {
-	return an->drop_samples == 1;
+	return drop_samples_cut_short(&an->drop_samples);
 }
+
+/*
+ * Where the results of a cut-short trace read into @an should end, as
+ * --to would say it (ns after the trace's start), and the CPU that sets
+ * it in *@cpu; 0 when they need not end early. Each CPU's records in the
+ * file are a prefix of what its ring held (fxt-collect copies each ring
+ * in order, and a cut keeps whole records), but the prefixes end at
+ * different times: past the end of one CPU's records, a thread may have
+ * run there unseen, so a wait seen ending later on another CPU may have
+ * ended sooner. Up to the earliest CPU's last context switch every CPU's
+ * records are whole. Not when --to was given (the user's window stands),
+ * nor when the window would be empty (--from at or after that time, or
+ * the CPU's last switch the trace's first record): the warning then says
+ * to distrust the end. A CPU idle at the end ends early too: the results
+ * may end well before the trace does, which the warning says.
+ */
+uint64_t analysis_cut_end(const struct analysis *an, uint32_t *cpu);
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
 enum lat_group { GROUP_NONE, GROUP_PROCESS, GROUP_THREAD };

@@ -507,7 +507,10 @@ int main(int argc, char **argv)
 			ru.ru_maxrss, an.io.max_buffered,
 			sc_plural(an.io.max_buffered, "record", "records"),
 			an.nthreads, sc_plural(an.nthreads, "thread", "threads"),
-			an.passes > 1 ? "; read twice (top with --pid or --comm)" : "");
+			an.passes < 2 ? "" :
+			an.top_n && (an.f.npids || an.f.comm) ?
+			"; read twice (top with --pid or --comm)" :
+			"; read twice (cut short: to end where its first CPU's records do)");
 	}
 	if (check_stdout(0))
 		ret = 1;

@@ -78,9 +78,11 @@ static uint64_t total_dropped(const struct analysis *an)
  * What the trace lacks, as JSON members of the same names in latency, top
  * and summary: "dropped" (records the kernel dropped, and the holes:
  * records_lost and bytes_skipped markers), "not_counted" (the waits left
- * out for it) and "cut_short" (fxt-collect's closing records_dropped
- * sample is missing: the stderr warning of print_input_warnings()). No
- * separator after the last: the caller adds one.
+ * out for it), "cut_short" (fxt-collect's closing records_dropped
+ * sample is missing: the stderr warning of print_input_warnings()) and
+ * "cut_short_end_ns" (where the results of a cut-short trace end, as
+ * --to would say it: analysis_cut_end(); null when they do not end
+ * early). No separator after the last: the caller adds one.
  */
 void json_losses(FILE *out, const struct analysis *an)
 {
@@ -98,8 +100,12 @@ void json_losses(FILE *out, const struct analysis *an)
 	fprintf(out, "}},\n\"not_counted\": {\"before_first_switch\": %"
 		PRIu64 ", \"across_lost_records\": %" PRIu64 "},\n",
 		an->skipped_start, an->skipped_hole);
-	fprintf(out, "\"cut_short\": %s",
+	fprintf(out, "\"cut_short\": %s, \"cut_short_end_ns\": ",
 		analysis_cut_short(an) ? "true" : "false");
+	if (an->cut_to)
+		fprintf(out, "%" PRIu64, an->f.to);
+	else
+		fprintf(out, "null");
 }
 
 static int cmp_runtime(const void *a, const void *b)

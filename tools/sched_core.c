@@ -705,7 +705,7 @@ int sc_run(const char *path, const struct sc_opts *opts,
 
 int sc_run_twice(const char *path, const struct sc_opts *opts,
 		 const struct sc_handler *first, struct sc_stats *st1,
-		 void (*between)(void *ctx), void *ctx,
+		 bool (*between)(void *ctx), void *ctx,
 		 const struct sc_handler *second, struct sc_stats *st2)
 {
 	struct input in;
@@ -731,9 +731,7 @@ int sc_run_twice(const char *path, const struct sc_opts *opts,
 		ret = run_input(&in, opts, first, st1);
 		st1->widened_from_ns = from;
 	}
-	if (!ret && second) {
-		if (between)
-			between(ctx);
+	if (!ret && second && (!between || between(ctx))) {
 		ret = run_input(&in, opts, second, st2);
 		st2->widened_from_ns = from;
 		sc_take_reorder_oom(st2, st1);

@@ -169,13 +169,13 @@ int sc_run(const char *path, const struct sc_opts *opts,
 /*
  * sc_run_twice() - sc_run() twice over the same input, which is opened
  * (and, from a pipe, read) once: @first into @st1, then @between(@ctx),
- * then @second into @st2. Return as sc_run(); on -1 @between may not have
- * been called. With @opts->widen, @first may be read twice itself before
- * @between (see sc_opts).
+ * then, unless @between returned false, @second into @st2. Return as
+ * sc_run(); on -1 @between may not have been called. With @opts->widen,
+ * @first may be read twice itself before @between (see sc_opts).
  */
 int sc_run_twice(const char *path, const struct sc_opts *opts,
 		 const struct sc_handler *first, struct sc_stats *st1,
-		 void (*between)(void *ctx), void *ctx,
+		 bool (*between)(void *ctx), void *ctx,
 		 const struct sc_handler *second, struct sc_stats *st2);
 
 /*

@@ -901,6 +901,42 @@ else
 	fail "fxt-sched warns that a SIGKILLed trace was cut short; not for a whole one" "$TMP/cut.err" "$TMP/whole.err"
 fi
 
+# The same on traces whose records_dropped events are more than the two
+# samples: a machine of 16 CPUs or more writes each sample as two or more
+# counter events (15 CPUs each), and a drop writes a marker event among
+# the rings' data (after a "buffer full" provider event). Both were taken
+# for the closing sample before (drop_samples.h). Cut short: SIGKILL as
+# above, 20 CPUs; and CPU 0's ring full from START (FAKE_FXTRACE_TAIL_DROPS),
+# so that its drops are marked before the kill. Whole: the same ways with -d.
+cut_short_said() {
+	"$DUMP" --check "$1" >"$TMP/cs.out" 2>"$TMP/cs.err" &&
+		grep -qF "fxt-dump: warning: $1: $cut_warning" "$TMP/cs.err"
+}
+FAKE_FXTRACE_CPUS=20 FAKE_FXTRACE_KILL_AT=$KILL_AT FAKE_FXTRACE_RATE=2 collect -o "$TMP/k20.fxt" -d 10
+wait_guard
+k20_rc=$rc
+FAKE_FXTRACE_CPUS=20 collect -o "$TMP/w20.fxt" -d 0.2
+w20_rc=$rc
+samples=$("$DUMP" "$TMP/w20.fxt" | grep -c 'name="records_dropped"')
+if [ "$k20_rc" -eq 137 ] && cut_short_said "$TMP/k20.fxt" && [ "$w20_rc" -eq 0 ] &&
+   [ "$samples" -eq 4 ] && ! cut_short_said "$TMP/w20.fxt" && [ ! -s "$TMP/cs.err" ]; then
+	ok "fxt-dump --check: a SIGKILLed trace of 20 CPUs (samples of two events each) is said to be cut short; a whole one ($samples records_dropped events) is not"
+else
+	fail "fxt-dump --check: a SIGKILLed trace of 20 CPUs (samples of two events each) is said to be cut short; a whole one is not (exit $k20_rc, $w20_rc; $samples records_dropped events)" "$TMP/cs.err"
+fi
+FAKE_FXTRACE_TAIL_DROPS=5 FAKE_FXTRACE_KILL_AT=$KILL_AT FAKE_FXTRACE_RATE=20 collect -o "$TMP/kd.fxt" -d 10
+wait_guard
+kd_rc=$rc
+markers=$("$DUMP" "$TMP/kd.fxt" | grep -c 'buffer filled up')
+FAKE_FXTRACE_TAIL_DROPS=5 collect -o "$TMP/wd.fxt" -d 0.3
+wd_rc=$rc
+if [ "$kd_rc" -eq 137 ] && [ "$markers" -ge 1 ] && cut_short_said "$TMP/kd.fxt" &&
+   [ "$wd_rc" -eq 3 ] && ! cut_short_said "$TMP/wd.fxt" && [ ! -s "$TMP/cs.err" ]; then
+	ok "fxt-dump --check: a SIGKILLed trace with drops marked in it ($markers) is said to be cut short; a whole one with drops is not"
+else
+	fail "fxt-dump --check: a SIGKILLed trace with drops marked in it is said to be cut short; a whole one with drops is not (exit $kd_rc, $wd_rc; $markers markers)" "$TMP/cs.err" "$TMP/err"
+fi
+
 # SIGKILL while the preamble (magic, provider, strings, the tasks in /proc)
 # is being written, before any whole record was committed: the guard cuts
 # the file back to where the trace was to start, and must say that no trace

@@ -329,6 +329,24 @@ static void tb_drop_sample(struct tb *t, uint64_t ts, int64_t dropped)
 	fxt_write_event(&t->w, &ev, a, 2);
 }
 
+/* A drop marker as fxt-collect writes one among the rings' data: a
+ * "buffer full" provider event, then records_dropped with the one CPU
+ * whose count grew. */
+FX_UNUSED
+static void tb_drop_marker(struct tb *t, uint64_t ts, unsigned int cpu,
+			   int64_t dropped)
+{
+	struct fxt_event ev = { FXT_EVENT_COUNTER, { 0, 5, 5 },
+		fxt_str_c("fxtrace"), fxt_str_c("records_dropped"), ts, 0 };
+	char name[16];
+	struct fxt_arg a;
+
+	snprintf(name, sizeof(name), "cpu%u", cpu);
+	a = fxt_arg_int64(fxt_str_c(name), dropped);
+	fxt_write_provider_event(&t->w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
+	fxt_write_event(&t->w, &ev, &a, 1);
+}
+
 /*
  * The holes trace (build_holes()) as fxt-collect writes it, with its
  * records_dropped samples (2 records dropped on each CPU by the end):
@@ -345,6 +363,39 @@ static void build_collected_as(struct tb *t, bool closed)
 		tb_drop_sample(t, 6300, 2);
 }
 
+/*
+ * fxt-collect's other records_dropped events (drop_samples.h): the
+ * filtered trace's records with a drop marker among them, and each sample
+ * written as two events (a machine of 16 CPUs or more); @closed: with
+ * the closing sample.
+ */
+FX_UNUSED
+static void build_marked_as(struct tb *t, bool closed)
+{
+	tb_begin(t, 1000000000);
+	tb_drop_sample(t, 900, 0);
+	tb_drop_sample(t, 900, 0);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_drop_marker(t, 1500, 1, 3);
+	tb_switch(t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	if (closed) {
+		tb_drop_sample(t, 2100, 3);
+		tb_drop_sample(t, 2100, 3);
+	}
+}
+
+FX_UNUSED
+static void build_marked(struct tb *t)
+{
+	build_marked_as(t, true);
+}
+
+FX_UNUSED
+static void build_marked_cut(struct tb *t)
+{
+	build_marked_as(t, false);
+}
+
 FX_UNUSED
 static void build_collected(struct tb *t)
 {
@@ -355,6 +406,49 @@ FX_UNUSED
 static void build_cut_short(struct tb *t)
 {
 	build_collected_as(t, false);
+}
+
+/*
+ * A trace cut short (no closing records_dropped sample) whose CPUs' records
+ * end at different times, and a wait that looks longer than it was:
+ *   cpu0: 1000 idle -> 101; 2000 wakeup 103; 5000 wakeup 103;
+ *         5500 101 -> 103 (101 preempted); 6000 103 -> 101 (103 blocked)
+ *   cpu1: 1000 idle -> 102; 1100 wakeup 104; 1400 102 -> 104 (blocked);
+ *         2500 104 -> idle (blocked): cpu1's records end here
+ * 103 ran on cpu1 at 3000 and blocked there, in records the cut lost, so
+ * its wait 2000 -> 5500 (3.5 us) never was. Up to 2500, cpu1's last
+ * switch (1500 ns after the start), every CPU's records are whole: the
+ * one wait there is 104's, 300 ns. @closed: the same records with the
+ * closing sample, as when nothing was lost.
+ */
+FX_UNUSED
+static void build_cut_wait_as(struct tb *t, bool closed)
+{
+	tb_begin(t, 1000000000);
+	tb_drop_sample(t, 900, 0);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 1, 1000, IDLE, 102, 0);
+	tb_wake(t, 1, 1100, 104, 102);
+	tb_switch(t, 1, 1400, 102, 104, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 1, 2000, 103, 101);
+	tb_switch(t, 1, 2500, 104, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 0, 5000, 103, 101);
+	tb_switch(t, 0, 5500, 101, 103, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 6000, 103, 101, FXT_THREAD_STATE_BLOCKED);
+	if (closed)
+		tb_drop_sample(t, 6100, 0);
+}
+
+FX_UNUSED
+static void build_cut_wait(struct tb *t)
+{
+	build_cut_wait_as(t, false);
+}
+
+FX_UNUSED
+static void build_cut_wait_closed(struct tb *t)
+{
+	build_cut_wait_as(t, true);
 }
 
 /*

@@ -5,7 +5,8 @@
  * open_end, ctl_names, us_ticks, top_ties, top_many, hole_sleepers,
  * late_hole, late_sched, late_lost, many_procs, doubles, sparse_cpus,
  * long_names, dead_unnamed, reuse_unseen, reuse_same_process,
- * late_switch, collected, cut_short) for the command-line tests.
+ * late_switch, collected, cut_short, cut_wait, cut_wait_closed, marked,
+ * marked_cut) for the command-line tests.
  */
 #include <stdio.h>
 
@@ -65,5 +66,9 @@ int main(int argc, char **argv)
 	       save(argv[1], "reuse_same_process", build_reuse_same_process) |
 	       save(argv[1], "late_switch", build_late_switch) |
 	       save(argv[1], "collected", build_collected) |
-	       save(argv[1], "cut_short", build_cut_short);
+	       save(argv[1], "cut_short", build_cut_short) |
+	       save(argv[1], "cut_wait", build_cut_wait) |
+	       save(argv[1], "cut_wait_closed", build_cut_wait_closed) |
+	       save(argv[1], "marked", build_marked) |
+	       save(argv[1], "marked_cut", build_marked_cut);
 }

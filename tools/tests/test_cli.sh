@@ -311,8 +311,11 @@ t "records_lost holes: latency and top warn on stderr that waits spanning them w
 # records_dropped sample missing: the stderr warning). holes.fxt: a hole, 3
 # waits across it; collected.fxt: the same as fxt-collect writes it, both
 # samples (2 records dropped per CPU); cut_short.fxt: the closing one
-# missing; filtered.fxt: nothing lost. (Before, latency --json had only
-# not_counted, top --json none of them, and no output had cut_short.)
+# missing, so the results end at cpu1's last switch (2000 ns after the
+# start), before the 3 waits across the hole end: none is counted or left
+# out, and "cut_short_end_ns" says so; filtered.fxt: nothing lost.
+# (Before, latency --json had only not_counted, top --json none of them,
+# and no output had cut_short.)
 json_losses() {
 	for f in holes collected cut_short filtered; do
 		for cmd in latency top summary; do
@@ -322,14 +325,14 @@ json_losses() {
 		python3 - "$tmp" "$f" <<'PY' || return 1
 import json, re, sys
 tmp, f = sys.argv[1], sys.argv[2]
-want = {"holes": (1, 3, False, 0), "collected": (1, 3, False, 4),
-        "cut_short": (1, 3, True, 0), "filtered": (0, 0, False, 0)}[f]
+want = {"holes": (1, 3, False, 0, None), "collected": (1, 3, False, 4, None),
+        "cut_short": (1, 0, True, 0, 2000), "filtered": (0, 0, False, 0, None)}[f]
 seen = None
 for cmd in ("latency", "top", "summary"):
     d = json.load(open(f"{tmp}/l-{cmd}.json"))
     got = (d["dropped"]["lost_holes"] + d["dropped"]["skip_holes"],
            d["not_counted"]["across_lost_records"], d["cut_short"],
-           d["dropped"]["records_dropped"])
+           d["dropped"]["records_dropped"], d["cut_short_end_ns"])
     assert got == want, (f, cmd, got, want)
     assert isinstance(d["cut_short"], bool), (f, cmd)
     losses = (d["dropped"], d["not_counted"])
@@ -337,6 +340,7 @@ for cmd in ("latency", "top", "summary"):
     seen = losses
     err = open(f"{tmp}/l-{cmd}.err").read()
     assert ("closing records_dropped sample is missing" in err) == d["cut_short"], (f, cmd, err)
+    assert ("the results end at 0.000002000s (as with --to 0.000002000s), cpu1's last context switch" in err) == (f == "cut_short"), (f, cmd, err)
     if cmd != "summary":
         m = re.search(r"records are missing from (\d+) holes?.*: (\d+) waits? spanning", err)
         said = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
@@ -345,6 +349,48 @@ PY
 	done
 }
 t "latency, top and summary --json: dropped, not_counted and cut_short, the same in each and as the stderr warnings say (holes, collected, cut_short, filtered)" json_losses
+# A trace cut short whose CPUs' records end at different times
+# (fixtures.h build_cut_wait()): 103's wait of 3.50us never was (it ran on
+# cpu1 after cpu1's records end). The results end at cpu1's last switch,
+# 1.50us after the start, where only 104's wait of 300ns is whole: so in
+# top (the wait that never was would rank first), read from a file or a
+# pipe (read twice: the input is kept), and in a filtered top (its own two
+# passes). --to keeps its window, and the old warning; with the closing
+# sample (cut_wait_closed.fxt) nothing ends early.
+cut_wait() {
+	want='#1 wakeup latency 300ns: tid 104 (pid 0) on cpu 1'
+	end="the results end at 0.000001500s (as with --to 0.000001500s), cpu1's last context switch, of the 0.000005000s the trace spans"
+	"$S" top "$F/cut_wait.fxt" >"$tmp/c.txt" 2>"$tmp/c.err" || return 1
+	grep -qx "$want" "$tmp/c.txt" && ! grep -q '^#2' "$tmp/c.txt" &&
+		grep -qF "$end" "$tmp/c.err" || return 1
+	cat "$F/cut_wait.fxt" | "$S" top - -v >"$tmp/c.txt" 2>"$tmp/c.err" || return 1
+	grep -qx "$want" "$tmp/c.txt" && ! grep -q '^#2' "$tmp/c.txt" &&
+		grep -qF "$end" "$tmp/c.err" &&
+		grep -q 'read twice (cut short' "$tmp/c.err" || return 1
+	"$S" top "$F/cut_wait.fxt" --pid 0 -n 5 >"$tmp/c.txt" 2>"$tmp/c.err" || return 1
+	grep -qx "$want" "$tmp/c.txt" && ! grep -q '^#2' "$tmp/c.txt" &&
+		grep -qF "$end" "$tmp/c.err" || return 1
+	"$S" latency "$F/cut_wait.fxt" --intervals >"$tmp/c.txt" 2>/dev/null || return 1
+	[ "$(tail -n +2 "$tmp/c.txt")" = "wakeup,104,1,1,1100,1400,300,0," ] || return 1
+	"$S" summary "$F/cut_wait.fxt" --json 2>/dev/null |
+		grep -q '"cut_short": true, "cut_short_end_ns": 1500,' || return 1
+	"$S" top "$F/cut_wait.fxt" --to 10us >"$tmp/c.txt" 2>"$tmp/c.err" || return 1
+	grep -qx '#1 wakeup latency 3.50us: tid 103 (pid 0) on cpu 0' "$tmp/c.txt" &&
+		grep -q 'distrust results near the end' "$tmp/c.err" &&
+		! grep -q 'the results end at' "$tmp/c.err" || return 1
+	"$S" top "$F/cut_wait.fxt" --from 2us >"$tmp/c.txt" 2>"$tmp/c.err" || return 1
+	grep -q 'distrust results near the end' "$tmp/c.err" || return 1
+	"$S" top "$F/cut_wait_closed.fxt" >"$tmp/c.txt" 2>"$tmp/c.err" || return 1
+	grep -qx '#1 wakeup latency 3.50us: tid 103 (pid 0) on cpu 0' "$tmp/c.txt" &&
+		[ ! -s "$tmp/c.err" ] || return 1
+	"$S" latency "$F/cut_wait_closed.fxt" --json 2>/dev/null |
+		grep -q '"cut_short": false, "cut_short_end_ns": null' || return 1
+}
+# fxt-collect's drop markers and samples of more than one event are not
+# its closing sample (drop_samples.h): marked.fxt is whole, marked_cut.fxt
+# (the same without the closing sample) was cut short.
+t "cut short or not, told by fxt-collect's samples, not its drop markers nor a sample's second event (marked, marked_cut)" "'$S' summary '$F/marked.fxt' --json 2>'$tmp/m.err' | grep -q '\"cut_short\": false' && [ ! -s '$tmp/m.err' ] && '$S' summary '$F/marked_cut.fxt' --json 2>'$tmp/m.err' | grep -q '\"cut_short\": true' && grep -q 'closing records_dropped sample is missing' '$tmp/m.err'"
+t "a trace cut short: the results end where the first CPU's records do, so a wait that never was is not counted (top, a pipe, a filtered top, --intervals, summary --json); --to keeps its window; nothing ends early with the closing sample (cut_wait, cut_wait_closed)" cut_wait
 t "records_lost holes: summary and not-counted intervals" "'$S' summary '$F/holes.fxt' | grep -q '^records lost (records_lost markers): 4 in 1 hole cpu1=4\$' && '$S' latency '$F/holes.fxt' --json | grep -q '\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}'"
 t "threads asleep when a hole began: a wakeup seen after it may not start their wait (hole_sleepers.fxt: 4 not counted, the 4 others listed)" "[ \"\$('$S' latency '$F/hole_sleepers.fxt' --intervals)\" = \"$H
 preempt,400,2,2,4800,5200,400,400,W
