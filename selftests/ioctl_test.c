@@ -535,8 +535,8 @@ static long voluntary_switches(void)
  * each). Measured with poll() under the session's lock: 20 slept on 6.1
  * (each STOP, whose grace period sleeps; during START the mutex's waiter
  * spins while the owner runs, unseen here) and 40 of 40 on 6.12-rt, the
- * longest poll 56 and 34 ms; without it, 0 on 6.1, 6.12 and 6.12-rt, the
- * longest 1-2 ms. A few are allowed for the lock of the buffers, which
+ * longest poll 56 and 34 ms; without it, 0 on 6.1, 6.12 and 6.12-rt
+ * (64- and 32-bit builds), the longest 1-6 ms. A few are allowed for the lock of the buffers, which
  * START holds for a moment. Every poll must also succeed and report
  * nothing but readability. The longest poll is printed, not checked (a
  * vCPU of the emulator can be paused for as long).
