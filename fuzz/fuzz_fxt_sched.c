@@ -137,7 +137,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * input costs more than two analyses:
 	 *   - top --comm '*[a-m]*' --from 1us --to 10ms: the input read twice
 	 *     (the threads selected, then their worst intervals);
-	 *   - top --tid 1,2,100 --from 1us: one pass;
+	 *   - top --tid 1,2,100 --from 1us: one pass, or two for a trace cut
+ *     short (fxt-collect's one records_dropped sample), whose results
+ *     then end where its first CPU's records do;
 	 *   - latency --pid 0,1 --to 10ms: one pass, no top history.
 	 */
 	analysis_init(&an);
@@ -169,6 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	print_top(&an, devnull, OUT_JSON);
 	print_latency(&an, devnull, OUT_CSV, GROUP_PROCESS, 0);
 	print_summary(&an, devnull, OUT_TEXT, 0);
+	print_input_warnings(&an, "fuzz", devnull);
 	analysis_free(&an);
 	return 0;
 }
