@@ -1353,7 +1353,7 @@ int analysis_run(struct analysis *an, const char *path,
 	struct two_pass tp;
 	int ret;
 
-	if (!an->top_n || (!an->f.npids && !an->f.comm)) {
+	if (!analysis_top_filtered(an)) {
 		an->passes = 1;
 		/* The second pass only for a cut-short trace. */
 		ret = sc_run_twice(path, opts, &h, &an->io, reread_if_cut, an,

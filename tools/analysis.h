@@ -242,10 +242,17 @@ void analysis_free(struct analysis *an);
 /* An sc_handler's reset for a struct analysis: forget what was read, keep
  * the options (analysis.c). */
 void analysis_reset(void *an);
-/* Read @path through sched_core into @an. 0, or -1 with errno. For top
- * with a --pid or --comm filter (decided by names and pids that may come
- * at the end of the file) it reads the input twice: the first pass finds
- * the threads selected; the second keeps the worst intervals of those. */
+/* top with a --pid or --comm filter: decided by names and pids that may
+ * come at the end of the file, so analysis_run() reads the input twice. */
+static inline bool analysis_top_filtered(const struct analysis *an)
+{
+	return an->top_n && (an->f.npids || an->f.comm);
+}
+/* Read @path through sched_core into @an. 0, or -1 with errno. For a
+ * filtered top (analysis_top_filtered()) it reads the input twice: the
+ * first pass finds the threads selected; the second keeps the worst
+ * intervals of those. Otherwise once, or twice for a trace cut short
+ * (analysis_cut_end()). */
 int analysis_run(struct analysis *an, const char *path,
 		 const struct sc_opts *opts);
 /* What analysis_run() does once the input is read: the slices still

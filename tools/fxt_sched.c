@@ -508,7 +508,7 @@ int main(int argc, char **argv)
 			sc_plural(an.io.max_buffered, "record", "records"),
 			an.nthreads, sc_plural(an.nthreads, "thread", "threads"),
 			an.passes < 2 ? "" :
-			an.top_n && (an.f.npids || an.f.comm) ?
+			analysis_top_filtered(&an) ?
 			"; read twice (top with --pid or --comm)" :
 			"; read twice (cut short: to end where its first CPU's records do)");
 	}

@@ -224,9 +224,9 @@ void print_input_warnings(const struct analysis *an, const char *path,
 	if (an->cut_to) {
 		char end[DUR_LEN], span[DUR_LEN];
 
+		fmt_time(end, an->f.to, false);
 		fprintf(err, "fxt-sched: warning: %s: fxt-collect's closing records_dropped sample is missing: the trace was cut short (fxt-collect killed, its output full, or the rest given up), so each CPU's records stop at a different time, and past the first CPU's end a wait that ended there unseen would show as a longer one: the results end at %s (as with --to %s), cpu%u's last context switch, of the %s the trace spans (a CPU idle at the end ends early too); --to T takes in more, at that risk\n",
-			path, fmt_time(end, an->f.to, false),
-			fmt_time(end, an->f.to, false), an->cut_cpu,
+			path, end, end, an->cut_cpu,
 			fmt_time(span, an->t_end - an->t0, false));
 	} else if (analysis_cut_short(an) && !an->io.malformed) {
 		fprintf(err, "fxt-sched: warning: %s: fxt-collect's closing records_dropped sample is missing: the trace was cut short (fxt-collect killed, its output full, or the rest given up), so each CPU's records may stop at a different time, and a wait whose end was cut off on one CPU may show as a longer one that ended on another: distrust results near the end\n",
