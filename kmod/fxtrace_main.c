@@ -24,10 +24,12 @@
  * configured, or after a CONFIGURE that failed with ENOMEM), which
  * allocates them holding buf_lock only, so code holding only
  * session->lock takes buf_lock too before it looks at a NULL @rings.
- * poll() takes buf_lock alone, so that it never waits for another thread's
- * START or STOP (attaching or detaching the probes takes tens of ms, a
- * grace period and more), and reads @tracing, which START and STOP write
- * under session->lock, with READ_ONCE() (fxtrace_poll()).
+ * poll() and GET_INFO take buf_lock alone, so that they never wait for
+ * another thread's START or STOP (attaching or detaching the probes takes
+ * tens of ms, a grace period and more), and read @tracing, which START and
+ * STOP write under session->lock, with READ_ONCE(). While @tracing is true
+ * the rings exist: CONFIGURE refuses to replace them and release stops
+ * first, both under session->lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -63,14 +65,15 @@
  * struct fxtrace_session - the state of one open /dev/fxtrace
  * @lock: serializes ioctls and release; held across attach and detach
  *	(see "Locking" at the top of this file)
- * @buf_lock: guards the buffers; the only lock ->mmap and poll() take
+ * @buf_lock: guards the buffers; the only lock ->mmap, poll() and
+ *	GET_INFO take
  * @rings: one ring per possible CPU (per-CPU memory: the probes take
  *	theirs with this_cpu_ptr()); NULL until the buffers are allocated
  * @buf_size: data bytes of each present CPU's ring, configured or the
  *	default (fxtrace_planned_ring_size())
  * @watermark: pending bytes in such a ring that make poll() readable
- * @tracing: probes attached; written under @lock, read by poll() under
- *	@buf_lock only
+ * @tracing: probes attached; written under @lock, read by poll() and
+ *	GET_INFO under @buf_lock only
  * @nr_maps: live mappings of any ring; the buffers cannot be replaced while
  *	this is non-zero
  * @wq: poll() waiters, woken by the rings' irq_work and by STOP
@@ -296,6 +299,7 @@ static int fxtrace_release(struct inode *inode, struct file *file)
 static void fxtrace_fill_info(struct fxtrace_session *s,
 			      struct fxtrace_info *info)
 {
+	lockdep_assert_held(&s->buf_lock);
 	memset(info, 0, sizeof(*info));
 	info->abi_version = FXTRACE_ABI_VERSION;
 	info->info_size = sizeof(*info);
@@ -307,7 +311,7 @@ static void fxtrace_fill_info(struct fxtrace_session *s,
 	info->data_offset = PAGE_SIZE;
 	info->ctrl_size = PAGE_SIZE;
 	info->clock_id = FXTRACE_CLOCK_ID;
-	if (s->tracing)
+	if (READ_ONCE(s->tracing))
 		info->state = FXTRACE_STATE_TRACING;
 	else if (s->rings)
 		info->state = FXTRACE_STATE_READY;
@@ -320,11 +324,15 @@ static long fxtrace_ioctl_get_info(struct fxtrace_session *s,
 {
 	struct fxtrace_info info;
 
-	mutex_lock(&s->lock);
+	/*
+	 * Not session->lock: a START or STOP in another thread would hold
+	 * this up for as long as attaching or detaching takes. The state
+	 * reads TRACING from the moment START has attached the probes until
+	 * STOP has detached them.
+	 */
 	mutex_lock(&s->buf_lock);
 	fxtrace_fill_info(s, &info);
 	mutex_unlock(&s->buf_lock);
-	mutex_unlock(&s->lock);
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

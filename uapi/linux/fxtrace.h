@@ -138,7 +138,9 @@
  * under the lock of the session's buffers: one called while another
  * thread's CONFIGURE or first mmap allocates the rings waits for that to
  * finish, uninterruptibly and past its own timeout. Another thread's
- * START or STOP (attaching or detaching the probes) does not hold it up.
+ * START or STOP (attaching or detaching the probes) does not hold it up;
+ * nor does it hold up GET_INFO, whose state reads TRACING from the moment
+ * START has attached the probes until STOP has detached them.
  *
  * == Clock ==
  *
