@@ -60,9 +60,14 @@
  * still on its runqueue) or it has made p TASK_WAKING, which no wakeup's
  * state mask matches, and p stays so until ttwu_do_wakeup() sets it
  * running just before sched_wakeup(p). The one exception is a task waking
- * itself (p == current: no lock, interrupts on): an interrupt's wakeup of
- * it can nest between the two and leave (p, 0), interrupt context having
- * no waker, so the outer sched_wakeup writes none either.
+ * itself (p == current), which takes no lock, interrupts on. An
+ * interrupt's wakeup of it can nest between the two and leave (p, 0),
+ * interrupt context having no waker, so the outer sched_wakeup writes
+ * none either. And another CPU's wakeup of it, under p->pi_lock, which
+ * the self-wake does not take, can run alongside and overwrite the slot
+ * in between, so either wakeup record may name the other's waker: p
+ * itself, or the other task. Both did wake p; no record names a task
+ * that did not.
  * The table is shared by all CPUs: a slot is written by whichever CPU wakes
  * a task that hashes to it, and read on the CPU the task wakes up on. Apart
  * from hash collisions, those are the two CPUs already exchanging the woken
