@@ -197,11 +197,21 @@ static int output_failed(struct session *s, int err, const char *what)
 	before = s->out.offset;
 	rb = trace_output_rollback(&s->out);
 	s->cut_bytes = before - s->out.offset;
+	/*
+	 * Not even the preamble went out whole (commits come after it): no
+	 * trace, however the writing ended, so no "trace written" exit 3
+	 * after a give-up either.
+	 */
+	if (s->out.committed < s->preamble_end)
+		s->failed = true;
 	if (rb == 0 && s->out.committed < s->preamble_end) {
-		/* Nothing committed but the trace's start (commits come after the preamble). */
 		trace_output_no_trace(&s->out, s->out.committed, none,
 				      sizeof(none));
 		msg("%s", none);
+	} else if (rb == -ESPIPE && s->out.committed < s->preamble_end) {
+		msg("no trace was written: the reader of %s got %llu bytes of the trace's start (its preamble), and no record of the kernel's",
+		    s->out.path,
+		    (unsigned long long)(before - s->out.start));
 	} else if (rb == 0)
 		msg("%s was cut back to its last whole record (%llu bytes); it is still a valid trace",
 		    s->out.path, (unsigned long long)s->out.committed);

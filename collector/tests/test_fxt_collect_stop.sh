@@ -142,8 +142,9 @@ writing_to_pipe() {
 }
 stalled_pipe() {
 	rm -f "$TMP/rc" "$TMP/p.fxt" "$TMP/pid" "$TMP/end"
-	timeout 30 sh -c '
-		{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 \
+	PREFILL=${PREFILL:-0} timeout 30 sh -c '
+		{ head -c "$PREFILL" /dev/zero
+		  LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 \
 			"$3" -D "$2" -o - "$4" "$5" 2>"$6/err" &
 		  echo $! >"$6/pid"; wait $!; echo $? >"$6/rc"; date +%s.%N >"$6/end"; } |
 		{ while [ ! -e "$6/end" ]; do sleep 0.1; done; cat >"$6/p.fxt"; }' \
@@ -191,6 +192,26 @@ if [ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }' &&
 else
 	fail "a second SIGTERM while the write stays blocked: exit $rc, gone $took s after it, wanted < 1.5 s and 'another signal came'" \
 		"$TMP/err" "$TMP/check"
+fi
+
+# The same stall while the trace's start (its preamble) is being written:
+# the pipe (64 KiB) already holds PREFILL bytes, so fxt-collect's first
+# write, all of the preamble, blocks before its end (0 bytes went in
+# here: a write longer than a page waits for a free page of the pipe).
+# Given up 2 s after the signal, that is no trace: exit 1, "no trace was
+# written", saying how many bytes its reader got (all those after the
+# prefill). Before, exit 3 ("trace written"), and only "cannot be cut
+# back".
+PREFILL=65436 stalled_pipe -d 30
+got=$(sed -n 's/.*no trace was written: the reader of stdout got \([0-9]*\) bytes of the trace.s start (its preamble), and no record of the kernel.s$/\1/p' "$TMP/err")
+size=$(wc -c <"$TMP/p.fxt" 2>/dev/null || echo 0)
+if [ "$rc" = 1 ] && [ -n "$got" ] && [ $((size - 65436)) = "$got" ] &&
+   grep -q "stdout took no data for 2 s (a reader that does not read?): gave up the rest" "$TMP/err" &&
+   ! grep -q "traced 3 rings" "$TMP/err"; then
+	ok "SIGTERM while the trace's start is blocked in a stalled pipe: given up, no trace, exit 1, its reader got $got bytes, said"
+else
+	fail "SIGTERM while the trace's start is blocked in a stalled pipe: exit $rc, wanted 1, 'no trace was written: the reader of stdout got N bytes' (said: ${got:-nothing}, the pipe held $((size - 65436)) after the prefill)" \
+		"$TMP/err"
 fi
 
 # stalled_stop RATE STOP SECONDS [WRAPPER...]: fxt-collect -o - STOP (its
