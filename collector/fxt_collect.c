@@ -122,6 +122,28 @@ static int check_stdout_output(struct session *s)
 }
 
 /*
+ * -o FILE where standard error already goes ("-o x.fxt 2> x.fxt", "&>
+ * x.fxt", "> x.fxt 2>&1 -o x.fxt"): every message fxt-collect prints
+ * would go over the trace, from stderr's own position in the file (the
+ * summary over its first records). Refused before FILE is touched; the
+ * message itself goes there all the same.
+ */
+static int check_file_output(struct session *s)
+{
+	struct stat out, err;
+
+	if (stat(s->opts.output, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 &&
+	    out.st_dev == err.st_dev && out.st_ino == err.st_ino &&
+	    !S_ISCHR(out.st_mode)) {
+		msg("-o %s: standard error goes to that file too, so fxt-collect's messages would be written over the trace: send them elsewhere (2> OTHER-FILE) or give another -o FILE",
+		    s->opts.output);
+		s->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A closed standard descriptor would be the number the next open() takes:
  * the device's or the output's, which would then get our messages, or,
  * with -o -, the trace. Each closed one is held open on /dev/null; but a
@@ -155,7 +177,7 @@ held:
 	}
 	if (!strcmp(s->opts.output, "-"))
 		return check_stdout_output(s);
-	return 0;
+	return check_file_output(s);
 }
 
 /*

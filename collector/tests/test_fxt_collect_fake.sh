@@ -1090,6 +1090,27 @@ else
 	cat "$TMP/mixed.fxt" "$TMP/mixed-pipe.fxt" >"$TMP/err"
 	fail "-o - with stderr where stdout goes: exit $rc, wanted 1 and 'standard error goes where standard output does'" "$TMP/err"
 fi
+# -o FILE where stderr goes too (2> FILE, &> FILE): the messages, the
+# summary last, would go over the trace from offset 0, the magic record
+# first (before: exit 0, and fxt-dump found no magic record). Refused,
+# exit 1, nothing traced, through a symbolic link to it too.
+printf 'old\n' >"$TMP/same.fxt"
+ln -sf same.fxt "$TMP/same-link.fxt"
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" \
+	-o "$TMP/same.fxt" -d 0.2 2>"$TMP/same.fxt"
+rc=$?
+LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" \
+	-o "$TMP/same-link.fxt" -d 0.2 >>"$TMP/same.fxt" 2>&1
+rc2=$?
+if [ "$rc" -eq 1 ] && [ "$rc2" -eq 1 ] &&
+   [ "$(grep -c -- "standard error goes to that file too" "$TMP/same.fxt")" -eq 2 ] &&
+   ! grep -q -e "traced" -e "fxt-collect-guard" "$TMP/same.fxt" &&
+   [ "$(LC_ALL=C tr -d '[:print:]\n' <"$TMP/same.fxt" | wc -c)" -eq 0 ]; then
+	ok "-o FILE with stderr going to FILE too (directly, through a link): refused before tracing, exit 1"
+else
+	cp "$TMP/same.fxt" "$TMP/err"
+	fail "-o FILE with stderr going to FILE too: exit $rc and $rc2, wanted 1 and 'standard error goes to that file too' twice" "$TMP/err"
+fi
 rm -f "$TMP/closed.fxt"
 LD_PRELOAD=$FAKE FAKE_FXTRACE_PATH=$DEV "$COLLECT" -D "$DEV" -o "$TMP/closed.fxt" \
 	-d 0.2 <&- >&- 2>"$TMP/err"
