@@ -147,21 +147,27 @@ static void record_kinds(const struct session *s, char *buf, size_t size)
  */
 static void invalid_data(const struct session *s, char *buf, size_t size)
 {
-	uint64_t skipped = 0, bad = 0;
+	uint64_t skipped = 0, bad = 0, largest = 0;
 	char ring[32];
 	unsigned int i;
 	int n = 0;
 
 	for (i = 0; i < s->nrings; i++) {
-		skipped += s->rings[i].ring.bytes_skipped;
-		bad += s->rings[i].ring.bad_producer;
+		const struct ring *r = &s->rings[i].ring;
+
+		skipped += r->bytes_skipped;
+		bad += r->bad_producer;
+		/* The bound: the largest of those rings (a CPU not present
+		 * has a small one), not the session's buf_size. */
+		if (r->bad_producer && r->size > largest)
+			largest = r->size;
 	}
 	buf[0] = '\0';
 	if (skipped)
 		n = snprintf(buf, size, "%llu bytes of malformed records",
 			     (unsigned long long)skipped);
 	if (bad && n >= 0 && (size_t)n < size) {
-		human_bytes(s->info.buf_size, ring, sizeof(ring));
+		human_bytes(largest, ring, sizeof(ring));
 		snprintf(buf + n, size - (size_t)n,
 			 "%s%llu impossible producer position%s, each skipping what its ring held unread (an unknown amount, at most one ring: %s)",
 			 n ? ", and " : "", (unsigned long long)bad,

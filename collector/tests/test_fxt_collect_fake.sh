@@ -750,6 +750,12 @@ if grep -q "skipped (0 bytes" "$TMP/err"; then
 else
 	ok "impossible producer position: the summary says nothing of 0 bytes"
 fi
+# The same on a CPU that is not present: its ring, and so the bound, is
+# 64 KiB (before: the session's 4.0 MiB).
+FAKE_FXTRACE_SMALL_CPU=0 FAKE_FXTRACE_BAD_PRODUCER=1 collect -o "$TMP/x.fxt" -d 0.5
+expect "impossible producer position in a small ring: at most that ring's 64 KiB said" 3 \
+	"invalid ring data skipped (module bug?), times per CPU: cpu0 [12]; [12] impossible producer positions\{0,1\}, each skipping what its ring held unread (an unknown amount, at most one ring: 64.0 KiB)$" \
+	"$TMP/x.fxt"
 FAKE_FXTRACE_CORRUPT=1 collect -o "$TMP/x.fxt" -d 0.3
 expect "malformed ring data: the summary counts its bytes" 3 \
 	"invalid ring data skipped (module bug?), times per CPU: cpu0 1; [1-9][0-9]* bytes of malformed records$"
