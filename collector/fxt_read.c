@@ -625,6 +625,15 @@ static bool decode_kernel_object(struct cursor *c, struct fxt_record *rec)
 		check_arg_type(c, rec, "process", FXT_ARG_KOID));
 }
 
+/* Strict: a scheduling record's CPU is one Perfetto can read. */
+static bool check_cpu(struct cursor *c, unsigned int cpu)
+{
+	if (!strict(c) || cpu < FXT_PERFETTO_MAX_CPUS)
+		return true;
+	return fail(c, "CPU %u: Perfetto reads CPU numbers below %u only (its trace_processor aborts on this record)",
+		    cpu, FXT_PERFETTO_MAX_CPUS);
+}
+
 static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
 {
 	uint64_t h = rec->header;
@@ -640,6 +649,7 @@ static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
 		cs->cpu = cpu;
 		cs->outgoing_state = h >> FXT_SCHED_STATE_SHIFT & 0xf;
 		return check_reserved(c, h, BITS(40, 59), "header") &&
+		       check_cpu(c, cpu) &&
 		       cur_word(c, "timestamp", &cs->timestamp) &&
 		       cur_word(c, "outgoing thread koid", &cs->outgoing_tid) &&
 		       cur_word(c, "incoming thread koid", &cs->incoming_tid) &&
@@ -650,6 +660,7 @@ static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
 		c->what = "wakeup record";
 		wk->cpu = cpu;
 		return check_reserved(c, h, BITS(36, 59), "header") &&
+		       check_cpu(c, cpu) &&
 		       cur_word(c, "timestamp", &wk->timestamp) &&
 		       cur_word(c, "woken thread koid", &wk->woken_tid) &&
 		       cur_args(c, nargs, rec) &&
@@ -695,6 +706,11 @@ static bool decode_large(struct cursor *c, struct fxt_record *rec)
 	const uint8_t *data;
 	bool meta;
 
+	c->what = "large record";
+	/* Before its kind: Perfetto misframes any large record this long. */
+	if (strict(c) && c->words > FXT_PERFETTO_MAX_WORDS)
+		return fail(c, "%zu words: Perfetto reads a record's size from bits 4-15 of its header only, large records too (at most %llu words), so it misreads this record and what follows",
+			    c->words, (unsigned long long)FXT_PERFETTO_MAX_WORDS);
 	c->what = "large blob record";
 	lb->format = h >> 40 & 0xf;
 	meta = lb->format == FXT_LARGE_BLOB_WITH_METADATA;

@@ -30,6 +30,13 @@
 #define FXT_MAX_INLINE_STRING	0x7fff	/* string refs: 15-bit length */
 #define FXT_MAX_THREAD_INDEX	0xff	/* thread refs: 8 bits */
 #define FXT_MAX_LARGE_WORDS	0xffffffffULL	/* large records: 32-bit size */
+/*
+ * What Perfetto reads (strict checks): every record's size from the
+ * header's bits [4..15], large records too, so at most 4095 words; and
+ * CPU numbers below 4096 (it aborts on a scheduling record with more).
+ */
+#define FXT_PERFETTO_MAX_WORDS	FXT_HDR_SIZE_MASK
+#define FXT_PERFETTO_MAX_CPUS	4096
 
 /* Metadata record subtypes (record type 0, bits [16..19]). */
 #define FXT_META_PROVIDER_INFO		1

@@ -38,7 +38,7 @@
 #include "kernel_record_builders.h"
 #include "tap.h"
 
-#define MAX_WORDS	4096
+#define MAX_WORDS	8192	/* room for a large record of 4096 words */
 
 static const char *fxt_dump;	/* path of the fxt-dump binary, or NULL */
 static const char *release;	/* what --version must name, or NULL */
@@ -292,6 +292,86 @@ TEST(large_record_claims_4g_words)
 	at = here(&t);
 	raw(&t, FXT_RECORD_LARGE | 0xffffffffULL << 4);
 	expect_refused("oversized_large", &t, at, "runs past the end of the data");
+}
+
+/* Strict reading of @t from its start to its end: 0, or the error. */
+static const char *strict_error(const struct trace *t, char *buf, size_t size)
+{
+	struct fxt_reader *r = fxt_reader_new(t->words, here(t), FXT_READ_STRICT);
+	struct fxt_record rec;
+	int ret;
+
+	if (!r)
+		return "fxt_reader_new() failed";
+	while ((ret = fxt_reader_next(r, &rec)) > 0)
+		;
+	snprintf(buf, size, "%s", ret < 0 ? fxt_reader_error(r)->message : "");
+	fxt_reader_free(r);
+	return ret < 0 ? buf : NULL;
+}
+
+/*
+ * Perfetto's trace_processor aborts (PERFETTO_CHECK in its CPU tracker)
+ * on a scheduling record whose CPU is 4096 or more, and the module writes
+ * a CPU's number as it is: CPU 4095 passes, a context switch on 4096 and a
+ * wakeup on 65535 are refused at their offset. Before, both passed.
+ */
+TEST(cpu_from_4096_is_refused)
+{
+	static struct trace t;
+	struct fxt_arg w = fxt_arg_int32(fxt_str_index(1), 120);
+	struct fxt_context_switch cs = { .cpu = 4095, .timestamp = 1,
+					 .outgoing_tid = 2, .incoming_tid = 3 };
+	struct fxt_wakeup wk = { .cpu = 65535, .timestamp = 2, .woken_tid = 2 };
+	char err[512];
+	size_t at;
+
+	start(&t);
+	fxt_write_context_switch(&t.w, &cs, &w, 1);
+	EXPECT(strict_error(&t, err, sizeof(err)) == NULL);
+	at = here(&t);
+	cs.cpu = 4096;
+	fxt_write_context_switch(&t.w, &cs, &w, 1);
+	expect_refused("cpu_4096", &t, at,
+		       "context switch record: CPU 4096: Perfetto reads CPU numbers below 4096 only");
+	start(&t);
+	at = here(&t);
+	fxt_write_wakeup(&t.w, &wk, NULL, 0);
+	expect_refused("cpu_65535", &t, at, "wakeup record: CPU 65535: Perfetto");
+}
+
+/*
+ * Perfetto frames every record by its header's bits [4..15], a large
+ * record's too, whose own size field is 32 bits: one of 4096 words or more
+ * it misreads (at 4096 exactly it reads size 0 and rejects the trace;
+ * above, it takes the payload for records and loses what follows, with no
+ * error). A large blob of 4095 words passes, one of 4096 is refused.
+ * Before, both passed.
+ */
+TEST(large_record_over_4095_words_is_refused)
+{
+	static struct trace t;
+	static uint8_t payload[4092 * 8];
+	/* header, format header, inline name, size word: 4 words */
+	struct fxt_large_blob lb = { .format = FXT_LARGE_BLOB_NO_METADATA,
+				     .category = fxt_str_index(2),
+				     .name = fxt_str_c("lb"), .data = payload,
+				     .size = 4091 * 8 };
+	char err[512];
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	ASSERT(fxt_write_large_blob(&t.w, &lb, NULL, 0) == 0);
+	EXPECT_EQ((here(&t) - at) / 8, 4095);
+	EXPECT(strict_error(&t, err, sizeof(err)) == NULL);
+	start(&t);
+	at = here(&t);
+	lb.size = 4092 * 8;
+	ASSERT(fxt_write_large_blob(&t.w, &lb, NULL, 0) == 0);
+	EXPECT_EQ((here(&t) - at) / 8, 4096);
+	expect_refused("large_4096", &t, at,
+		       "large record: 4096 words: Perfetto reads a record's size from bits 4-15");
 }
 
 TEST(length_not_a_multiple_of_8)
@@ -1912,6 +1992,8 @@ int main(int argc, char **argv)
 	RUN(record_past_end_of_file);
 	RUN(oversized_record_claims_4095_words);
 	RUN(large_record_claims_4g_words);
+	RUN(cpu_from_4096_is_refused);
+	RUN(large_record_over_4095_words_is_refused);
 	RUN(length_not_a_multiple_of_8);
 	RUN(reserved_bits_in_initialization);
 	RUN(reserved_bits_in_context_switch);
