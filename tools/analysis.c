@@ -914,14 +914,15 @@ static long next_incarnation(struct analysis *an, const struct thread *t)
 }
 
 /*
- * The row of @tid's thread when a switch-in or a wakeup names it: the
- * tid's newest row, unless that thread switched out dying or dead. A task
- * does that once, in its last switch (TASK_DEAD), and is never woken or
- * run again: the tid was reused by a thread whose new_task record is not
- * in the trace (lost in a hole, or a producer that writes none), which
- * starts a row of its own, as in do_name(). -1 when out of memory.
+ * The row of @tid's thread when a switch-in, a switch-out or a wakeup
+ * names it: the tid's newest row, unless that thread switched out dying
+ * or dead. A task does that once, in its last switch (TASK_DEAD), and is
+ * never woken, run or switched out again: the tid was reused by a thread
+ * whose new_task record is not in the trace (lost in a hole, or a
+ * producer that writes none), which starts a row of its own, as in
+ * do_name(). Its state until this record: @st. -1 when out of memory.
  */
-static long live_thread_idx(struct analysis *an, uint64_t tid)
+static long live_thread_idx(struct analysis *an, uint64_t tid, uint8_t st)
 {
 	struct thread *t = analysis_find(an, tid);
 	long i;
@@ -930,13 +931,20 @@ static long live_thread_idx(struct analysis *an, uint64_t tid)
 		return thread_idx(an, tid);
 	apply_holes(an, t);
 	i = next_incarnation(an, t);
-	/* It began after the old one died, and did not run before its
-	 * first wakeup (wake_up_new_task()): asleep until then. So a
-	 * switch-in with no wakeup seen, after a hole, is a wait that went
-	 * unmeasured there (switch_in()), as the dead row's state said. */
 	if (i >= 0)
-		an->threads[i].st = ST_SLEEPING;
+		an->threads[i].st = st;
 	return i;
+}
+
+/*
+ * A new thread did not run before its first wakeup (wake_up_new_task()):
+ * asleep until then. So a switch-in with no wakeup seen, after a hole, is
+ * a wait that went unmeasured there (switch_in()), as the dead row's
+ * state said.
+ */
+static long woken_thread_idx(struct analysis *an, uint64_t tid)
+{
+	return live_thread_idx(an, tid, ST_SLEEPING);
 }
 
 static void do_switch(struct analysis *an, const struct sc_event *ev)
@@ -951,10 +959,12 @@ static void do_switch(struct analysis *an, const struct sc_event *ev)
 		an->switch_seen = true;
 		an->first_switch = ev->ts;
 	}
+	/* A switch-out of a dead thread's tid: a new thread's, which ran
+	 * unseen (in a hole) until now. */
 	if (!out_idle)
-		oi = thread_idx(an, ev->a);
+		oi = live_thread_idx(an, ev->a, ST_RUNNING);
 	if (!in_idle)
-		ii = live_thread_idx(an, ev->b);
+		ii = woken_thread_idx(an, ev->b);
 	if (!c->seen) {
 		c->seen = true;
 		c->first_ts = ev->ts;
@@ -981,7 +991,7 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 
 	if (ev->a == 0)
 		return;
-	i = live_thread_idx(an, ev->a);
+	i = woken_thread_idx(an, ev->a);
 	if (i < 0)
 		return;
 	t = &an->threads[i];

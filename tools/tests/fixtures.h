@@ -718,6 +718,30 @@ static void build_reuse_unseen(struct tb *t)
 }
 
 /*
+ * A dead thread's tid switched out: the new thread that took it ran
+ * unseen, its new_task record and switch-in lost in a hole.
+ *   cpu0: 1000 idle -> 101; 2000 101 -> idle (dead).
+ *   cpu1: 1000 idle -> 102; 1500 102 -> idle (blocked); loses records
+ *         2500..3000; 3000 101 -> idle (preempted: the new 101).
+ *   cpu0: 4000 idle -> 101; 5000 101 -> idle (blocked).
+ * Threads: the dead 101 runtime 1000, 1 switch; the new 101 runtime 1000,
+ * 2 switches (1 involuntary), one preemption wait of 1000 (3000..4000).
+ */
+FX_UNUSED
+static void build_reuse_switched_out(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_switch(t, 1, 1000, IDLE, 102, 0);
+	tb_switch(t, 1, 1500, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_lost(t, 1, 2500, 3000, 4);
+	tb_switch(t, 1, 3000, 101, IDLE, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 4000, IDLE, 101, 0);
+	tb_switch(t, 0, 5000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+/*
  * A tid reused in the same process: "A" (101, pid 100) dies, and the
  * module's new_task record begins "B" on the same tid and pid.
  *   cpu0: 1000 idle -> 101; 2000 101 -> idle (dead); new_task 101 "B"

@@ -1571,6 +1571,38 @@ TEST(a_dead_threads_tid_switched_in_or_woken_is_a_new_thread)
 }
 
 /*
+ * fixtures.h build_reuse_switched_out: a dead thread's tid switched out,
+ * its new thread's switch-in lost in a hole, is the new thread's too.
+ * (Before, the switch-out was the dead row's, a second switch after its
+ * death, and the preemption wait it began was lost: the switch-in then
+ * made a new row, asleep, and counted nothing, not even as not counted.
+ * Perfetto: 101 runnable 3000..4000.)
+ */
+TEST(a_dead_threads_tid_switched_out_is_a_new_thread)
+{
+	struct thread *dead, *b;
+	struct analysis an;
+	struct tb t;
+
+	build_reuse_switched_out(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	dead = nth_row(&an, 101, 0);
+	b = nth_row(&an, 101, 1);
+	ASSERT(dead && b);
+	EXPECT(!nth_row(&an, 101, 2));
+	EXPECT_EQ(dead->runtime, 1000);
+	EXPECT_EQ(dead->switches, 1);
+	EXPECT_EQ(b->runtime, 1000);
+	EXPECT_EQ(b->switches, 2);
+	EXPECT_EQ(b->involuntary, 1);
+	EXPECT_EQ(b->lat[LAT_PREEMPT].count, 1);
+	EXPECT_EQ(b->lat[LAT_PREEMPT].max, 1000);
+	EXPECT_EQ(an.skipped_hole, 0);
+	analysis_free(&an);
+}
+
+/*
  * A records_lost hole and a bytes_skipped hole overlapping on one CPU: the
  * skip's end does not end the kernel's hole, which is still open when 101,
  * running on cpu0 through the holes' start, blocks and is woken (its wait
@@ -2194,6 +2226,7 @@ int main(void)
 	RUN(a_thread_first_seen_after_a_hole_may_have_been_in_it);
 	RUN(a_dead_tid_switched_in_after_a_hole_is_not_counted);
 	RUN(a_dead_threads_tid_switched_in_or_woken_is_a_new_thread);
+	RUN(a_dead_threads_tid_switched_out_is_a_new_thread);
 	RUN(overlapping_holes_end_each_its_own);
 	RUN(a_thread_born_after_a_hole_has_its_first_wait_counted);
 	RUN(a_new_thread_on_a_seen_tid_is_another_thread);
