@@ -448,9 +448,13 @@ static void emit(struct run *r, const struct sc_event *e)
 	r->any_out = true;
 }
 
-/* Into the reorder buffer; on allocation failure hand on what is buffered,
- * in order, and then @e. */
-static void push(struct run *r, const struct sc_event *e)
+/*
+ * Into the reorder buffer; on allocation failure hand on what is buffered,
+ * in order, and then @e. Unless what was handed on is newer than @e: then
+ * @e is not taken, and false says it is late (the caller skips or clamps
+ * it, as for any record behind what was handed on).
+ */
+static bool push(struct run *r, const struct sc_event *e)
 {
 	struct sc_event out;
 
@@ -465,6 +469,8 @@ static void push(struct run *r, const struct sc_event *e)
 			heap_pop(&r->heap, &out);
 			emit(r, &out);
 		}
+		if (r->any_out && e->ts < r->last_out)
+			return false;
 		if (heap_push(&r->heap, e))
 			emit(r, e);
 	}
@@ -476,6 +482,7 @@ static void push(struct run *r, const struct sc_event *e)
 		heap_pop(&r->heap, &out);
 		emit(r, &out);
 	}
+	return true;
 }
 
 /* How far a record at @ts lags the newest timestamp before it, before a
@@ -492,7 +499,11 @@ static void push_clamped(struct run *r, struct sc_event *e)
 {
 	if (r->any_out && e->ts < r->last_out)
 		e->ts = r->last_out;
-	push(r, e);
+	if (!push(r, e)) {
+		/* behind what push() handed on: now, after it */
+		e->ts = r->last_out;
+		push(r, e);
+	}
 }
 
 /* A loss marker (read at @offset): a late one is applied late, but one
@@ -550,6 +561,18 @@ static void add_name(struct run *r, struct sc_event *e)
 	r->pending[r->npending++] = *e;
 }
 
+/* A scheduling record behind what was handed on: counted, skipped. */
+static void skip_late(struct run *r, const struct sc_event *e, size_t offset)
+{
+	struct sc_stats *st = r->st;
+
+	if (!st->late)
+		st->first_late_offset = offset;
+	st->late++;
+	if (r->last_out - e->ts > st->max_late_ns)
+		st->max_late_ns = r->last_out - e->ts;
+}
+
 /* A scheduling record; one that comes too late is counted and skipped. */
 static void add_sched(struct run *r, struct sc_event *e, size_t offset)
 {
@@ -560,15 +583,8 @@ static void add_sched(struct run *r, struct sc_event *e, size_t offset)
 	else
 		st->wakeups++;
 	note_disorder(r, e->ts);
-	if (r->any_out && e->ts < r->last_out) {
-		if (!st->late)
-			st->first_late_offset = offset;
-		st->late++;
-		if (r->last_out - e->ts > st->max_late_ns)
-			st->max_late_ns = r->last_out - e->ts;
-		return;
-	}
-	push(r, e);
+	if ((r->any_out && e->ts < r->last_out) || !push(r, e))
+		skip_late(r, e, offset);
 }
 
 /* One pass over @in. 0, or -1 with errno (out of memory). */

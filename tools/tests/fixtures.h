@@ -742,6 +742,32 @@ static void build_reuse_switched_out(struct tb *t)
 }
 
 /*
+ * Two rings, cpu1's first in the file, for a reorder buffer that runs out
+ * of memory: cpu1's 4094 short slices of 300 fill it (test_cli.sh makes
+ * realloc fail above 400000 bytes), then 101 runs on cpu1 7000..9000,
+ * preempted; cpu0's ring follows: 6000 idle -> 101, 6500 101 -> idle
+ * (preempted), 9500 idle -> 101, 10000 101 -> idle (blocked). The record
+ * whose push fails is older than some of those handed on then.
+ */
+FX_UNUSED
+static void build_reorder_oom(struct tb *t)
+{
+	uint64_t ts;
+
+	tb_begin(t, 1000000000);
+	for (ts = 100; ts < 100 + 4094; ts += 2) {
+		tb_switch(t, 1, ts, IDLE, 300, 0);
+		tb_switch(t, 1, ts + 1, 300, IDLE, FXT_THREAD_STATE_BLOCKED);
+	}
+	tb_switch(t, 1, 7000, IDLE, 101, 0);
+	tb_switch(t, 1, 9000, 101, IDLE, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 6000, IDLE, 101, 0);
+	tb_switch(t, 0, 6500, 101, IDLE, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 9500, IDLE, 101, 0);
+	tb_switch(t, 0, 10000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+/*
  * A tid reused in the same process: "A" (101, pid 100) dies, and the
  * module's new_task record begins "B" on the same tid and pid.
  *   cpu0: 1000 idle -> 101; 2000 101 -> idle (dead); new_task 101 "B"

@@ -4,7 +4,7 @@
  * (filtered, start, reuse, holes, odd_names, hole_top, empty_names,
  * open_end, ctl_names, us_ticks, top_ties, top_many, hole_sleepers,
  * late_hole, late_sched, late_lost, many_procs, doubles, sparse_cpus,
- * long_names, dead_unnamed, reuse_unseen, reuse_switched_out,
+ * long_names, dead_unnamed, reuse_unseen, reuse_switched_out, reorder_oom,
  * reuse_same_process,
  * late_switch, collected, cut_short, cut_wait, cut_wait_closed, marked,
  * marked_cut) for the command-line tests.
@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 	       save(argv[1], "dead_unnamed", build_dead_unnamed) |
 	       save(argv[1], "reuse_unseen", build_reuse_unseen) |
 	       save(argv[1], "reuse_switched_out", build_reuse_switched_out) |
+	       save(argv[1], "reorder_oom", build_reorder_oom) |
 	       save(argv[1], "reuse_same_process", build_reuse_same_process) |
 	       save(argv[1], "late_switch", build_late_switch) |
 	       save(argv[1], "collected", build_collected) |
