@@ -14,6 +14,12 @@
 #
 #   known_kernel_bug FILE   true, printing one line that names the bug,
 #                           if FILE (dmesg as the guest saved it) shows one
+#   without_hung_task_reports FILE
+#                           FILE less the hung-task detector's reports
+#                           (each from its "INFO: task ... blocked for more
+#                           than" line to the end of its stack, "</TASK>"):
+#                           the rest of the log, which the bug does not
+#                           excuse, to be scanned like any other
 
 # The Debian 6.12 vmalloc purge deadlock (seen on 6.12.117+deb12, both
 # flavours' source). Upstream ec05f51f1e65 ("mm/vmalloc: take
@@ -88,4 +94,10 @@ known_kernel_bug() {
 				exit 1
 			print "the Debian 6.12 vmalloc purge deadlock: kthreadd, creating a kworker, waits in direct reclaim (vmap_node_shrink_scan) for vmap_purge_lock, which a kworker in drain_vmap_area_work holds while it waits in __flush_work for work that needs a new kworker (upstream ec05f51f1e65)"
 		}' "$1"
+}
+
+without_hung_task_reports() {
+	awk '/INFO: task .* blocked for more than/ { in_report = 1 }
+	     !in_report { print }
+	     in_report && /<\/TASK>/ { in_report = 0 }' "$1"
 }

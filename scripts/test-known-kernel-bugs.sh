@@ -9,7 +9,8 @@
 # fxtrace frame, the shrinker half waiting for a spinlock (PREEMPT_RT) or
 # in a task other than kthreadd, the purge half in another work function
 # or not in __flush_work, the stacks without the hung-task reports, an
-# empty log. The same log with PREEMPT_RT's mutex frames matches.
+# empty log. The same log with PREEMPT_RT's mutex frames matches. And
+# without_hung_task_reports leaves nothing of the reports, and the rest.
 # vm-test.sh's retry on it is tested by scripts/test-time-budget.sh.
 #
 # Prints TAP (scripts/tap.sh); exit status 1 if a test failed.
@@ -94,5 +95,20 @@ case_of "the same stacks without the hung-task detector's report lines" none "$T
 
 : >"$TMP/empty"
 case_of "an empty log" none "$TMP/empty"
+
+# without_hung_task_reports: the log less its three reports keeps no line
+# the log scan fails on (vm-test.sh retries only then), and keeps a line
+# outside them (a WARNING before the first, the lines after the last).
+KERNEL_BAD=$(. "$REPO/selftests/kmsg_scan.sh" && printf %s "$KERNEL_BAD")
+{ echo '[   60.000001] WARNING: CPU: 0 PID: 321 at kmod/fxtrace_ring.c:99 x+0x1/0x2 [fxtrace]'
+  cat "$LOG"; } >"$TMP/warned"
+without_hung_task_reports "$LOG" >"$TMP/rest" &&
+	without_hung_task_reports "$TMP/warned" >"$TMP/warned-rest"
+rc=$?
+bad=$(grep -cE "$KERNEL_BAD" "$TMP/rest")
+wbad=$(grep -cE "$KERNEL_BAD" "$TMP/warned-rest")
+[[ $rc -eq 0 && $bad -eq 0 && $wbad -eq 1 && $(grep -c 'INFO: task' "$TMP/rest") -eq 0 &&
+	$(grep -c . "$TMP/rest") -eq $(($(grep -c . "$TMP/warned-rest") - 1)) ]]
+tap_ok $? "without_hung_task_reports: the guest's log less its reports has no line KERNEL_BAD matches ($bad), with a WARNING before them that one ($wbad)"
 
 tap_end
