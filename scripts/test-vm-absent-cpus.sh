@@ -70,6 +70,14 @@ grep -aE 'vm-run.sh: (booting|VM run took)' "$out.log" | sed 's/^/# /'
 [[ $rc -eq 0 ]]
 tap_ok $? "the guest loaded the module and ran selftests/absent_cpus.sh; its kernel log is clean (vm-test.sh exited $rc)" "$out.log"
 cpus=$(tr '\n' ' ' <"$out/out/cpus" 2>/dev/null)
+# Debian 6.1 makes the hot-plug slots possible CPUs (run-tests.sh runs
+# this test there for that): on 6.1 their absence is a failure, not a skip,
+# or a change of kernel or QEMU would turn every check into a silent pass.
+if [[ $cpus == '0-1 0-1 ' && $flavour == 6.1 ]]; then
+	tap_ok 1 "the guest has CPUs 0-3 possible, 0-1 present (it says: $cpus; 6.1 made QEMU's hot-plug slots possible CPUs when this test was written)"
+	tap_end
+	exit
+fi
 if [[ $cpus == '0-1 0-1 ' ]]; then
 	for what in "the guest has CPUs 0-3 possible, 0-1 present" "absent_cpus_test" \
 		"prio_test with small rings" "state_test with small rings" \
