@@ -65,7 +65,10 @@ signal_case() {
 	STUB_PIDS=$TMP/stub.pids QEMU=$TMP/qemu FXTRACE_VM_ACCEL=tcg \
 		env --default-signal=INT,TERM,HUP "$@" >"$TMP/out" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 1200; i++)); do
+	# Up to 10 min: vm-test.sh first rebuilds the VM userspace (20 s on
+	# this 2-CPU machine, one CI host has run 5 times slower); a command
+	# that exits ends the wait at once.
+	for ((i = 0; i < 6000; i++)); do
 		stub=$(head -n 1 "$TMP/stub.pids")
 		[[ -n $stub ]] && break
 		kill -0 "$pid" 2>/dev/null || break
