@@ -254,8 +254,13 @@ void print_record(const struct fxt_reader *r, const struct fxt_record *rec)
 		print_bytes(rec->blob.data, rec->blob.size);
 		break;
 	case FXT_RECORD_USERSPACE_OBJECT:
-		printf("userspace_object pointer=0x%" PRIx64 " pid=%" PRIu64 " name=",
-		       rec->uobj.pointer, rec->uobj.process.pid);
+		/* its process: a thread ref, of which only the pid is shown */
+		printf("userspace_object pointer=0x%" PRIx64, rec->uobj.pointer);
+		if (thread_undefined(r, &rec->uobj.process))
+			printf(" pid=<undefined #%u>", rec->uobj.process.index);
+		else
+			printf(" pid=%" PRIu64, rec->uobj.process.pid);
+		fputs(" name=", stdout);
 		print_str(&rec->uobj.name);
 		print_args(rec);
 		break;

@@ -1559,7 +1559,8 @@ TEST(summary_reports_holes_still_open)
 /*
  * Without --check, a thread ref no Thread record defined prints as
  * <undefined #N>, as fxt-dump(1) and --help say, in every record that has
- * one (event, log, legacy switch, large blob): it printed as 0/0(#N), the
+ * one (event, log, legacy switch, large blob, a userspace object's
+ * process, which printed as pid=0): it printed as 0/0(#N), the
  * koids of the idle task. fxt_reader_lookup_thread() tells them apart,
  * asked right after the record was read. A defined ref, and an inline
  * thread, print their koids as before.
@@ -1590,6 +1591,14 @@ TEST(undefined_thread_refs_print_as_undefined)
 		.timestamp = 14, .thread = { .index = 8 },
 		.data = blob, .size = 3,
 	};
+	struct fxt_userspace_object uo = {
+		.pointer = 0x1234, .process = { .index = 6 },
+		.name = fxt_str_c("uo"),
+	};
+	struct fxt_userspace_object uo_defined = {
+		.pointer = 0x5678, .process = { .index = 1 },
+		.name = fxt_str_c("ud"),
+	};
 	struct fxt_reader *r;
 	struct fxt_record rec;
 	char out[4096];
@@ -1606,13 +1615,16 @@ TEST(undefined_thread_refs_print_as_undefined)
 	fxt_write_log(&t.w, &log);
 	fxt_write_legacy_context_switch(&t.w, &ls);
 	fxt_write_large_blob(&t.w, &lb, NULL, 0);
+	fxt_write_userspace_object(&t.w, &uo, NULL, 0);
+	fxt_write_userspace_object(&t.w, &uo_defined, NULL, 0);
 	r = fxt_reader_new(t.words, here(&t), 0);
 	ASSERT(r);
 	while (fxt_reader_next(r, &rec) > 0) {
 		refs[0] = rec.type == FXT_RECORD_EVENT ? rec.event.thread.index :
 			  rec.type == FXT_RECORD_LOG ? rec.log.thread.index :
 			  rec.type == FXT_RECORD_SCHEDULING ? rec.legacy_switch.outgoing.index :
-			  rec.type == FXT_RECORD_LARGE ? rec.large_blob.thread.index : 0;
+			  rec.type == FXT_RECORD_LARGE ? rec.large_blob.thread.index :
+			  rec.type == FXT_RECORD_USERSPACE_OBJECT ? rec.uobj.process.index : 0;
 		refs[1] = rec.type == FXT_RECORD_SCHEDULING ?
 			  rec.legacy_switch.incoming.index : 0;
 		for (i = 0; i < 2; i++) {
@@ -1626,8 +1638,8 @@ TEST(undefined_thread_refs_print_as_undefined)
 	}
 	EXPECT(!fxt_reader_error(r));
 	fxt_reader_free(r);
-	EXPECT_EQ(undefined, 4);
-	EXPECT_EQ(defined_refs, 1);
+	EXPECT_EQ(undefined, 5);
+	EXPECT_EQ(defined_refs, 2);
 	if (!fxt_dump) {
 		tap_skip("undefined_thread_refs_print_as_undefined (fxt-dump)",
 			 "no FXT_DUMP argument");
@@ -1639,6 +1651,8 @@ TEST(undefined_thread_refs_print_as_undefined)
 	EXPECT_CONTAINS(out, " log ts=12 thread=<undefined #9> \"hi\"\n");
 	EXPECT_CONTAINS(out, " legacy_context_switch ts=13 cpu=2 out=<undefined #7> (new) out_prio=0 in=0/0 in_prio=0\n");
 	EXPECT_CONTAINS(out, " ts=14 thread=<undefined #8> size=3 ");
+	EXPECT_CONTAINS(out, " userspace_object pointer=0x1234 pid=<undefined #6> name=\"uo\"");
+	EXPECT_CONTAINS(out, " userspace_object pointer=0x5678 pid=10 name=\"ud\"");
 	EXPECT(!strstr(out, "0/0(#"));
 }
 
