@@ -108,9 +108,15 @@ static __u64 hits(struct ring *r)
 	return __atomic_load_n(&r->ctrl->tracepoint_hits, __ATOMIC_RELAXED);
 }
 
+/* Records the ring took: hits less drops, what "traces again" means. */
+static __u64 written(struct ring *r)
+{
+	return __atomic_load_n(&r->ctrl->records_written, __ATOMIC_RELAXED);
+}
+
 TEST(cpu1_offline_online_while_tracing)
 {
-	__u64 hits_offline, hits_online;
+	__u64 hits_offline, written_online;
 	int fd, i, err, status;
 	struct fxtrace_info info;
 	struct ring *r1;
@@ -150,10 +156,10 @@ TEST(cpu1_offline_online_while_tracing)
 		ASSERT_EQ(0, set_cpu1_online(1));
 		printf("#   cycle %d: cpu1 online in %.0f ms\n", i,
 		       (now_s() - t) * 1000);
-		hits_online = hits(r1);
+		written_online = written(r1);
 		drain_for(&rs, PHASE_MS);
-		/* Back online, it schedules (and traces) again. */
-		EXPECT_LE(hits_online + 1, hits(r1));
+		/* Back online, it schedules and writes records again. */
+		EXPECT_LE(written_online + 1, written(r1));
 	}
 
 	/* Keep draining until the storm ends, as a collector would. */
@@ -263,7 +269,9 @@ static int stop_yielders(void)
  * One session in a child: context switches on CPU 1, a watermark of 8 bytes
  * crossed over and over, CPU 1 taken offline, then STOP and close(). Writes
  * a byte to @done just before close() and one once it has returned. Exit
- * status 0, 1 if a call failed, or 3 if CPU 1 could not be taken offline.
+ * status 0, 1 if a call failed, 3 if CPU 1 could not be taken offline, or
+ * 4 if CPU 1's ring took no record before (no wakeup of it was queued:
+ * the test would prove nothing).
  */
 static void session_closed_with_cpu1_offline(int done)
 {
@@ -286,6 +294,8 @@ static void session_closed_with_cpu1_offline(int done)
 	if (pthread_create(&drainer, NULL, drain_at_once, ctrl))
 		_exit(1);
 	usleep(200 * 1000);
+	if (!__atomic_load_n(&ctrl[1]->records_written, __ATOMIC_RELAXED))
+		_exit(4);
 	if (set_cpu1_online(0))
 		_exit(3);
 	usleep(100 * 1000);
@@ -382,7 +392,7 @@ TEST(close_with_cpu1_offline_does_not_wait_for_it)
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && i == 0)
 			SKIP_OR_FAIL_IN_VM("cannot take CPU 1 offline");
 		HARNESS_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, 1,
-			      "cycle %d: the session's process ended with status %#x (exit 3: CPU 1 would not go offline)",
+			      "cycle %d: the session's process ended with status %#x (exit 3: CPU 1 would not go offline; 4: CPU 1's ring took no record before it went)",
 			      i, status);
 		printf("#   cycle %d: closed with cpu1 offline, %.0f ms after start, close() %.0f ms\n",
 		       i, (now_s() - t) * 1000, (now_s() - t_close) * 1000);

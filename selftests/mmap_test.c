@@ -522,6 +522,27 @@ TEST(records_flow_through_every_cpu)
 	close(fd);
 }
 
+/* Seconds of scheduler noise that must fill a 64 KiB ring (it takes well
+ * under one): a module that never drops fails the test, not the run. */
+#define FILL_DEADLINE_S	60
+
+/*
+ * Make scheduler noise until CPU 0's ring (@ctrl) has dropped more than
+ * @dropped records, for at most FILL_DEADLINE_S.
+ */
+static void noise_until_dropped(struct fxtrace_ctrl *ctrl, __u64 dropped)
+{
+	double deadline = now_s() + FILL_DEADLINE_S;
+
+	while (ctrl->records_dropped <= dropped) {
+		HARNESS_CHECK(now_s() < deadline, 1,
+			      "CPU 0's ring dropped %llu records in %d s of noise, wanted more than %llu",
+			      (unsigned long long)ctrl->records_dropped,
+			      FILL_DEADLINE_S, (unsigned long long)dropped);
+		make_scheduler_noise(20);
+	}
+}
+
 /*
  * Trace into rings of the smallest size, nobody reading, until CPU 0's has
  * dropped at least 100 records; then stop. Return CPU 0's control page.
@@ -535,8 +556,7 @@ static struct fxtrace_ctrl *fill_cpu0_ring(int fd, struct fxtrace_info *info)
 	*info = dev_info(fd);
 	ctrl = map_ctrl(fd, info, 0);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	while (ctrl->records_dropped < 100)
-		make_scheduler_noise(20);
+	noise_until_dropped(ctrl, 99);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	return ctrl;
 }
@@ -800,8 +820,7 @@ TEST(full_ring_with_producer_pos_overwritten_shows_the_real_one)
 	__atomic_store_n(&ctrl->producer_pos, real - info.buf_size,
 			 __ATOMIC_RELAXED);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	while (ctrl->records_dropped == dropped)
-		make_scheduler_noise(20);
+	noise_until_dropped(ctrl, dropped);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
 	EXPECT_EQ(0, ctrl->consumer_errors);
 	EXPECT_EQ(written, ctrl->records_written);
@@ -978,6 +997,17 @@ static void put_consumers(struct fxtrace_ctrl **ctrl, unsigned int n,
 				       ((int)i == cpu ? target_behind : behind));
 }
 
+static __u64 total_written(struct fxtrace_ctrl **ctrl, unsigned int n)
+{
+	__u64 written = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < n; cpu++)
+		if (ctrl[cpu])
+			written += ctrl[cpu]->records_written;
+	return written;
+}
+
 static __u64 total_dropped(struct fxtrace_ctrl **ctrl, unsigned int n)
 {
 	__u64 dropped = 0;
@@ -1137,6 +1167,27 @@ TEST(failed_configure_leaves_its_size_and_watermark_to_start)
 }
 
 /*
+ * A child that makes scheduler noise (make_scheduler_noise()) until killed:
+ * by us, or with us whichever way we end (PR_SET_PDEATHSIG; checked once
+ * set, in case we ended before it was). Returns its pid.
+ */
+static pid_t start_noise(void)
+{
+	pid_t pid, parent = getpid();
+
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		for (;;)
+			make_scheduler_noise(100);
+	}
+	return pid;
+}
+
+/*
  * Asleep in poll(), the reader is woken when some ring reaches the
  * watermark, and not before: what is pending the instant poll() returns
  * is at least the watermark. The noise comes a write a millisecond
@@ -1159,29 +1210,16 @@ TEST(poll_reports_data_at_the_watermark)
 	int fd = dev_open(), ret, again, status;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	__u64 w = POLL_WATERMARK, most;
-	pid_t pid, parent = getpid();
 	struct fxtrace_info info;
 	double t;
+	pid_t pid;
 
 	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, w));
 	info = dev_info(fd);
 	map_possible_ctrls(fd, &info, ctrl);
 	ASSERT_EQ(0, poll(&pfd, 1, 0));
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	pid = fork();
-	ASSERT_TRUE(pid >= 0);
-	if (pid == 0) {
-		/*
-		 * Until killed: by us, or with us whichever way we end
-		 * (PR_SET_PDEATHSIG; checked once set, in case we ended
-		 * before it was).
-		 */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		for (;;)
-			make_scheduler_noise(100);
-	}
+	pid = start_noise();
 	t = now_s();
 	ret = poll(&pfd, 1, POLL_WAIT_MS);
 	most = most_pending(ctrl, info.nr_cpu_ids);
@@ -1194,6 +1232,8 @@ TEST(poll_reports_data_at_the_watermark)
 	printf("#   poll() returned %d after %.3f s, %llu bytes pending at most\n",
 	       ret, t, (unsigned long long)most);
 	if (ret == 0) {
+		/* No record at all is the module's fault, not the noise's. */
+		EXPECT_LE(1, total_written(ctrl, info.nr_cpu_ids));
 		if (most < w && !total_dropped(ctrl, info.nr_cpu_ids))
 			SKIP("the noise put %llu bytes in a ring in %.0f s, below the %llu-byte watermark",
 			     (unsigned long long)most, t,
@@ -1209,6 +1249,61 @@ TEST(poll_reports_data_at_the_watermark)
 	EXPECT_TRUE(pfd.revents & POLLIN);
 	EXPECT_LE(w, most);
 	/* A dropping ring is readable below the watermark: none was. */
+	EXPECT_EQ(0, total_dropped(ctrl, info.nr_cpu_ids));
+	close(fd);
+}
+
+/* Rounds of poll_wakes_again_after_each_drain. */
+#define REARM_ROUNDS	3
+
+/*
+ * The wakeup at the watermark is sent once per drain (uapi, "poll"): a
+ * reader that drains everything and polls again is woken again when some
+ * ring reaches the watermark anew, round after round. A module that woke
+ * only once would leave the second poll() asleep to its timeout (a minute:
+ * the noise brings 16 KiB in about half a second), which fails. A round
+ * whose noise was too slow to reach the watermark at all is skipped.
+ */
+TEST(poll_wakes_again_after_each_drain)
+{
+	struct fxtrace_ctrl *ctrl[MAX_CTRLS] = { NULL };
+	int fd = dev_open(), ret[REARM_ROUNDS], status, i;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	__u64 w = POLL_WATERMARK, most[REARM_ROUNDS];
+	double t[REARM_ROUNDS];
+	struct fxtrace_info info;
+	pid_t pid;
+
+	ASSERT_EQ(0, dev_configure(fd, FXTRACE_BUF_SIZE_MIN, w));
+	info = dev_info(fd);
+	map_possible_ctrls(fd, &info, ctrl);
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
+	pid = start_noise();
+	for (i = 0; i < REARM_ROUNDS; i++) {
+		/* drained: every ring's consumer at its producer */
+		put_consumers(ctrl, info.nr_cpu_ids, 0, -1, 0);
+		t[i] = now_s();
+		ret[i] = poll(&pfd, 1, POLL_WAIT_MS);
+		most[i] = most_pending(ctrl, info.nr_cpu_ids);
+		t[i] = now_s() - t[i];
+		if (ret[i] != 1)
+			break;
+	}
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_STOP));
+	for (i = 0; i < REARM_ROUNDS; i++) {
+		printf("#   round %d: poll() returned %d after %.3f s, %llu bytes pending at most\n",
+		       i, ret[i], t[i], (unsigned long long)most[i]);
+		if (ret[i] == 0 && most[i] < w)
+			SKIP("round %d: the noise put %llu bytes in a ring in %.0f s, below the %llu-byte watermark",
+			     i, (unsigned long long)most[i], t[i],
+			     (unsigned long long)w);
+		HARNESS_CHECK(ret[i] == 1 && t[i] * 1000 < POLL_WAIT_MS - 100, 1,
+			      "round %d: poll() returned %d after %.3f s: no wakeup at the watermark after the drain",
+			      i, ret[i], t[i]);
+		EXPECT_LE(w, most[i]);
+	}
 	EXPECT_EQ(0, total_dropped(ctrl, info.nr_cpu_ids));
 	close(fd);
 }

@@ -296,6 +296,12 @@ static inline __u64 ring_record_bytes(struct ring *r, const __u64 *rec,
 						       "wakeup");
 	if (kind == KREC_SWITCH)
 		ring_check_switch(r, rec, ring_pos);
+	/* uapi "Records": the waker, a 2-word koid argument named by index */
+	HARNESS_CHECK(kind != KREC_WAKEUP || words != 5 ||
+		      rec[3] == krec_arg_header(FXT_ARG_KOID, 2, FXTRACE_STR_WAKER), 1,
+		      "cpu %d: wakeup at ring position %llu: argument header %#llx, not the waker's koid",
+		      r->cpu, (unsigned long long)ring_pos,
+		      (unsigned long long)rec[3]);
 	if (kind == KREC_WAKEUP && r->on_wakeup)
 		r->on_wakeup(r->watch_ctx, r->cpu, rec[2],
 			     words == 5 ? rec[4] : 0, rec[1]);
