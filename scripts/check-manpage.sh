@@ -15,6 +15,8 @@ Usage: $prog PAGE PROGRAM [SOURCE.c...]
 Checks the man page PAGE against PROGRAM (run with --help) and prints TAP:
   - it renders with groff -man -ww without a single warning ("cannot adjust
     line" included), on terminals 60, 80 and 120 columns wide
+  - its source holds no control character but tab and newline (groff
+    renders a form feed without a warning)
   - it has NAME (starting with the program's name), SYNOPSIS, DESCRIPTION,
     OPTIONS, EXIT STATUS, EXAMPLES and SEE ALSO
   - every long option of --help (before its EXAMPLES) is in the page
@@ -101,6 +103,12 @@ for cols in 60 80 120; do
 done
 ok "$(test -z "$warnings"; echo $?)" "$name: renders with groff -ww and no warning at 60, 80 and 120 columns" \
 	"${warnings%$'\n'}"
+
+# A control character in the source (a \f that became a form feed on its
+# way in) renders as a stray letter, and groff does not warn about it.
+ctl=$(LC_ALL=C grep -nP '[\x00-\x08\x0b-\x1f\x7f]' "$page" || true)
+ok "$(test -z "$ctl"; echo $?)" "$name: the source holds no control character but tab and newline" \
+	"${ctl:0:300}"
 
 missing=()
 for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
