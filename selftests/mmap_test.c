@@ -997,27 +997,22 @@ static void put_consumers(struct fxtrace_ctrl **ctrl, unsigned int n,
 				       ((int)i == cpu ? target_behind : behind));
 }
 
-static __u64 total_written(struct fxtrace_ctrl **ctrl, unsigned int n)
+/* A control page counter (@offset: its offsetof()) summed over the rings. */
+static __u64 total_of(struct fxtrace_ctrl **ctrl, unsigned int n, size_t offset)
 {
-	__u64 written = 0;
+	__u64 sum = 0;
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < n; cpu++)
 		if (ctrl[cpu])
-			written += ctrl[cpu]->records_written;
-	return written;
+			sum += *(volatile __u64 *)((char *)ctrl[cpu] + offset);
+	return sum;
 }
 
-static __u64 total_dropped(struct fxtrace_ctrl **ctrl, unsigned int n)
-{
-	__u64 dropped = 0;
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < n; cpu++)
-		if (ctrl[cpu])
-			dropped += ctrl[cpu]->records_dropped;
-	return dropped;
-}
+#define total_written(ctrl, n) \
+	total_of(ctrl, n, offsetof(struct fxtrace_ctrl, records_written))
+#define total_dropped(ctrl, n) \
+	total_of(ctrl, n, offsetof(struct fxtrace_ctrl, records_dropped))
 
 #define POLL_WATERMARK	(16U << 10)
 #define POLL_WAIT_MS	60000	/* for the noise to reach the watermark */
