@@ -54,6 +54,39 @@ static size_t decimal_len(const char *s)
 	return i;
 }
 
+/* The most a time may be: 18000000000 s (fxt-sched(1)), in ns. */
+#define TIME_MAX_NS	18000000000000000000ULL
+
+/*
+ * The @len bytes of @s, digits with at most one '.', times @mul ns,
+ * exactly (not through a double, whose 53 bits cannot hold every ns past
+ * 104 days), rounded to the nearest ns, a half up. false if above
+ * TIME_MAX_NS. Fraction digits past the 20th are below 10^-11 ns here.
+ */
+static bool exact_decimal_ns(const char *s, size_t len, uint64_t mul,
+			     uint64_t *out)
+{
+	unsigned __int128 whole = 0, num = 0, den = 1, ns;
+	size_t i = 0, frac_digits = 0;
+
+	for (; i < len && s[i] != '.'; i++) {
+		whole = whole * 10 + (unsigned int)(s[i] - '0');
+		if (whole > TIME_MAX_NS)
+			return false;
+	}
+	for (i++; i < len; i++) {
+		if (frac_digits++ == 20)
+			break;
+		num = num * 10 + (unsigned int)(s[i] - '0');
+		den *= 10;
+	}
+	ns = whole * mul + (2 * num * mul + den) / (2 * den);
+	if (ns > TIME_MAX_NS)
+		return false;
+	*out = (uint64_t)ns;
+	return true;
+}
+
 /* @s, a decimal number and an optional unit, in ns; NULL or what is wrong */
 static const char *parse_unsigned_time(const char *s, uint64_t unit_ns,
 				       uint64_t *out)
@@ -77,6 +110,11 @@ static const char *parse_unsigned_time(const char *s, uint64_t unit_ns,
 		mul = 1e9;
 	else
 		return "not a time";
+	/* Without an exponent, exactly; @mul is at most 1e9 (callers give
+	 * unit_ns 1). */
+	if (!memchr(s, 'e', len) && !memchr(s, 'E', len) && mul <= 1e9)
+		return exact_decimal_ns(s, len, (uint64_t)mul, out) ?
+		       NULL : "out of range";
 	/* strtod() reads the same digits (a decimal number is a prefix it
 	 * takes whole); ERANGE: too large, or too small to be told from 0 */
 	errno = 0;

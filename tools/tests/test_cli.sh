@@ -809,6 +809,13 @@ usage2 "fxt-sched: invalid value '18446744073709551617' for -n: too large: a who
 usage2 "fxt-sched: invalid value '100001' for -n: too large: a whole number from 1 to 100000" top "$tmp/t.fxt" -n 100001
 usage2 "fxt-sched: invalid value '-1s' for --from: negative: a time since the first scheduling record, a number from 0 with an optional unit ns, us, ms or s" latency "$tmp/t.fxt" --from -1s
 usage2 "fxt-sched: invalid value '1e30s' for --to: out of range:" latency "$tmp/t.fxt" --to 1e30s
+# A time without an exponent is read exactly, not through a double: one ns
+# past the limit is out of range, and past 2^53 ns every ns counts (before:
+# 18000000000000000001 was rounded down and taken, and 9007199254740993
+# taken as 9007199254740992).
+usage2 "fxt-sched: invalid value '18000000000000000001' for --to: out of range:" latency "$tmp/t.fxt" --to 18000000000000000001
+usage2 "fxt-sched: invalid value '18000000000.000000001s' for --to: out of range:" latency "$tmp/t.fxt" --to 18000000000.000000001s
+t "--from 9007199254740993 (past 2^53 ns) is taken exactly; --to 18000000000000000000, the largest, is accepted" "'$S' summary '$tmp/t.fxt' --from 9007199254740993 >/dev/null 2>'$tmp/e.txt' && grep -q 'taken as 9007199254740993 ns' '$tmp/e.txt' && '$S' summary '$tmp/t.fxt' --to 18000000000000000000 >/dev/null 2>&1"
 usage2 "fxt-sched: --reorder-window '-2s': negative: it must be more than 0" summary "$tmp/t.fxt" --reorder-window -2s
 # A time is decimal: no sign, blank, hex, inf or nan (strtod() takes them).
 usage2 "fxt-sched: invalid value '+1ms' for --from: a sign: a time since the first scheduling record" latency "$tmp/t.fxt" --from +1ms
