@@ -169,6 +169,7 @@ static int output_failed(struct session *s, int err, const char *what)
 	char step[300], none[TRACE_OUTPUT_NO_TRACE_SIZE], unread[32];
 	uint64_t pending = 0, before;
 	unsigned int i;
+	bool no_trace;
 	int rb;
 
 	s->write_failed = true;
@@ -202,13 +203,14 @@ static int output_failed(struct session *s, int err, const char *what)
 	 * trace, however the writing ended, so no "trace written" exit 3
 	 * after a give-up either.
 	 */
-	if (s->out.committed < s->preamble_end)
+	no_trace = s->out.committed < s->preamble_end;
+	if (no_trace)
 		s->failed = true;
-	if (rb == 0 && s->out.committed < s->preamble_end) {
+	if (rb == 0 && no_trace) {
 		trace_output_no_trace(&s->out, s->out.committed, none,
 				      sizeof(none));
 		msg("%s", none);
-	} else if (rb == -ESPIPE && s->out.committed < s->preamble_end) {
+	} else if (rb == -ESPIPE && no_trace) {
 		msg("no trace was written: the reader of %s got %llu bytes of the trace's start (its preamble), and no record of the kernel's",
 		    s->out.path,
 		    (unsigned long long)(before - s->out.start));

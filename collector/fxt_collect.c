@@ -93,6 +93,16 @@ double seconds_between(const struct timespec *a,
 
 /* ---- before anything is opened ---------------------------------------- */
 
+/* @st (the output) is where standard error goes: not a character device
+ * such as /dev/null, for which that is harmless. */
+static bool shared_with_stderr(const struct stat *st)
+{
+	struct stat err;
+
+	return fstat(STDERR_FILENO, &err) == 0 && st->st_dev == err.st_dev &&
+	       st->st_ino == err.st_ino && !S_ISCHR(st->st_mode);
+}
+
 /*
  * -o - with a stdout the trace cannot go to whole: one open for reading
  * only (every write would fail, after the old file was emptied), or the
@@ -104,16 +114,14 @@ double seconds_between(const struct timespec *a,
 static int check_stdout_output(struct session *s)
 {
 	int flags = fcntl(STDOUT_FILENO, F_GETFL);
-	struct stat out, err;
+	struct stat out;
 
 	if (flags >= 0 && (flags & O_ACCMODE) == O_RDONLY) {
 		msg("-o -: standard output is open for reading only (1< FILE), so the trace cannot be written to it: open it for writing (> FILE, | fxt-dump --summary -) or give -o FILE");
 		s->failed = true;
 		return -1;
 	}
-	if (fstat(STDOUT_FILENO, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 &&
-	    out.st_dev == err.st_dev && out.st_ino == err.st_ino &&
-	    !S_ISCHR(out.st_mode)) {
+	if (fstat(STDOUT_FILENO, &out) == 0 && shared_with_stderr(&out)) {
 		msg("-o -: standard error goes where standard output does (2>&1), so fxt-collect's messages would land inside the trace: send them elsewhere (2> FILE) or give -o FILE");
 		s->failed = true;
 		return -1;
@@ -130,11 +138,9 @@ static int check_stdout_output(struct session *s)
  */
 static int check_file_output(struct session *s)
 {
-	struct stat out, err;
+	struct stat out;
 
-	if (stat(s->opts.output, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 &&
-	    out.st_dev == err.st_dev && out.st_ino == err.st_ino &&
-	    !S_ISCHR(out.st_mode)) {
+	if (stat(s->opts.output, &out) == 0 && shared_with_stderr(&out)) {
 		msg("-o %s: standard error goes to that file too, so fxt-collect's messages would be written over the trace: send them elsewhere (2> OTHER-FILE) or give another -o FILE",
 		    s->opts.output);
 		s->failed = true;
