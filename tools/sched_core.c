@@ -479,6 +479,12 @@ struct run {
 	size_t npending, cap_pending;
 };
 
+/* Is @ts behind what was handed on already (too late to be in order)? */
+static bool behind(const struct run *r, uint64_t ts)
+{
+	return r->any_out && ts < r->last_out;
+}
+
 static void emit(struct run *r, const struct sc_event *e)
 {
 	r->h->sched(r->h->ctx, e);
@@ -507,7 +513,7 @@ static bool push(struct run *r, const struct sc_event *e)
 			heap_pop(&r->heap, &out);
 			emit(r, &out);
 		}
-		if (r->any_out && e->ts < r->last_out)
+		if (behind(r, e->ts))
 			return false;
 		if (heap_push(&r->heap, e))
 			emit(r, e);
@@ -535,13 +541,11 @@ static void note_disorder(struct run *r, uint64_t ts)
  * the earliest time still possible (loss markers: add_lost()). */
 static void push_clamped(struct run *r, struct sc_event *e)
 {
-	if (r->any_out && e->ts < r->last_out)
-		e->ts = r->last_out;
-	if (!push(r, e)) {
-		/* behind what push() handed on: now, after it */
-		e->ts = r->last_out;
-		push(r, e);
-	}
+	/* Again if push() handed on newer ones for want of memory. */
+	do {
+		if (behind(r, e->ts))
+			e->ts = r->last_out;
+	} while (!push(r, e));
 }
 
 /* A loss marker (read at @offset): a late one is applied late, but one
@@ -552,7 +556,7 @@ static void add_lost(struct run *r, struct sc_event *e, size_t offset)
 	struct sc_stats *st = r->st;
 
 	note_disorder(r, e->ts);
-	if (e->a && r->any_out && e->ts < r->last_out) {
+	if (e->a && behind(r, e->ts)) {
 		if (!st->late_holes)
 			st->first_late_hole_offset = offset;
 		st->late_holes++;
@@ -621,7 +625,7 @@ static void add_sched(struct run *r, struct sc_event *e, size_t offset)
 	else
 		st->wakeups++;
 	note_disorder(r, e->ts);
-	if ((r->any_out && e->ts < r->last_out) || !push(r, e))
+	if (behind(r, e->ts) || !push(r, e))
 		skip_late(r, e, offset);
 }
 
