@@ -20,6 +20,9 @@
 #                           than" line to the end of its stack, "</TASK>"):
 #                           the rest of the log, which the bug does not
 #                           excuse, to be scanned like any other
+#   hung_task_onset FILE    the earliest time (s of uptime) at which the
+#                           first task the detector reports in FILE can
+#                           have blocked; false if FILE reports none
 
 # The Debian 6.12 vmalloc purge deadlock (seen on 6.12.117+deb12, both
 # flavours' source). Upstream ec05f51f1e65 ("mm/vmalloc: take
@@ -100,4 +103,19 @@ without_hung_task_reports() {
 	awk '/INFO: task .* blocked for more than/ { in_report = 1 }
 	     !in_report { print }
 	     in_report && /<\/TASK>/ { in_report = 0 }' "$1"
+}
+
+# A report at R s saying "blocked for more than N seconds": the task was
+# not yet blocked N s at the detector's previous check, which by default
+# (hung_task_check_interval_secs 0) came N s before R. So it blocked after
+# R - 2N. What ended before then ended before the deadlock began.
+hung_task_onset() {
+	awk 'match($0, /^\[ *[0-9]+\.[0-9]+\] INFO: task .* blocked for more than [0-9]+ seconds/) {
+		t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t)
+		n = $0; sub(/.* blocked for more than /, "", n); sub(/ .*/, "", n)
+		printf "%.6f\n", t - 2 * n
+		found = 1
+		exit
+	}
+	END { exit !found }' "$1"
 }

@@ -111,4 +111,18 @@ wbad=$(grep -cE "$KERNEL_BAD" "$TMP/warned-rest")
 	$(grep -c . "$TMP/rest") -eq $(($(grep -c . "$TMP/warned-rest") - 1)) ]]
 tap_ok $? "without_hung_task_reports: the guest's log less its reports has no line KERNEL_BAD matches ($bad), with a WARNING before them that one ($wbad)"
 
+# hung_task_onset: the first report (242.901935 s, "more than 120
+# seconds") dates the deadlock's start after 242.901935 - 240 s; a report
+# naming another timeout counts that one; a log with none is false.
+onset=$(hung_task_onset "$LOG")
+rc=$?
+printf '%s\n' '[    1.000000] fxtrace: ready' '[  100.500000] INFO: task x:9 blocked for more than 30 seconds.' \
+	'[  200.000000] INFO: task y:10 blocked for more than 120 seconds.' >"$TMP/short"
+short=$(hung_task_onset "$TMP/short")
+rc2=$?
+hung_task_onset "$TMP/empty" >"$TMP/none.out"
+rc3=$?
+[[ $rc -eq 0 && $onset == 2.901935 && $rc2 -eq 0 && $short == 40.500000 && $rc3 -ne 0 && ! -s $TMP/none.out ]]
+tap_ok $? "hung_task_onset: the guest's log gives $onset (242.901935 - 2 x 120), a 30 s timeout's report at 100.5 s gives $short, a log without a report is false"
+
 tap_end

@@ -274,8 +274,9 @@ case " $* " in *" modules "*) mkdir -p "$2/kmod" && : >"$2/kmod/fxtrace.ko" ;; e
 stub "$TMP/vbin/modinfo" 'echo "6.1.0-stub SMP mod_unload"'
 # vm-run.sh: notes its --timeout; exits with the next status in
 # $TMP/vmrun.rc (0 once there is none), the guest's kernel log "returned"
-# (a copy of the next file named in $TMP/vmrun.dmesg, else empty), after
-# $STUB_BOOT_S seconds (0).
+# (a copy of the next file named in $TMP/vmrun.dmesg, else empty), its
+# console a copy of $STUB_CONSOLE (else empty; none with $STUB_NO_BOOT),
+# after $STUB_BOOT_S seconds (0).
 stub "$vt/scripts/vm-run.sh" "out=''
 while [ \$# -gt 0 ]; do
 	case \$1 in
@@ -286,7 +287,7 @@ while [ \$# -gt 0 ]; do
 done
 log=\$(head -n 1 '$TMP/vmrun.dmesg' 2>/dev/null); sed -i 1d '$TMP/vmrun.dmesg' 2>/dev/null
 mkdir -p \"\$out\" && cat \${log:-/dev/null} >\"\$out/dmesg.txt\"
-[ -n \"\${STUB_NO_BOOT:-}\" ] || : >\"\$out/console.log\"
+[ -n \"\${STUB_NO_BOOT:-}\" ] || cat \"\${STUB_CONSOLE:-/dev/null}\" >\"\$out/console.log\"
 sleep \"\${STUB_BOOT_S:-0}\"
 rc=\$(head -n 1 '$TMP/vmrun.rc' 2>/dev/null); sed -i 1d '$TMP/vmrun.rc' 2>/dev/null
 exit \${rc:-0}"
@@ -388,6 +389,49 @@ ok=0
 	grep -q 'WARNING: CPU: 0 PID: 321 at kmod/fxtrace_ring.c' "$vt/build/vm-out/6.1/first-boot/dmesg.bad" &&
 	[[ $(grep -c . "$vt/build/vm-out/6.1/first-boot/dmesg.bad") -eq 2 ]] && ok=1
 verdict "the deadlock after a WARNING in fxtrace: not booted again, exit 1; first-boot/dmesg.bad holds that WARNING and its Call Trace, none of the deadlock's (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+# Failed steps and the deadlock (its first report at 242.9 s says
+# "blocked for more than 120 seconds": it began after 2.9 s of uptime).
+# A step that failed before then is not excused (before: booted again,
+# exit 0 on a clean second boot, the failure gone with the first boot);
+# nor one that did not say when it failed; one after then is, and named.
+printf '%s\n' 'ok 1 load_module' '# ok 1 get_info_describes_the_abi' '# not ok 2 second_open_is_ebusy' \
+	'# ioctl_test failed at 2.50 s of uptime' 'not ok 2 ioctl_test (exit 1)' >"$TMP/early.console"
+STUB_CONSOLE=$TMP/early.console STUB_DMESG=$deadlock run_vt 1000 '1'
+ok=0
+[[ $rc -eq 1 && ($boots == 970 || $boots == 969) ]] &&
+	grep -q "^vm-test.sh: KNOWN KERNEL BUG, not fxtrace's" "$TMP/vt.err" &&
+	grep -qF 'vm-test.sh: not retried: it failed steps that ended before the deadlock can have begun (2.901935 s of uptime' "$TMP/vt.err" &&
+	grep -qxF '    not ok 2 ioctl_test (exit 1) at 2.50 s' "$TMP/vt.err" &&
+	[[ $(cat "$vt/build/vm-out/6.1/first-boot/tap.failed") == 'not ok 2 ioctl_test (exit 1) at 2.50 s' ]] && ok=1
+verdict "the deadlock after a step failed before it began: not booted again, exit 1; the step named, in first-boot/tap.failed (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+printf '%s\n' 'ok 1 load_module' 'not ok 2 ioctl_test (exit 1)' >"$TMP/undated.console"
+STUB_CONSOLE=$TMP/undated.console STUB_DMESG=$deadlock run_vt 1000 '1'
+ok=0
+[[ $rc -eq 1 && ($boots == 970 || $boots == 969) ]] &&
+	[[ $(cat "$vt/build/vm-out/6.1/first-boot/tap.failed") == 'not ok 2 ioctl_test (exit 1)' ]] && ok=1
+verdict "the deadlock after a failed step that did not say when: not booted again, exit 1 (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+printf '%s\n' 'ok 1 load_module' '# not ok 2 second_open_is_ebusy' \
+	'[  150.000001] fxtrace: a kernel line' '# ioctl_test failed at 150.20 s of uptime' \
+	'[  150.300000] a kernel line that runs into TAP: not ok 2 ioctl_test (exit 137)' >"$TMP/late.console"
+STUB_CONSOLE=$TMP/late.console STUB_DMESG=$deadlock run_vt 1000 '1'
+ok=0
+read -r -a b <<<"$boots"
+[[ $rc -eq 0 && ${#b[@]} -eq 2 ]] &&
+	grep -qF 'vm-test.sh: its steps that failed after the deadlock may have begun (after 2.901935 s of uptime) are taken for the deadlock' "$TMP/vt.err" &&
+	grep -qxF '    not ok 2 ioctl_test (exit 137) at 150.20 s' "$TMP/vt.err" &&
+	grep -q 'retrying once' "$TMP/vt.err" &&
+	[[ ! -e $vt/build/vm-out/6.1/first-boot/tap.failed ]] && ok=1
+verdict "the deadlock after a step failed once it may have begun: booted again, the step named; the clean second boot is the result (boots: '$boots')" "$ok" "$TMP/vt.err"
+
+rm -f "$vt/build/vm-out/6.1/console.log"
+STUB_NO_BOOT=1 STUB_DMESG=$deadlock run_vt 1000 '1'
+ok=0
+[[ $rc -eq 1 && ($boots == 970 || $boots == 969) ]] &&
+	grep -qF 'vm-test.sh: not retried: its console' "$TMP/vt.err" && ok=1
+verdict "the deadlock with no console back: not booted again, exit 1, and it says the console could not be read (boots: '$boots')" "$ok" "$TMP/vt.err"
 
 grep -v 'drain_vmap_area_work' "$deadlock" >"$TMP/half.dmesg"
 STUB_DMESG=$TMP/half.dmesg run_vt 1000 '1'

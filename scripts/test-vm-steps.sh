@@ -10,7 +10,8 @@
 # goes on to its next step and its plan line (busybox sh ended at a failed
 # `exec 3<>`), and no file is created where the device was to be.
 # A skipped step's line gives the reason, as kselftest's do. Each step's
-# time is followed by the memory it left (memory_line).
+# time is followed by the memory it left (memory_line), and a failed
+# step's "not ok" by the time it failed.
 # collector_full_fs (selftests/fault_steps.sh) without its small tmpfs
 # fails in the test VM (FXTRACE_VM=1) and skips elsewhere.
 # Run with busybox's sh (what the VM has) when busybox is installed, and
@@ -119,6 +120,21 @@ for sh in "${shells[@]}"; do
 		tap_ok 0 "$sh: a step's memory line follows its time, with non-zero free and available memory"
 	else
 		not_ok "$sh: want '# memory after next_step: free N MiB, available N MiB, shmem N MiB, vmalloc N MiB' after its time" "$TMP/log"
+	fi
+done
+
+# A failed step says when it failed, in seconds of uptime, on the line
+# right before its "not ok": scripts/vm-test.sh reads it to tell a step
+# that failed before a known kernel deadlock began from one that failed
+# in it. A passing step says nothing of the kind.
+for sh in "${shells[@]}"; do
+	run "$sh" /dev/null 'step passes true; step fails false'
+	if grep -B1 -x 'not ok 2 fails (exit 1)' "$TMP/log" | head -n 1 |
+		grep -qE '^# fails failed at [0-9]+\.[0-9]+ s of uptime$' &&
+		! grep -q 'passes failed' "$TMP/log"; then
+		tap_ok 0 "$sh: a failed step's 'not ok' follows '# NAME failed at T s of uptime'; a passed step has none"
+	else
+		not_ok "$sh: want '# fails failed at T s of uptime' right before 'not ok 2 fails (exit 1)', none for 'passes'" "$TMP/log"
 	fi
 done
 

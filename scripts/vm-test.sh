@@ -45,7 +45,9 @@ Trace line of the OOM report ioctl_test asks for), 2 usage error.
 A guest that died while booting, or that failed with a deadlock of the
 kernel itself in its log (scripts/known-kernel-bugs.sh: an exact
 signature; the first boot's logs are kept in OUT/first-boot/), is booted
-once more, saying so, and the second boot is the result.
+once more, saying so, and the second boot is the result; but not a guest
+that failed a step before that deadlock began, or showed another kernel
+bug.
 
 Options --smp, --maxcpus, --monitor-fifo, --mem and --timeout are passed to scripts/vm-run.sh
 (defaults: --smp 2, --timeout 1200).
@@ -291,13 +293,48 @@ fi
 # an exact signature) says nothing about fxtrace either, but does stop
 # every step after it: boot once more, loudly, keeping the first boot's
 # console and kernel log. Only once: a second hit is the result. Not if
-# the first boot's log shows a kernel bug outside the deadlock's own
+# the first boot failed a step that ended before the deadlock began, or
+# if its kernel log shows a kernel bug outside the deadlock's own
 # hung-task reports (a WARNING in fxtrace before it, say): the retry
-# excuses the deadlock, not that, which stays the result (the scan below).
-# first_boot_clean: true if the first boot's log, less those reports, has
-# nothing $KERNEL_BAD matches (the asked-for OOM kill aside).
+# excuses the deadlock, not those, which stay the result (the scan below).
+# A step that failed after the deadlock may have begun is taken for its
+# (everything after it that needs a new kernel thread hangs), and named.
+# first_boot_clean: true if so, with the steps taken for the deadlock's in
+# first-boot/tap.excused; else false, with $unclean saying why.
 first_boot_clean() {
-	local fb=$outdir/first-boot
+	local fb=$outdir/first-boot onset st=0
+	if ! onset=$(hung_task_onset "$fb/dmesg.txt"); then
+		unclean="its kernel log has no hung-task report to date the deadlock by"
+		return 1
+	fi
+	# run_vm_tests.sh's failed steps: "# NAME failed at T s of uptime",
+	# then "not ok N NAME (exit RC)", matched anywhere in a line as the
+	# kernel's console messages can run into them; not a step's own
+	# nested "# not ok". Before $onset, or with no time said: not excused.
+	awk -v onset="$onset" -v excused="$fb/tap.excused" '
+		match($0, /# [^ ]+ failed at [0-9.]+ s of uptime/) {
+			split(substr($0, RSTART + 2, RLENGTH - 2), f, " ")
+			at[f[1]] = f[4]
+		}
+		match($0, /not ok [0-9]+ [^ ]+ \(exit [0-9]+\)/) &&
+		    substr($0, RSTART - 2, 2) != "# " {
+			line = substr($0, RSTART, RLENGTH)
+			split(line, f, " ")
+			if ((f[4] in at) && at[f[4]] + 0 >= onset + 0)
+				print line " at " at[f[4]] " s" >excused
+			else
+				print line ((f[4] in at) ? " at " at[f[4]] " s" : "")
+			delete at[f[4]]
+		}' "$fb/console.log" >"$fb/tap.failed" || st=$?
+	if ((st != 0)); then
+		unclean="its console ($fb/console.log) could not be read for failed steps"
+		return 1
+	elif [[ -s $fb/tap.failed ]]; then
+		unclean="it failed steps that ended before the deadlock can have begun ($onset s of uptime, twice the hung-task timeout before its first report), or that did not say when (run_vm_tests.sh's '# NAME failed at' line): $fb/tap.failed"
+		return 1
+	fi
+	rm -f "$fb/tap.failed"
+	unclean="its kernel log shows more than the deadlock's hung-task reports ($fb/dmesg.bad, or the log could not be filtered), which the bug does not excuse"
 	# Filtered into files first: under pipefail, a filter that failed
 	# would turn grep's match into a clean verdict.
 	without_hung_task_reports "$outdir/dmesg.txt" >"$fb/dmesg.others" &&
@@ -310,11 +347,17 @@ if [[ $rc -ne 0 && -f $outdir/dmesg.txt ]] && bug=$(known_kernel_bug "$outdir/dm
 	log "KNOWN KERNEL BUG, not fxtrace's: the guest (exit $rc) hit $bug"
 	if first_boot_clean; then
 		rm -f "$outdir/first-boot/dmesg.others" "$outdir/first-boot/dmesg.scanned" "$outdir/first-boot/dmesg.bad"
+		if [[ -s $outdir/first-boot/tap.excused ]]; then
+			log "its steps that failed after the deadlock may have begun (after $(hung_task_onset "$outdir/first-boot/dmesg.txt") s of uptime) are taken for the deadlock's (first-boot/tap.excused):"
+			sed 's/^/    /' "$outdir/first-boot/tap.excused" >&2
+		fi
 		log "its console and kernel log are in $outdir/first-boot/; retrying once"
 		boot_again "hit the kernel bug"
 	else
-		log "not retried: its kernel log shows more than the deadlock's hung-task reports ($outdir/first-boot/dmesg.bad, or the log could not be filtered), which the bug does not excuse"
-		head -20 "$outdir/first-boot/dmesg.bad" 2>/dev/null | sed 's/^/    /' >&2
+		log "not retried: $unclean"
+		for f in "$outdir"/first-boot/{tap.failed,dmesg.bad}; do
+			[[ ! -f $f ]] || head -20 "$f" | sed 's/^/    /' >&2
+		done
 	fi
 fi
 # The whole kernel log, boot to power-off: a kernel bug the steps' scans

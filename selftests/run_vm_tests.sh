@@ -88,6 +88,9 @@ step() {
 		;;
 	*)
 		failed=$((failed + 1))
+		# When: scripts/vm-test.sh tells a failure before a known
+		# kernel deadlock began from one it may have caused.
+		echo "# $name failed at $(cut -d' ' -f1 /proc/uptime) s of uptime"
 		echo "not ok $n $name (exit $rc)"
 		;;
 	esac
