@@ -892,9 +892,12 @@ static void close_segment(struct analysis *an, struct cpu *c, uint64_t ts)
 {
 	if (!c->known) {
 		/* what ran since the hole began is not known: say so in
-		 * the history, for the intervals that reach into it */
-		if (c->lost_since && ts > c->since)
+		 * the history, for the intervals that reach into it, and
+		 * count it, for the summary's CPU time to add up */
+		if (c->lost_since && ts > c->since) {
+			c->unknown += clipped(an, c->since, ts);
 			push_segment(an, c, ts, true);
+		}
 		c->lost_since = false;
 		return;
 	}
@@ -1156,7 +1159,7 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
  * thread that never left its CPU (a CPU hog: who ran while others
  * waited) would have no runtime and its CPU none busy. A CPU in a hole
  * then runs nothing known: do_lost() closed its segment at the hole's
- * start. The time window clips it like any other slice. The threads'
+ * start, and the time since is unknown up to the end. The time window clips it like any other slice. The threads'
  * slices counted so (@running_at_end; per CPU and per thread for the
  * CSV's rows) are said in the summary, as their end is the trace's, not a
  * switch; but only where the window reaches beyond the trace's end. With
@@ -1171,6 +1174,13 @@ static void close_at_end(struct analysis *an)
 	for (i = 0; i < an->ncpus; i++) {
 		struct cpu *c = &an->cpus[i];
 
+		/* a CPU in a hole at the end: not known up to it */
+		if (!c->known && c->lost_since) {
+			if (an->t_end > c->since)
+				c->unknown += clipped(an, c->since, an->t_end);
+			c->lost_since = false;
+			continue;
+		}
 		if (!c->known || an->t_end < c->since)
 			continue;
 		if (count_segment(an, c, an->t_end) &&

@@ -145,6 +145,11 @@ struct cpu {
 	uint64_t since;
 	uint64_t first_ts, last_ts;
 	uint64_t busy, idle, switches;
+	uint64_t unknown;		/* not known: from a hole's start to
+					 * the CPU's next switch (or the
+					 * trace's end), clipped to the window;
+					 * busy + idle + unknown is the CPU's
+					 * time from its first switch */
 	bool running_at_end;		/* @busy ends with a thread's slice
 					 * with no switch to end it */
 	uint64_t lost, holes;		/* kernel loss markers */

@@ -176,10 +176,12 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				continue;
 			fprintf(out, "%s\n  {\"cpu\": %u, \"busy_ns\": %" PRIu64
 				", \"idle_ns\": %" PRIu64 ", \"busy_share\": %.6f"
-				", \"switches\": %" PRIu64 ", \"running_at_end\": %s}",
+				", \"switches\": %" PRIu64 ", \"running_at_end\": %s"
+				", \"unknown_ns\": %" PRIu64 "}",
 				i++ ? "," : "", c, p->busy, p->idle,
 				known ? (double)p->busy / (double)known : 0.0,
-				p->switches, p->running_at_end ? "true" : "false");
+				p->switches, p->running_at_end ? "true" : "false",
+				p->unknown);
 		}
 		fputs("],\n\"threads\": [", out);
 		for (i = 0; i < n; i++) {
@@ -199,17 +201,19 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		}
 		fputs("]}\n", out);
 	} else if (fmt == OUT_CSV) {
-		/* running_at_end, last: the text's and JSON's note, per row
-		 * (the CPU rows' sum is theirs), where a script reading
-		 * every row alike finds it; the columns before it are as
-		 * they were */
-		fputs("record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end\n", out);
+		/* running_at_end: the text's and JSON's note, per row (the
+		 * CPU rows' sum is theirs), where a script reading every
+		 * row alike finds it; then unknown_ns, a CPU row's time in
+		 * holes. Each was added last, so the columns before it are
+		 * as they were for a script that reads them by position. */
+		fputs("record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end,unknown_ns\n", out);
 		for (c = 0; c < an->ncpus; c++)
 			if (an->cpus[c].seen)
 				fprintf(out, "cpu,%u,,,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-					",,,,,%d\n", c, an->cpus[c].busy,
+					",,,,,%d,%" PRIu64 "\n", c, an->cpus[c].busy,
 					an->cpus[c].idle, an->cpus[c].switches,
-					an->cpus[c].running_at_end);
+					an->cpus[c].running_at_end,
+					an->cpus[c].unknown);
 		for (i = 0; i < n; i++) {
 			struct thread *t = v[i];
 
@@ -219,12 +223,12 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 			fprintf(out, "thread,%" PRIu64 ",%" PRIu64 ",", t->tid, t->pid);
 			csv_str(out, t->name);
 			fprintf(out, ",%" PRIu64 ",,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%" PRIu64 ",%" PRIu64 ",%" PRIu32 "\n", t->runtime,
+				",%" PRIu64 ",%" PRIu64 ",%" PRIu32 ",\n", t->runtime,
 				t->switches, t->voluntary, t->involuntary,
 				t->migrations, t->wakeups, t->running_at_end);
 		}
 	} else {
-		bool raw = an->text_ns;
+		bool raw = an->text_ns, holes = an->holes || an->skip_holes;
 		char s1[DUR_LEN], s2[DUR_LEN], d[2][DUR_LEN];
 
 		print_trace_start(an, out);
@@ -280,20 +284,34 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		if (an->io.malformed)
 			fprintf(out, "stopped at a malformed record: offset %zu: %s\n",
 				an->io.error.offset, an->io.error.message);
-		fprintf(out, "\n%5s %16s %16s %7s %10s\n", "CPU", "busy",
-			"idle", "busy%", "switches");
+		/*
+		 * With holes, busy and idle leave out the time from a hole's
+		 * start to the CPU's next switch: the unknown column shows
+		 * it, so that the three add up to the CPU's time, and the
+		 * note says what busy% is a share of. Without holes it
+		 * would be 0 on every row: left out.
+		 */
+		fprintf(out, "\n%5s %16s %16s %7s %10s%s\n", "CPU", "busy",
+			"idle", "busy%", "switches", holes ?
+			"          unknown" : "");
 		for (c = 0; c < an->ncpus; c++) {
 			struct cpu *p = &an->cpus[c];
 			uint64_t known = p->busy + p->idle;
 
 			if (!p->seen)
 				continue;
-			fprintf(out, "%5u %16s %16s %6.2f%% %10" PRIu64 "\n", c,
+			fprintf(out, "%5u %16s %16s %6.2f%% %10" PRIu64, c,
 				fmt_dur(d[0], p->busy, raw),
 				fmt_dur(d[1], p->idle, raw),
 				known ? 100.0 * (double)p->busy / (double)known : 0.0,
 				p->switches);
+			if (holes)
+				fprintf(out, " %16s", fmt_dur(d[0], p->unknown, raw));
+			fputc('\n', out);
 		}
+		if (holes)
+			fputs("unknown: what ran from a hole's start to the CPU's next context switch\n"
+			      "(or the trace's end) is not known; busy% is of busy + idle, the known time\n", out);
 		/*
 		 * The NAME column as wide as the widest name shown, in bytes
 		 * (as text_name_col() pads: a multi-byte UTF-8 character

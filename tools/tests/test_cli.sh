@@ -256,11 +256,11 @@ t "text output: a count of one takes the singular (1 interval, 1 hole, 1 slice..
 # be still running at the trace's end). Threads: 301 (no name, pid 0) ran 1000;
 # 201 ran 50, switched out once (blocked), woken once (2000); 101 has
 # nothing inside (its switch-out at 1200, its wakeup at 3000).
-t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.fxt, CPU and thread figures as worked out by hand" "[ \"\$('$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
-cpu,0,,,50,950,2,,,,,0
-cpu,1,,,1000,0,0,,,,,0
-thread,301,0,,1000,,0,0,0,0,0,0
-thread,201,200,other-1,50,,1,1,0,0,1,0' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000000500s .. 0.000001500s (1.00us)'"
+t "summary --from 0.0005ms --to 0.0000015s: the window [1500, 2500) of filtered.fxt, CPU and thread figures as worked out by hand" "[ \"\$('$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end,unknown_ns
+cpu,0,,,50,950,2,,,,,0,0
+cpu,1,,,1000,0,0,,,,,0,0
+thread,301,0,,1000,,0,0,0,0,0,0,
+thread,201,200,other-1,50,,1,1,0,0,1,0,' ] && '$S' summary '$F/filtered.fxt' --from 0.0005ms --to 0.0000015s | grep -qx 'time span: 0.000000500s .. 0.000001500s (1.00us)'"
 t "--intervals --pid: filters apply, names at the end of the file" "[ \"\$('$S' latency '$F/filtered.fxt' --intervals --pid 100)\" = \"$H
 wakeup,101,0,0,1000,1100,100,100,app-main
 wakeup,101,0,0,3000,3400,400,100,app-main\" ]"
@@ -515,16 +515,16 @@ assert cpu==[(0,1.0,4.0,\"spinner\"),(1,1.0,1.0,\"napper\"),(1,3.5,1.5,\"napper\
 # trace's end (5000), and said so; cpu3's only to its hole. With --to the
 # window clips them: [1000, 3000), and the window's end cut spinner's
 # slice, not the trace's: no note, running_at_end 0.
-t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it, without the note" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4.00us +0ns 100.00% +1\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4.00us +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end
-cpu,0,,,4000,0,1,,,,,1
-cpu,1,,,2500,1500,3,,,,,1
-cpu,2,,,4000,0,2,,,,,0
-cpu,3,,,1000,0,1,,,,,0
-thread,101,100,spinner,4000,,0,0,0,0,0,1
-thread,103,0,,4000,,1,1,0,0,0,0
-thread,102,100,napper,2500,,1,1,0,0,1,1
-thread,104,0,,1000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000ns --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,0
-thread,101,100,spinner,2000,,0,0,0,0,0,0' ] && '$S' summary '$F/open_end.fxt' --to 2000ns >'$tmp/o.txt' && grep -qE '^ +101 +100 spinner +2.00us ' '$tmp/o.txt' && ! grep -q 'still running' '$tmp/o.txt'"
+t "summary: a thread that never leaves its CPU is counted up to the trace's end (cpu0 busy 4000, 100%; spinner 4000), with a note; not across a hole; --to clips it, without the note" "'$S' summary '$F/open_end.fxt' >'$tmp/o.txt' && grep -qx \"still running at the trace's end: 2 slices, counted up to it\" '$tmp/o.txt' && grep -qE '^ +0 +4.00us +0ns 100.00% +1 +0ns\$' '$tmp/o.txt' && grep -qE '^ +101 +100 spinner +4.00us +0 +0 +0 +0 +0\$' '$tmp/o.txt' && [ \"\$('$S' summary '$F/open_end.fxt' --csv)\" = 'record,id,pid,name,runtime_ns,idle_ns,switches,voluntary,involuntary,migrations,wakeups,running_at_end,unknown_ns
+cpu,0,,,4000,0,1,,,,,1,0
+cpu,1,,,2500,1500,3,,,,,1,0
+cpu,2,,,4000,0,2,,,,,0,0
+cpu,3,,,1000,0,1,,,,,0,3000
+thread,101,100,spinner,4000,,0,0,0,0,0,1,
+thread,103,0,,4000,,1,1,0,0,0,0,
+thread,102,100,napper,2500,,1,1,0,0,1,1,
+thread,104,0,,1000,,0,0,0,0,0,0,' ] && '$S' summary '$F/open_end.fxt' --json | grep -qx '\"running_at_end\": 2,' && [ \"\$('$S' summary '$F/open_end.fxt' --to 2000ns --csv | grep -e '^cpu,0,' -e '^thread,101,')\" = 'cpu,0,,,2000,0,1,,,,,0,0
+thread,101,100,spinner,2000,,0,0,0,0,0,0,' ] && '$S' summary '$F/open_end.fxt' --to 2000ns >'$tmp/o.txt' && grep -qE '^ +101 +100 spinner +2.00us ' '$tmp/o.txt' && ! grep -q 'still running' '$tmp/o.txt'"
 # The CSV says it too, per row (a running_at_end column, last): cpu0's and
 # cpu1's last slices (spinner's, napper's) had no switch to end them;
 # cpu2's ended with a switch, cpu3's at its hole. Every row has every
@@ -548,9 +548,9 @@ csv_running_at_end() {
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 head, body = rows[0], rows[1:]
-assert head[-1] == "running_at_end", head
+assert head[-2:] == ["running_at_end", "unknown_ns"], head
 assert all(len(r) == len(head) for r in body), rows
-got = {(r[0], r[1]): r[-1] for r in body}
+got = {(r[0], r[1]): r[-2] for r in body}
 want = {"": {("cpu", "0"): "1", ("cpu", "1"): "1", ("cpu", "2"): "0",
              ("cpu", "3"): "0", ("thread", "101"): "1",
              ("thread", "102"): "1", ("thread", "103"): "0",
@@ -585,6 +585,50 @@ PY
 	done
 }
 t "summary --csv, --json and text: running_at_end per CPU and thread, as the text's note and JSON's total say (open_end.fxt; with --tid, and --to before, at and beyond the trace's end: only beyond it are slices said to run on)" csv_running_at_end
+# A CPU's time from a hole's start to its next switch is neither busy nor
+# idle: summary shows it as unknown, so that busy + idle + unknown is the
+# CPU's time. open_end.fxt's cpu3 ran 104 from 1000 to its hole at 2000,
+# then nothing known to the trace's end (5000): unknown 3000; 1000 of it
+# in the window [1000, 3000) of --to 2000ns. A generated trace with holes
+# of both kinds, from 5 ms on (after every CPU's first switch): every
+# CPU's three add up to the span, in JSON, CSV and text --ns, with and
+# without --to. (Before: no unknown anywhere; cpu3 1000 busy of a 4000 ns
+# span, busy% 100, nothing said.)
+summary_unknown() {
+	"$S" summary "$F/open_end.fxt" >"$tmp/u.txt" &&
+	grep -qE '^ +CPU +busy +idle +busy% +switches +unknown$' "$tmp/u.txt" &&
+	grep -qE '^ +3 +1.00us +0ns 100.00% +1 +3.00us$' "$tmp/u.txt" &&
+	grep -qx "(or the trace's end) is not known; busy% is of busy + idle, the known time" "$tmp/u.txt" &&
+	"$S" summary "$F/open_end.fxt" --json | grep -qF '{"cpu": 3, "busy_ns": 1000, "idle_ns": 0, "busy_share": 1.000000, "switches": 1, "running_at_end": false, "unknown_ns": 3000}' &&
+	[ "$("$S" summary "$F/open_end.fxt" --to 2000ns --csv | grep '^cpu,3,')" = 'cpu,3,,,1000,0,1,,,,,0,1000' ] || return 1
+	"$G" -o "$tmp/u.fxt" -c 4 -n 20000 --losses --skips --seed 3 >/dev/null || return 1
+	for win in "--from 5ms" "--from 5ms --to 1s"; do
+		# shellcheck disable=SC2086
+		"$S" summary "$tmp/u.fxt" $win --json >"$tmp/u.json" &&
+		"$S" summary "$tmp/u.fxt" $win --csv >"$tmp/u.csv" &&
+		"$S" summary "$tmp/u.fxt" $win --ns >"$tmp/u.txt" &&
+		python3 - "$tmp/u.json" "$tmp/u.csv" "$tmp/u.txt" <<'PY' || return 1
+import csv, json, re, sys
+js = json.load(open(sys.argv[1]))
+span = js["span_ns"]
+assert js["dropped"]["lost_holes"] and js["dropped"]["skip_holes"], js["dropped"]
+cpus = {c["cpu"]: (c["busy_ns"], c["idle_ns"], c["unknown_ns"]) for c in js["cpus"]}
+assert len(cpus) == 4 and all(sum(v) == span for v in cpus.values()), (span, cpus)
+assert any(v[2] for v in cpus.values()), cpus
+rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert {int(r["id"]): (int(r["runtime_ns"]), int(r["idle_ns"]), int(r["unknown_ns"]))
+        for r in rows if r["record"] == "cpu"} == cpus
+assert all(r["unknown_ns"] == "" for r in rows if r["record"] == "thread")
+txt = {}
+for line in open(sys.argv[3]):
+    m = re.match(r" +(\d+) +(\d+)ns +(\d+)ns +[\d.]+% +\d+ +(\d+)ns$", line)
+    if m:
+        txt[int(m[1])] = tuple(int(x) for x in m.groups()[1:])
+assert txt == cpus, (txt, cpus)
+PY
+	done
+}
+t "summary: a CPU's time in holes (from a hole's start to its next switch) is shown as unknown in text, JSON (unknown_ns) and CSV (unknown_ns, last): busy + idle + unknown is the CPU's time (open_end.fxt by hand, a generated trace with holes)" summary_unknown
 t "fxt2json: a complete event's end tick is converted at its provider's tick rate (us ticks: 1 ms, also for an event at tick 0)" "'$J' '$F/us_ticks.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]
@@ -624,7 +668,7 @@ cpu=sorted((e[\"tid\"],e[\"ts\"],e[\"name\"]) for e in ev if e[\"ph\"]==\"X\" an
 assert cpu==[(0,1.0,\"A\"),(0,3.0,\"B\"),(1,1.0,\"other\"),(2,1.0,\"tid 111\"),(2,2.3,\"C\")], cpu
 n=sorted((e[\"pid\"],e[\"tid\"],e[\"args\"][\"name\"]) for e in ev if e[\"name\"]==\"thread_name\" and e[\"pid\"]<2147483647)
 assert n==[(100,101,\"A\"),(100,102,\"other\"),(200,101,\"B\"),(300,111,\"C\")], n
-' && '$S' summary --csv '$F/reuse_unseen.fxt' | grep '^thread,1[01]1,' >'$tmp/o.txt' && printf 'thread,101,100,A,1000,,1,1,0,0,0,0\\nthread,101,200,B,1000,,1,1,0,0,0,0\\nthread,111,0,,500,,1,1,0,0,0,0\\nthread,111,300,C,300,,1,1,0,0,1,0\\n' | cmp -s - '$tmp/o.txt'"
+' && '$S' summary --csv '$F/reuse_unseen.fxt' | grep '^thread,1[01]1,' >'$tmp/o.txt' && printf 'thread,101,100,A,1000,,1,1,0,0,0,0,\\nthread,101,200,B,1000,,1,1,0,0,0,0,\\nthread,111,0,,500,,1,1,0,0,0,0,\\nthread,111,300,C,300,,1,1,0,0,1,0,\\n' | cmp -s - '$tmp/o.txt'"
 t "fxt2json: a thread that reuses a tid in the same process gets a track of its own, a stand-in tid (args.tid the real one) (reuse_same_process.fxt)" "'$J' '$F/reuse_same_process.fxt' | python3 -c '
 import json,sys
 ev=json.load(sys.stdin)[\"traceEvents\"]

@@ -518,12 +518,15 @@ TEST(summary_busy_idle_and_drops)
 			"time span: 0.000000000s .. 0.000004000s (4.00us)\n");
 	EXPECT_CONTAINS(txt, "\n  CPU             busy             idle   busy%   switches\n"
 			"    0           3.00us           1.00us  75.00%          4\n");
+	/* no holes: no unknown column, nor its note */
+	EXPECT(!strstr(txt, "switches          unknown"));
+	EXPECT(!strstr(txt, "\nunknown: "));
 	EXPECT_CONTAINS(txt, " runtime   switches");
 	EXPECT_CONTAINS(txt, " alpha                      3.00us          2 ");
-	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 3000, \"idle_ns\": 1000, \"busy_share\": 0.750000, \"switches\": 4, \"running_at_end\": false}");
+	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 3000, \"idle_ns\": 1000, \"busy_share\": 0.750000, \"switches\": 4, \"running_at_end\": false, \"unknown_ns\": 0}");
 	EXPECT_CONTAINS(js, "{\"tid\": 101, \"pid\": 100, \"name\": \"alpha\", \"runtime_ns\": 3000, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 0, \"wakeups\": 0, \"running_at_end\": 0}");
-	EXPECT_CONTAINS(csv, "thread,101,100,alpha,3000,,2,2,0,0,0,0\n");
-	EXPECT_CONTAINS(csv, "cpu,0,,,3000,1000,4,,,,,0\n");
+	EXPECT_CONTAINS(csv, "thread,101,100,alpha,3000,,2,2,0,0,0,0,\n");
+	EXPECT_CONTAINS(csv, "cpu,0,,,3000,1000,4,,,,,0,0\n");
 	free(txt);
 	free(js);
 	free(csv);
@@ -1051,7 +1054,7 @@ TEST(reused_tid_takes_its_new_name_from_then_on)
 	/* the filters see each incarnation with its own name and pid */
 	an.f.comm = "old*";
 	js = render(&an, 2, OUT_CSV, GROUP_NONE);
-	EXPECT_CONTAINS(js, "thread,101,100,old-name,1000,,1,1,0,0,0,0\n");
+	EXPECT_CONTAINS(js, "thread,101,100,old-name,1000,,1,1,0,0,0,0,\n");
 	EXPECT(!strstr(js, "new-name"));
 	free(js);
 	an.f.comm = "new*";
