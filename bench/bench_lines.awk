@@ -17,8 +17,32 @@ function parse(line,    i, n, parts, eq) {
 	}
 }
 
-# A field that holds a value ("-" and "" mean none).
-function num(v) { return v != "" && v != "-" }
+# A field that holds a number: "-" and "" mean none, and anything else
+# that is not a number (the "2[" of a line a kernel message cut into) is
+# none too, not read as its leading digits.
+function num(v) { return v ~ /^-?[0-9]+(\.[0-9]+)?$/ }
+
+# Whether BENCH line @line is whole: guest.sh writes retries=N last, and
+# every word after "BENCH" is k=v. A line cut short (the guest died while
+# printing it to the console) or with other output inside it (a kernel
+# message) is not a run: its fields cannot be trusted.
+function whole(line,    n, parts, i) {
+	if (line !~ / retries=[0-9]+$/)
+		return 0
+	n = split(line, parts, " ")
+	for (i = 2; i <= n; i++)
+		if (!index(parts[i], "="))
+			return 0
+	return 1
+}
+
+# "line N (round R WL CFG)": where cut BENCH line @line is, for the list of
+# those left out (what of its fields can be read).
+function cut_where(line, lineno) {
+	parse(line)
+	return sprintf("line %d (round %s %s %s)", lineno, kv["round"] == "" ? "?" : kv["round"], \
+	               kv["wl"] == "" ? "?" : kv["wl"], kv["cfg"] == "" ? "?" : kv["cfg"])
+}
 
 # Sort a[1..n] in place (insertion sort: n is at most a few hundred).
 function sort(a, n,    i, j, t) {

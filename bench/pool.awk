@@ -55,7 +55,9 @@
 # the reciprocal of the median of @other against fxtrace. The counts of
 # the three kinds are printed ("fxtrace / other / both": fxtrace's cost
 # alone <= 0, the other's alone, both).
-# Runs that failed (rc != 0) are left out, as in report.awk. A tracer that
+# Runs that failed (rc != 0) are left out, as in report.awk, and so are
+# BENCH lines that are not whole (cut short, or with a kernel message
+# inside: bench_lines.awk's whole()), named after the table. A tracer that
 # could not say what it lost (lost=-) is counted as report.awk counts it,
 # by what it recorded, and the runs are named after the table.
 
@@ -95,6 +97,10 @@ BEGIN {
 FNR == 1 { files[++nfile] = FILENAME }
 
 /^BENCH / {
+	if (!whole($0)) {
+		cut[++ncut] = FILENAME ": " cut_where($0, FNR)
+		next
+	}
 	parse($0)
 	if (kv["rc"] != "0" || !num(kv["ns_per_op"]))
 		next
@@ -252,7 +258,7 @@ END {
 	if (bad)
 		exit 1
 	if (nwl == 0) {
-		print "pool.awk: no BENCH lines in the input" > "/dev/stderr"
+		printf("pool.awk: no whole BENCH lines in the input%s\n", ncut ? sprintf(" (%d cut or interleaved, the first %s)", ncut, cut[1]) : "") > "/dev/stderr"
 		exit 1
 	}
 	if (units == "")
@@ -266,6 +272,7 @@ END {
 		printf("\n%d runs left out: their round has no \"none\" run with a calibration (missing data, not noise).\n", nmiss)
 	lost_unknown_note("fxtrace")
 	lost_unknown_note(other)
+	cut_note()
 	if (view == "icount")
 		exit 0
 	nmiss = set_times("old")
@@ -274,6 +281,15 @@ END {
 	table()
 	if (nmiss)
 		printf("\n%d runs left out by the old estimator: no calibration of their own.\n", nmiss)
+}
+
+# The BENCH lines left out as not whole, named.
+function cut_note(    i) {
+	if (!ncut)
+		return
+	printf("\n%d runs left out (truncated: the BENCH line does not end with guest.sh's retries=N, or has other output inside it, such as a kernel message; its fields cannot be trusted):\n", ncut)
+	for (i = 1; i <= ncut; i++)
+		printf("- %s\n", cut[i])
 }
 
 function lost_unknown_note(cfg) {

@@ -42,7 +42,9 @@
 # is the difference). A ratio where either side lost events is marked: that
 # tracer did not do all the work the other did (it recorded fewer events
 # than its events/op counts).
-# Runs that failed (rc != 0) are left out and listed.
+# Runs that failed (rc != 0) are left out and listed, and so are BENCH
+# lines that are not whole (bench_lines.awk's whole(): cut short, or with
+# a kernel message inside), which are not read at all.
 # In the instruction view (calibrate=0) a run's time also charges what the
 # tracer's processes did in the quiet window after the loop (fxt-bench
 # --settle: tracer_cpu_after_ns / ops): on the one vCPU, a reader draining
@@ -300,6 +302,10 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 }
 
 /^BENCH / {
+	if (!whole($0)) {
+		cut[++ncut] = cut_where($0, FNR)
+		next
+	}
 	parse($0)
 	wl = kv["wl"]; cfg = kv["cfg"]; r = kv["round"] + 0
 	view = kv["view"]
@@ -310,7 +316,8 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 	if (!(wl in seen_wl)) { seen_wl[wl] = 1; wls[++nwl] = wl }
 	if (!(cfg in seen_cfg)) { seen_cfg[cfg] = 1; cfgs[++ncfg] = cfg }
 	if (kv["rc"] != "0" || !num(kv["ns_per_op"])) {
-		failed[++nfail] = sprintf("round %d %s %s: exit %s", r, wl, cfg, kv["rc"])
+		failed[++nfail] = sprintf("round %d %s %s: exit %s%s", r, wl, cfg, kv["rc"], \
+		                          kv["rc"] == "0" ? sprintf(", ns_per_op=%s is not a number", kv["ns_per_op"]) : "")
 		next
 	}
 	key = wl SUBSEP cfg SUBSEP r
@@ -368,7 +375,7 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 
 END {
 	if (nwl == 0) {
-		print "report.awk: no BENCH lines in the input" > "/dev/stderr"
+		printf("report.awk: no whole BENCH lines in the input%s\n", ncut ? sprintf(" (%d cut or interleaved, the first at %s)", ncut, cut[1]) : "") > "/dev/stderr"
 		exit 1
 	}
 	old_cal_med = median(cals, ncal)
@@ -562,6 +569,11 @@ END {
 		printf("\nRuns left out (failed):\n")
 		for (i = 1; i <= nfail; i++)
 			printf("- %s\n", failed[i])
+	}
+	if (ncut) {
+		printf("\nRuns left out (truncated: the BENCH line does not end with guest.sh's retries=N, or has other output inside it, such as a kernel message; its fields cannot be trusted):\n")
+		for (i = 1; i <= ncut; i++)
+			printf("- %s\n", cut[i])
 	}
 	if (nnocal) {
 		printf("\nRuns left out of the calibrated figures (their round's \"none\" run has no calibration, or did not run: missing data, not noise):\n")

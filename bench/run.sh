@@ -332,8 +332,13 @@ main() {
 		results=$vdir/out/results.txt
 		if [[ ! -s $results ]]; then
 			# The VM died or hung: take the finished runs from the console.
+			# Only whole lines: a BENCH line ends with guest.sh's
+			# retries=N, and one the guest's death cut short, or a kernel
+			# message split, would be read as a run with the wrong figures.
 			results=$vdir.results.txt
-			grep -a '^BENCH' "$vdir.console" | tr -d '\r' >"$results" || true
+			tr -d '\r' <"$vdir.console" | grep -a -E '^BENCHINFO |^BENCH .* retries=[0-9]+$' >"$results" || true
+			ncut=$(tr -d '\r' <"$vdir.console" | awk '/^BENCH / && !/ retries=[0-9]+$/ { n++ } END { print n + 0 }') || ncut=0
+			((ncut == 0)) || log "view $view: $ncut BENCH lines of the console are cut short (no retries=N at the end): left out of $results"
 		fi
 		case $rc in
 		0) ;;

@@ -295,9 +295,13 @@ cp "$BENCH/../selftests/kmsg_scan.sh" "$rt/selftests/"
 : >"$sb/ld-linux-x86-64.so.2"
 stub() { printf '#!/bin/sh\n%s\n' "$2" >"$1" && chmod +x "$1"; }
 stub "$rt/scripts/fetch-kernel.sh" "printf 'RELEASE=6.1.0-stub\\nKDIR=%s\\nVMLINUZ=%s\\nMODULES=%s\\n' '$tmp/rt-k' '$tmp/rt-k/vmlinuz' '$tmp/rt-k'"
+# With STUB_CONSOLE (a sed script) the guest "dies": no results.txt, the
+# lines only on the console (stdout), edited by that script, with CRs.
 stub "$rt/scripts/vm-run.sh" 'while [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done
-mkdir -p "$out/out" && : >"$out/dmesg.txt" &&
-{ grep "^BENCH" "'"$T/fixture.txt"'"; echo "BENCHINFO kernel_warnings=$STUB_KW"; } >"$out/out/results.txt"'
+mkdir -p "$out/out" && : >"$out/dmesg.txt" || exit 1
+lines() { grep "^BENCH" "'"$T/fixture.txt"'"; echo "BENCHINFO kernel_warnings=$STUB_KW"; }
+[ -z "$STUB_CONSOLE" ] || { : >"$out/out/results.txt"; lines | sed -e "$STUB_CONSOLE" -e "s/\$/\r/"; exit 124; }
+lines >"$out/out/results.txt"'
 # make: every program (or module) the bench asks for, as an empty file.
 stub "$sb/make" 'for a; do case $a in
 M=*) mkdir -p "${a#M=}/kmod" && : >"${a#M=}/kmod/fxtrace.ko" ;;
@@ -308,10 +312,11 @@ stub "$sb/perf" 'exit 0'
 stub "$sb/trace-cmd" 'exit 0'
 stub "$sb/ldd" "echo '	ld.so => $sb/ld-linux-x86-64.so.2 (0x0)'"
 stub "$sb/qemu-system-x86_64" 'echo "QEMU emulator version 0.0.0-stub"'
-# run_stubbed K: run.sh's icount view with kernel_warnings=K; status in rc.
+# run_stubbed K [CONSOLE]: run.sh's icount view with kernel_warnings=K
+# (STUB_CONSOLE=CONSOLE); status in rc.
 run_stubbed() {
 	rm -rf "$tmp/rt-out" "$rt/build"
-	STUB_KW=$1 MAKE=$sb/make PATH="$sb:$PATH" timeout 60 bash "$rt/bench/run.sh" --src "$tmp/rt-src" \
+	STUB_KW=$1 STUB_CONSOLE=${2:-} MAKE=$sb/make PATH="$sb:$PATH" timeout 60 bash "$rt/bench/run.sh" --src "$tmp/rt-src" \
 		--views icount --no-host --out "$tmp/rt-out" >"$tmp/last" 2>&1
 	rc=$?
 }
@@ -326,6 +331,16 @@ result $? "run.sh: the guest payload has selftests/kmsg_scan.sh next to guest.sh
 run_stubbed 0
 ((rc == 0)) && ! grep -q 'View failed\|the view failed' "$tmp/last"
 result $? "run.sh: the same view with kernel_warnings=0 passes (exit $rc)"
+# A guest that died leaves its runs on the console only, the last one cut
+# (perf's round 2 ends at "events=44"): run.sh takes the BENCHINFO lines
+# and the whole BENCH lines (ending with retries=N), says how many it left
+# out, and the table has perf's round 1 only.
+run_stubbed 0 '/round=2 wl=pp1 cfg=perf/s/ events=4400 .*/ events=44/'
+((rc == 1)) && [[ $(grep -c '^BENCH ' "$tmp/rt-out/icount.results.txt") == 7 ]] &&
+	! grep -q 'events=44$' "$tmp/rt-out/icount.results.txt" && grep -q '^BENCHINFO kernel_warnings=0$' "$tmp/rt-out/icount.results.txt" &&
+	grep -qxF "run.sh: view icount: 1 BENCH lines of the console are cut short (no retries=N at the end): left out of $tmp/rt-out/icount.results.txt" "$tmp/last" &&
+	grep -q '^| pp1 | perf | 1 | 15000 |' "$tmp/rt-out/table-icount.md"
+result $? "run.sh: from the console of a guest that died only whole BENCH lines are taken, the cut one counted (exit $rc)"
 # kernel_log.awk alone: no line (the guest did not get there) or no count fails.
 printf 'BENCH view=test\n' >"$tmp/kw-none.txt"
 out=$(awk -v dmesg=D -f "$BENCH/kernel_log.awk" "$tmp/kw-none.txt")
@@ -472,6 +487,31 @@ awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/fxtr
 grep -qx -- "- pp1: fxtrace's count of lost events is missing in 2 runs (fxt-collect's summary not found in their logs; target 0): not known" "$tmp/last" &&
 	! grep -q 'fxtrace lost 0 events' "$tmp/last"
 result $? "report.awk: the loss target is not known, not met, when fxtrace's lost count is missing"
+# A BENCH line that is not whole is not a run. Cut short (the console of
+# a guest that died: perf's round 2 ends at "events=44", which read as a
+# whole line gave events per op 0.04 and fxtrace / perf 0.040), or with a
+# kernel message inside it (fxtrace's round 1 "ns_per_op=2[  812.334]
+# watchdog: ...", read as 2 ns an op): left out and listed, the other
+# runs' figures as without it (perf 1249 ns/event from round 1: 0.120).
+grep '^BENCH' "$T/fixture.txt" | sed '$s/ events=4400 .*/ events=44/' >"$tmp/trunc.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/trunc.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | perf | 1 | 15000 | - | 2.00 | 5000 | 33.1% | 4.00 | 1249 |' "$tmp/last" &&
+	grep -qx '| pp1 | 0.300 | 0.120 (perf lost 3) | - | - |' "$tmp/last" && ! grep -q '0\.040' "$tmp/last" &&
+	grep -qx -- '- line 10 (round 2 pp1 perf)' <<<"$(sed -n '/^Runs left out (truncated: the BENCH line does not end with guest.sh.s retries=N/,/^$/p' "$tmp/last")"
+result $? "report.awk: a cut BENCH line (no retries=N at its end) is left out and listed as truncated, not read as a run"
+grep '^BENCH' "$T/fixture.txt" |
+	sed '/round=1 wl=pp1 cfg=fxtrace/s/ns_per_op=10400 /ns_per_op=2[  812.334] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! /' >"$tmp/kmsg.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/kmsg.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | fxtrace | 1 | 21000 | - | 2.00 | 800 |' "$tmp/last" &&
+	grep -qx -- '- line 4 (round 1 pp1 fxtrace)' <<<"$(sed -n '/^Runs left out (truncated/,/^$/p' "$tmp/last")"
+result $? "report.awk: a BENCH line with a kernel message inside is left out and listed as truncated, its ns_per_op=2[ not read as 2"
+# num(): a field is a number or nothing. A whole line whose ns_per_op is
+# "2[812.334]" is a failed run, named so, not a run of 2 ns an op.
+grep '^BENCH' "$T/fixture.txt" | sed '/round=1 wl=pp1 cfg=fxtrace/s/ns_per_op=10400 /ns_per_op=2[812.334] /' >"$tmp/notnum.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/notnum.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | fxtrace | 1 | 21000 |' "$tmp/last" &&
+	grep -qx -- '- round 1 pp1 fxtrace: exit 0, ns_per_op=2\[812.334\] is not a number' "$tmp/last"
+result $? "report.awk: a field that is not a number (ns_per_op=2[812.334]) is not read as its leading digits"
 # The configurations in another order (--configs fxtrace,ftrace,perf,none):
 # the same rows, the overhead still a share of none's median.
 { grep -v 'cfg=none' "$T/fixture.txt"; grep 'cfg=none' "$T/fixture.txt"; } >"$tmp/none-last.txt"
@@ -519,12 +559,12 @@ result $? "report.awk calibrate=1: a run without a calibration is missing data, 
 # +1494.56 -> 374; 0.339, which lets the reader's slowdown of the loop
 # take a fifth of ftrace's cost away.
 cat >"$tmp/pieces.txt" <<'EOF'
-BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=10000 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.0 calib_med_ns=500
-BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=10600 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.0 calib_med_ns=500
-BENCH view=wall round=1 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=22.857 calib_med_ns=525
-BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.4 calib_med_ns=600
-BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=12600 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.2 calib_med_ns=600
-BENCH view=wall round=2 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=14400 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=22.857 calib_med_ns=630
+BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=10000 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.0 calib_med_ns=500 retries=0
+BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=10600 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.0 calib_med_ns=500 retries=0
+BENCH view=wall round=1 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=22.857 calib_med_ns=525 retries=0
+BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=1 calib_after=1 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns= elapsed_ns=1 interval_ns=1 norm_per_op=20.4 calib_med_ns=600 retries=0
+BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=12600 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=21.2 calib_med_ns=600 retries=0
+BENCH view=wall round=2 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=14400 calib_before=1 calib_after=1 csw=2000 events=4400 lost=0 out_bytes=1 tracer_cpu_ns=1 elapsed_ns=1 interval_ns=1 norm_per_op=22.857 calib_med_ns=630 retries=0
 EOF
 awk -v calibrate=1 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/pieces.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
@@ -549,9 +589,9 @@ result $? "report.awk calibrate=1 with pieces: each round is divided by its none
 # 12000000 = 2.5%.
 for r in 1 2; do
 	cat <<EOF
-BENCH view=icount round=$r wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=10000 calib_before=500 calib_after=500 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns=- interval_ns=10000000 settle_ns=300000000 tracer_cpu_after_ns=-
-BENCH view=icount round=$r wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=10400 calib_before=500 calib_after=500 csw=2000 events=4400 lost=0 out_bytes=250000 tracer_cpu_ns=100000 interval_ns=10400000 settle_ns=300000000 tracer_cpu_after_ns=200000 pending_end_bytes=50000 pending_after_bytes=0
-BENCH view=icount round=$r wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=500 calib_after=500 csw=2000 events=4400 lost=0 out_bytes=240000 tracer_cpu_ns=300000 interval_ns=12000000 settle_ns=300000000 tracer_cpu_after_ns=0 pending_end_bytes=60000 pending_end_records=1100 pending_after_bytes=60000 pending_after_records=1100
+BENCH view=icount round=$r wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=10000 calib_before=500 calib_after=500 csw=2000 events=- lost=- out_bytes=- tracer_cpu_ns=- interval_ns=10000000 settle_ns=300000000 tracer_cpu_after_ns=- retries=0
+BENCH view=icount round=$r wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=10400 calib_before=500 calib_after=500 csw=2000 events=4400 lost=0 out_bytes=250000 tracer_cpu_ns=100000 interval_ns=10400000 settle_ns=300000000 tracer_cpu_after_ns=200000 pending_end_bytes=50000 pending_after_bytes=0 retries=0
+BENCH view=icount round=$r wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=500 calib_after=500 csw=2000 events=4400 lost=0 out_bytes=240000 tracer_cpu_ns=300000 interval_ns=12000000 settle_ns=300000000 tracer_cpu_after_ns=0 pending_end_bytes=60000 pending_end_records=1100 pending_after_bytes=60000 pending_after_records=1100 retries=0
 EOF
 done >"$tmp/after.txt"
 awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/after.txt" >"$tmp/table" 2>&1
@@ -596,7 +636,7 @@ result $? "report.awk calibrate=1: the estimated drain is calibrated as the run'
 # 2.5 / 6 = 0.417, B 5.75 / 12.5 = 0.460 (median 0.438, too few boots
 # for an interval), so 1 of 2 at most 0.45.
 pool_run() { # pool_run BOOT ROUND CFG TIME [RC]: calibrations of 1, both estimators give TIME
-	echo "BENCH view=wall round=$2 wl=pp1 cfg=$3 rc=${5:-0} ops=1000 warmup=100 ns_per_op=$4 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$4 calib_med_ns=1" >>"$tmp/pool-$1.txt"
+	echo "BENCH view=wall round=$2 wl=pp1 cfg=$3 rc=${5:-0} ops=1000 warmup=100 ns_per_op=$4 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$4 calib_med_ns=1 retries=0" >>"$tmp/pool-$1.txt"
 }
 rm -f "$tmp"/pool-*.txt
 pool_run a 1 none 100; pool_run a 1 fxtrace 110; pool_run a 1 ftrace 130
@@ -616,6 +656,13 @@ awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a
 grep -qx 'ftrace could not say how many events it lost in 3 runs: .*' "$tmp/last" &&
 	! grep -q '^fxtrace could not say' "$tmp/last"
 result $? "pool.awk: runs whose tracer could not say what it lost are named, not taken as losing 0"
+# pool.awk leaves cut BENCH lines out too (as report.awk above): boot B's round 3 fxtrace line cut at its events.
+sed '/round=3 wl=pp1 cfg=fxtrace/s/ events=4400 .*/ events=44/' "$tmp/pool-b.txt" >"$tmp/pool-b-cut.txt"
+awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b-cut.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | 2 | 4 | ' "$tmp/last" &&
+	grep -qx '1 runs left out (truncated: .*' "$tmp/last" &&
+	grep -qxF -- "- $tmp/pool-b-cut.txt: line 8 (round 3 pp1 fxtrace)" "$tmp/last"
+result $? "pool.awk: a cut BENCH line is left out of the pool and named with its file and line"
 # A cost <= 0 on either side counts alike: fxtrace's as ratio 0, ftrace's
 # as inf, both as no ratio. Costs per event (fxtrace, ftrace): r1 -0.25,
 # 5: 0; r2 0.5, 2.5: 0.2; r3 0.75, 2.5: 0.3; r4 1.25, 2.5: 0.5; r5 1,
@@ -655,15 +702,15 @@ result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th
 # pieces by its own calibration, 1100 / 1.05 = 1047.6, and gave 0.840.
 # Round 3's none run has no calibration: its three runs are missing data.
 cat >"$tmp/pool-e.txt" <<'EOF'
-BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1000 calib_before=1 calib_after=1 events=- lost=- norm_per_op=1000 calib_med_ns=1.00
-BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1040 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1040 calib_med_ns=1.00
-BENCH view=wall round=1 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1100 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=1.05
-BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=2000 calib_before=2 calib_after=2 events=- lost=- norm_per_op=1000 calib_med_ns=2.00
-BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=2080 calib_before=2 calib_after=2 events=4400 lost=0 norm_per_op=1040 calib_med_ns=2.00
-BENCH view=wall round=2 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=2200 calib_before=2 calib_after=2 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=2.10
-BENCH view=wall round=3 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1000 calib_before=- calib_after=- events=- lost=- norm_per_op=- calib_med_ns=-
-BENCH view=wall round=3 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1040 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1040 calib_med_ns=1.00
-BENCH view=wall round=3 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1100 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=1.05
+BENCH view=wall round=1 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1000 calib_before=1 calib_after=1 events=- lost=- norm_per_op=1000 calib_med_ns=1.00 retries=0
+BENCH view=wall round=1 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1040 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1040 calib_med_ns=1.00 retries=0
+BENCH view=wall round=1 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1100 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=1.05 retries=0
+BENCH view=wall round=2 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=2000 calib_before=2 calib_after=2 events=- lost=- norm_per_op=1000 calib_med_ns=2.00 retries=0
+BENCH view=wall round=2 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=2080 calib_before=2 calib_after=2 events=4400 lost=0 norm_per_op=1040 calib_med_ns=2.00 retries=0
+BENCH view=wall round=2 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=2200 calib_before=2 calib_after=2 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=2.10 retries=0
+BENCH view=wall round=3 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1000 calib_before=- calib_after=- events=- lost=- norm_per_op=- calib_med_ns=- retries=0
+BENCH view=wall round=3 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1040 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1040 calib_med_ns=1.00 retries=0
+BENCH view=wall round=3 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1100 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=1.05 retries=0
 EOF
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-e.txt" >"$tmp/last" 2>&1
 sed -n '/^| pp1 /p' "$tmp/last" >"$tmp/rows"
@@ -676,9 +723,9 @@ result $? "pool.awk: each round is divided by its none run's calibration, not by
 # to the 1045th value (exact binomial sums). 2^-2000 underflows a double,
 # so the probabilities must not be computed from it directly.
 for i in $(seq 1 2000); do
-	echo "BENCH view=wall round=$i wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=100000 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=100000 calib_med_ns=1"
-	echo "BENCH view=wall round=$i wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=101000 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=101000 calib_med_ns=1"
-	echo "BENCH view=wall round=$i wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=$((100000 + i)) calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$((100000 + i)) calib_med_ns=1"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=100000 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=100000 calib_med_ns=1 retries=0"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=101000 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=101000 calib_med_ns=1 retries=0"
+	echo "BENCH view=wall round=$i wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=$((100000 + i)) calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$((100000 + i)) calib_med_ns=1 retries=0"
 done >"$tmp/pool-big.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-big.txt" >"$tmp/last" 2>&1
 grep -q '^| pp1 | 1 | 2000 | [0-9.]* | [0-9.]* \[0.956, 1.045\] | 0 / 0 / 0 |' "$tmp/last"
