@@ -142,7 +142,7 @@ int open_output(struct session *s)
 		/* Without it the trace still works; only SIGKILL is uncovered. */
 		err = trace_output_start_guard(&s->out);
 		if (err)
-			msg("warning: starting the guard process failed (%s): if fxt-collect is killed by SIGKILL, %s may end in a cut record (readers drop it)",
+			msg("warning: starting the guard process failed (%s): if fxt-collect is killed by SIGKILL, %s may end in a cut last record: " TRACE_OUTPUT_CUT_LAST,
 			    strerror(-err), s->out.path);
 		return 0;
 	}
@@ -221,7 +221,7 @@ static int output_failed(struct session *s, int err, const char *what)
 		msg("cutting %s back to its last whole record failed: %s",
 		    s->out.path, strerror(-rb));
 	else if (s->gave_up && s->out.offset != s->out.committed)
-		msg("%s cannot be cut back: its reader may get a cut last record (readers drop it)",
+		msg("%s cannot be cut back: its reader may get a cut last record: " TRACE_OUTPUT_CUT_LAST,
 		    s->out.path);
 	return -1;
 }

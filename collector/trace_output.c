@@ -391,7 +391,7 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 		if (!in_preamble)
 			dprintf(STDERR_FILENO,
 				"fxt-collect-guard: fxt-collect ended in the middle of a write, and cutting %s back to its last whole record (%llu bytes) failed: %s\n"
-				"fxt-collect-guard: readers drop the incomplete last record\n",
+				"fxt-collect-guard: a cut last record: " TRACE_OUTPUT_CUT_LAST "\n",
 				out->path, (unsigned long long)end, strerror(errno));
 		else
 			dprintf(STDERR_FILENO,

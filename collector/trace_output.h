@@ -7,7 +7,7 @@
  * boundaries (trace_output_commit()) and, when a write fails (disk full,
  * short write, I/O error), trace_output_rollback() truncates a regular file
  * back to the last boundary. Pipes cannot be truncated: there the reader
- * sees a truncated last record, which the format tells it to drop.
+ * may get a cut last record (TRACE_OUTPUT_CUT_LAST says what readers do).
  *
  * SIGKILL (or any other death the collector cannot catch) in the middle of
  * a write() is the case no code in the collector can handle: the kernel
@@ -106,6 +106,15 @@ struct trace_output {
  */
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
 	       "the guard needs lock-free 64-bit atomics");
+
+/*
+ * What readers do with a trace whose last record is cut (a pipe cannot be
+ * cut back, a guard that could not cut): measured, not what the format
+ * asks. Perfetto's trace_processor drops it silently; this project's
+ * readers report it (fxt-sched(1) ROBUSTNESS). After "a cut last record:".
+ */
+#define TRACE_OUTPUT_CUT_LAST \
+	"Perfetto drops it; fxt-dump, fxt-sched and fxt2json say so and exit 1, their results covering the records before it"
 
 /*
  * Open @path for writing (created 0644 if it does not exist), or stdout for

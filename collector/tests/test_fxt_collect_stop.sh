@@ -184,6 +184,20 @@ else
 		"$TMP/err" "$TMP/check"
 fi
 
+# The same give-up said as it is: a pipe cannot be cut back, and what its
+# reader makes of a cut last record is said as measured (Perfetto drops
+# it; fxt-dump, fxt-sched and fxt2json report it and exit 1), not
+# "(readers drop it)". Said only when the reader got part of a record (a
+# write that stopped at a record's end leaves nothing cut: a whole trace).
+cut_said="stdout cannot be cut back: its reader may get a cut last record: Perfetto drops it; fxt-dump, fxt-sched and fxt2json say so and exit 1, their results covering the records before it"
+if ! grep -q "readers drop" "$TMP/err" &&
+   { grep -qxF "fxt-collect: $cut_said" "$TMP/err" ||
+     { ! grep -q "cannot be cut back" "$TMP/err" && "$DUMP" --check "$TMP/p.fxt" >/dev/null 2>&1; }; }; then
+	ok "a give-up on a pipe says what readers do with a cut last record (Perfetto drops it, fxt-dump and the tools say so and exit 1)"
+else
+	fail "a give-up on a pipe: wanted '$cut_said', and no 'readers drop'" "$TMP/err"
+fi
+
 SECOND=1 stalled_pipe -d 30
 if [ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }' &&
    grep -q "another signal came while writing" "$TMP/err" &&
