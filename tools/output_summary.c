@@ -130,7 +130,7 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 	uint64_t start = an->t0 > an->win_from ? an->t0 : an->win_from;
 	uint64_t end = an->t_end < an->win_to ? an->t_end : an->win_to;
 	uint64_t span, dropped;
-	size_t n, i, shown = 0, width = 16, w;
+	size_t n, i, shown = 0, listed = 0, width = 16, w;
 	struct thread **v;
 	uint32_t c;
 
@@ -320,7 +320,10 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 		 * ("kworker/u4:0-events_unbound").
 		 */
 		for (i = 0; i < n; i++) {
-			if (!active(v[i]) || (limit && shown >= limit))
+			if (!active(v[i]))
+				continue;
+			listed++;
+			if (limit && shown >= limit)
 				continue;
 			shown++;
 			w = fxt_fput_escaped(NULL, v[i]->name,
@@ -348,6 +351,15 @@ void print_summary(struct analysis *an, FILE *out, enum out_format fmt,
 				t->voluntary,
 				t->involuntary, t->migrations, t->wakeups);
 		}
+		/* a list cut by -n says so, as latency -T and -P do: how
+		 * many more, and the -n that lists them (at most 100000) */
+		if (shown < listed)
+			fprintf(out, "%zu more %s not listed (the list holds those with the most runtime); -n %zu lists %s\n",
+				listed - shown,
+				sc_plural(listed - shown, "thread", "threads"),
+				listed > 100000 ? (size_t)100000 : listed,
+				listed > 100000 ? "the 100000 with the most" :
+				"them all");
 	}
 	free(v);
 }

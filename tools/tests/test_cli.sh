@@ -628,6 +628,21 @@ assert txt == cpus, (txt, cpus)
 PY
 	done
 }
+# summary -n N cuts the thread list, and the text says so as latency -T
+# does: how many more, and the -n that lists them all (before: nothing).
+# Not when nothing is cut, nor in JSON and CSV.
+summary_not_listed() {
+	all=$("$S" summary "$tmp/t.fxt" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["threads"]))') &&
+	[ "$all" -gt 4 ] || return 1
+	"$S" summary "$tmp/t.fxt" -n 3 >"$tmp/n.txt" &&
+	[ "$(tail -n 1 "$tmp/n.txt")" = "$((all - 3)) more threads not listed (the list holds those with the most runtime); -n $all lists them all" ] &&
+	"$S" summary "$tmp/t.fxt" -n $((all - 1)) | tail -n 1 | grep -qx "1 more thread not listed (the list holds those with the most runtime); -n $all lists them all" &&
+	! "$S" summary "$tmp/t.fxt" -n "$all" | grep -q 'not listed' &&
+	! "$S" summary "$tmp/t.fxt" | grep -q 'not listed' &&
+	! "$S" summary "$tmp/t.fxt" -n 3 --csv | grep -q 'not listed' &&
+	! "$S" summary "$tmp/t.fxt" -n 3 --json | grep -q 'not listed'
+}
+t "summary -n 3: the text says how many threads are not listed and the -n that lists them all (as latency -T)" summary_not_listed
 t "summary: a CPU's time in holes (from a hole's start to its next switch) is shown as unknown in text, JSON (unknown_ns) and CSV (unknown_ns, last): busy + idle + unknown is the CPU's time (open_end.fxt by hand, a generated trace with holes)" summary_unknown
 t "fxt2json: a complete event's end tick is converted at its provider's tick rate (us ticks: 1 ms, also for an event at tick 0)" "'$J' '$F/us_ticks.fxt' | python3 -c '
 import json,sys
