@@ -52,7 +52,8 @@ void collect_usage(FILE *f)
 "  -b, --buffer-size=SIZE  per-CPU ring size: a power of two from 64K to 256M,\n"
 "                          with K, M or G suffix (default: the module's, 4M)\n"
 "  -q, --quiet             print only errors and lost-data warnings (no summary)\n"
-"  -D, --device=PATH       device node to open (default: " COLLECT_DEFAULT_DEVICE ")\n"
+"  -D, --device=PATH       device node to open, not empty\n"
+"                          (default: " COLLECT_DEFAULT_DEVICE ")\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the release and the module ABI version it\n"
 "                          speaks, and exit\n"
@@ -70,7 +71,7 @@ void collect_usage(FILE *f)
 "COMMAND is not run, the trace ends there. A COMMAND not found in PATH, not\n"
 "executable, or a script whose #! interpreter is either, is refused before\n"
 "anything is traced (exit 127 or 126, FILE left as it was): the trace's file\n"
-"is -o FILE, never the first argument.\n"
+"is -o FILE, never the first argument. An empty COMMAND is a usage error.\n"
 "\n"
 "A summary goes to stderr at the end: duration (from when the probes were\n"
 "attached, as -d counts, plus the time attaching them took, whose records are\n"
@@ -280,6 +281,17 @@ enum collect_parse_result collect_parse_args(int argc, char **argv,
 		opts->command = argv + optind;
 	if (!*opts->output) {
 		snprintf(why, sizeof(why), "-o needs a file name (or - for stdout)");
+		goto usage;
+	}
+	/* Empty names: not a file to open or a program to look up and run. */
+	if (!*opts->device) {
+		snprintf(why, sizeof(why),
+			 "-D needs the device's path (or leave it out: the default is " COLLECT_DEFAULT_DEVICE ")");
+		goto usage;
+	}
+	if (opts->command && !*opts->command[0]) {
+		snprintf(why, sizeof(why),
+			 "COMMAND is an empty word: give the program to run (e.g. -- sleep 1), or leave it out to trace until Ctrl-C or -d");
 		goto usage;
 	}
 	if (!strcmp(opts->output, "-") && isatty(STDOUT_FILENO)) {

@@ -53,6 +53,15 @@ else
 	check "default device is /dev/fxtrace" 1 "opening /dev/fxtrace failed" -- \
 		-o "$TMP/t.fxt" -d 1
 fi
+# Empty names are usage errors (exit 2, before anything is opened), as -o ''
+# is: not "opening  failed" (exit 1) or "running  failed" (exit 127).
+check "-D '': usage error, exit 2, says to give the device's path" 2 \
+	"^fxt-collect: -D needs the device's path (or leave it out: the default is /dev/fxtrace)$" -- \
+	-D '' -o "$TMP/t.fxt"
+check "-- '': usage error, exit 2, says to give the program to run" 2 \
+	"^fxt-collect: COMMAND is an empty word: give the program to run (e.g. -- sleep 1), or leave it out to trace until Ctrl-C or -d$" -- \
+	-D "$TMP/no-such-device" -o "$TMP/t.fxt" -- '' x
+check "-o '': usage error, exit 2" 2 "^fxt-collect: -o needs a file name (or - for stdout)$" -- -o ''
 check "bad -b: exit 2 with the accepted range" 2 "power of two from 64K to 256M" -- -b 100K
 check "bad -d: exit 2" 2 "more than 0 seconds" -- -d -3
 check "-d over 366 days: exit 2, says the limit" 2 "longer than 366 days" -- -d 31622401
