@@ -144,6 +144,10 @@ FNR == 1 { files[++nfile] = FILENAME }
 		# events per op count what it recorded; said after the table.
 		if (!num(kv["lost"]))
 			lost_unknown[kv["cfg"]]++
+	} else if (kv["cfg"] != "none") {
+		# No event count at all: no cost per event, and what it lost is
+		# not known either; said after the table.
+		no_events[kv["cfg"]]++
 	}
 	rounds[nfile, wl, kv["round"]] = 1
 }
@@ -293,6 +297,8 @@ function cut_note(    i) {
 }
 
 function lost_unknown_note(cfg) {
+	if (no_events[cfg])
+		printf("\n%s gave no count of its events in %d runs (events=-): they are left out of its cost per event, and what it lost there is not known.\n", cfg, no_events[cfg])
 	if (lost_unknown[cfg])
 		printf("\n%s could not say how many events it lost in %d runs: its events per op there count what it recorded, and if it lost any, its cost per event is overstated by that share.\n", cfg, lost_unknown[cfg])
 }

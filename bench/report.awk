@@ -359,6 +359,13 @@ BEGIN { ncal = 0; nwl = 0; ncfg = 0; nfail = 0 }
 		# per event that write_floor() compares them with.
 		if (num(kv["out_bytes"]) && ev[key] + lost[key] > 0)
 			bpse[key] = kv["out_bytes"] / (ev[key] + lost[key])
+	} else if (cfg != "none") {
+		# A tracer's run without its event count (fxt-collect's summary
+		# missing from the log): what it lost is not known either, not
+		# 0, and its cost per event cannot be computed. Counted, and
+		# named after the table.
+		lost_unknown[key] = 1
+		noev[++nnoev] = sprintf("round %d %s %s", r, wl, cfg)
 	}
 	if (num(kv["csw"]) && kv["ops"] > 0)
 		csw[key] = kv["csw"] / kv["ops"]
@@ -433,7 +440,7 @@ END {
 		wl = wls[w]
 		for (k = 1; k <= ncfg; k++) {
 			cfg = cfgs[k]
-			n = 0; nd = 0; ne = 0; nb = 0; nbs = 0; nc = 0; nr = 0; ns = 0; lsum = 0; esum = 0; nod = 0; nunk = 0
+			n = 0; nd = 0; ne = 0; nb = 0; nbs = 0; nc = 0; nr = 0; ns = 0; lsum = 0; esum = 0; nod = 0; nunk = 0; nlc = 0
 			delete xs; delete ds; delete es; delete bs; delete bss; delete cs; delete rs; delete recs; delete sws; delete ods
 			for (r = 1; r <= maxr; r++) {
 				key = wl SUBSEP cfg SUBSEP r
@@ -461,8 +468,11 @@ END {
 					recs[ne] = ev[key]
 					lsum += lost[key]
 					esum += ev[key]
-					nunk += (key in lost_unknown)
 				}
+				# Runs with a lost count or without one (no
+				# event count at all, or lost=-).
+				nlc += (key in per_op) || (key in lost_unknown)
+				nunk += (key in lost_unknown)
 				if (key in bpe)
 					bs[++nb] = bpe[key]
 				if (key in bpse)
@@ -490,7 +500,7 @@ END {
 			       wl, cfg, n, fmt(m, "%.0f"), spread(xs, n), fmt(median(sws, ns), "%.2f"), fmt(d, "%.0f"), \
 			       (d != "" && none_med[wl] > 0) ? sprintf("%.1f%%", 100 * d / none_med[wl]) : "-", \
 			       fmt(e, "%.2f"), fmt(pe, "%.0f"), fmt(median(recs, ne), "%.0f"), \
-			       ne ? lost_cell(lsum, esum, nunk, ne) : "-", fmt(median(bs, nb), "%.1f"), \
+			       nlc ? lost_cell(lsum, esum, nunk, nlc) : "-", fmt(median(bs, nb), "%.1f"), \
 			       nc ? sprintf("%.1f%%", median(cs, nc)) : "-")
 			if (calibrate)
 				printf(" %.0f | %s | %s |", median(rs, nr), spread(rs, nr), fmt(per_event_old[wl, cfg], "%.0f"))
@@ -569,6 +579,11 @@ END {
 		printf("\nRuns left out (failed):\n")
 		for (i = 1; i <= nfail; i++)
 			printf("- %s\n", failed[i])
+	}
+	if (nnoev) {
+		printf("\nRuns left out of the per-event figures (the tracer's count of events is missing, events=-: its cost per event cannot be computed, and what it lost is not known):\n")
+		for (i = 1; i <= nnoev; i++)
+			printf("- %s\n", noev[i])
 	}
 	if (ncut) {
 		printf("\nRuns left out (truncated: the BENCH line does not end with guest.sh's retries=N, or has other output inside it, such as a kernel message; its fields cannot be trusted):\n")

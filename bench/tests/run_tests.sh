@@ -487,6 +487,18 @@ awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/fxtr
 grep -qx -- "- pp1: fxtrace's count of lost events is missing in 2 runs (fxt-collect's summary not found in their logs; target 0): not known" "$tmp/last" &&
 	! grep -q 'fxtrace lost 0 events' "$tmp/last"
 result $? "report.awk: the loss target is not known, not met, when fxtrace's lost count is missing"
+# No event count at all (events=- lost=-: fxt-collect's summary missing):
+# what fxtrace lost is not known either, not 0, and the runs the missing
+# ratios point to are named.
+sed '/cfg=fxtrace/s/ events=4400 lost=0 / events=- lost=- /' "$T/fixture.txt" >"$tmp/fxtrace-noevents.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/fxtrace-noevents.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | fxtrace | 2 | 15700 | .* | ? (unknown in all 2 runs) |' "$tmp/last" &&
+	grep -qx -- "- pp1: fxtrace's count of lost events is missing in 2 runs (fxt-collect's summary not found in their logs; target 0): not known" "$tmp/last" &&
+	! grep -q 'fxtrace lost 0 events' "$tmp/last" &&
+	grep -qx -- '- pp1: fxtrace / ftrace per event: no figure (missing data: see the runs left out below)' "$tmp/last" &&
+	[[ $(sed -n '/^Runs left out of the per-event figures (the tracer.s count of events is missing/,/^$/p' "$tmp/last" |
+		grep -c '^- round [12] pp1 fxtrace$') == 2 ]]
+result $? "report.awk: a tracer run without an event count: lost not known (not 'lost 0 ... met'), and the runs left out are named"
 # A BENCH line that is not whole is not a run. Cut short (the console of
 # a guest that died: perf's round 2 ends at "events=44", which read as a
 # whole line gave events per op 0.04 and fxtrace / perf 0.040), or with a
@@ -656,6 +668,10 @@ awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a
 grep -qx 'ftrace could not say how many events it lost in 3 runs: .*' "$tmp/last" &&
 	! grep -q '^fxtrace could not say' "$tmp/last"
 result $? "pool.awk: runs whose tracer could not say what it lost are named, not taken as losing 0"
+sed '/cfg=ftrace/s/ events=4400 lost=0 / events=- lost=- /' "$tmp/pool-b.txt" >"$tmp/pool-b-noevents.txt"
+awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b-noevents.txt" >"$tmp/last" 2>&1
+grep -qx 'ftrace gave no count of its events in 3 runs (events=-): they are left out of its cost per event, and what it lost there is not known\.' "$tmp/last"
+result $? "pool.awk: runs whose tracer gave no event count are counted and said, not passed over"
 # pool.awk leaves cut BENCH lines out too (as report.awk above): boot B's round 3 fxtrace line cut at its events.
 sed '/round=3 wl=pp1 cfg=fxtrace/s/ events=4400 .*/ events=44/' "$tmp/pool-b.txt" >"$tmp/pool-b-cut.txt"
 awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b-cut.txt" >"$tmp/last" 2>&1
