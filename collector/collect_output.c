@@ -177,6 +177,7 @@ static int output_failed(struct session *s, int err, const char *what)
 		/* Given up after a stop signal (output_interrupted()). */
 		for (i = 0; i < s->nrings; i++)
 			pending += ring_pending(&s->rings[i].ring);
+		s->gave_up_bytes = pending;
 		human_bytes(pending, unread, sizeof(unread));
 		s->gave_up = err == -EINTR ? "another signal came" :
 			     "it took no data";

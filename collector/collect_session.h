@@ -133,6 +133,7 @@ struct session {
 	struct timespec progress_at;
 	uint64_t progress_offset;
 	const char *gave_up;		/* why the rest was not written */
+	uint64_t gave_up_bytes;		/* what the rings held unwritten then */
 };
 
 /*

@@ -213,8 +213,22 @@ void print_summary(struct session *s)
 	else if (total)
 		msg("records dropped: %s (%llu in total): the rings were full",
 		    list, (unsigned long long)total);
-	else if (!s->opts.quiet)
+	else if (!s->opts.quiet && !s->gave_up)
 		msg("no records dropped");
+	/*
+	 * The rings' drops are not all that is missing after a give-up: what
+	 * they still held then never reached the output. Not "no records
+	 * dropped" alone next to the megabytes "not written" said above.
+	 */
+	if (!s->opts.quiet && s->gave_up) {
+		human_bytes(s->gave_up_bytes, size, sizeof(size));
+		if (total)
+			msg("also not written: %s of ring data, and the thread names at the end (given up after the stop signal, see above)",
+			    size);
+		else
+			msg("no records dropped by the rings, but %s of their data, and the thread names at the end, were not written (given up after the stop signal, see above)",
+			    size);
+	}
 	if (absent) {
 		per_cpu_list(s, list, list_size, get_dropped_absent);
 		msg("of them, %s (%llu) on CPUs plugged in after the module allocated the rings, whose rings are %lluK whatever -b says: run fxt-collect again to give them full rings",

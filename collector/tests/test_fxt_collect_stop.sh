@@ -198,6 +198,17 @@ else
 	fail "a give-up on a pipe: wanted '$cut_said', and no 'readers drop'" "$TMP/err"
 fi
 
+# And the summary's last line is true after it: not "no records dropped"
+# next to the megabytes "not written", but that the rings dropped none and
+# what was not written (the amount said above), and the thread names.
+held=$(sed -n 's/^fxt-collect: not written: the rest of ring data, \(.*\) the rings still held, and the thread names at the end$/\1/p' "$TMP/err")
+if [ -n "$held" ] && ! grep -qx "fxt-collect: no records dropped" "$TMP/err" &&
+   [ "$(tail -n 1 "$TMP/err")" = "fxt-collect: no records dropped by the rings, but $held of their data, and the thread names at the end, were not written (given up after the stop signal, see above)" ]; then
+	ok "a give-up: the summary's last line says no records were dropped by the rings, but $held of their data was not written"
+else
+	fail "a give-up: wanted the last line 'no records dropped by the rings, but ${held:-N MiB} of their data, and the thread names at the end, were not written ...'" "$TMP/err"
+fi
+
 SECOND=1 stalled_pipe -d 30
 if [ "$rc" = 3 ] && awk -v t="$took" 'BEGIN { exit !(t < 1.5) }' &&
    grep -q "another signal came while writing" "$TMP/err" &&
