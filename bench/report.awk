@@ -559,7 +559,7 @@ END {
 			printf("- pp1: fxtrace lost %d events over all runs at the default buffer size (target 0): NOT met\n", \
 			       lost_all["pp1", "fxtrace"])
 		else if (lost_unknown_runs["pp1", "fxtrace"] > 0)
-			printf("- pp1: fxtrace's count of lost events is missing in %d runs (fxt-collect's summary not found in their logs; target 0): not known\n", \
+			printf("- pp1: fxtrace's count of lost events is missing in %d runs (fxt-collect's summary not found in their logs, or it skipped invalid ring data; target 0): not known\n", \
 			       lost_unknown_runs["pp1", "fxtrace"])
 		else
 			printf("- pp1: fxtrace lost 0 events over all runs at the default buffer size (target 0): met\n")

@@ -9,12 +9,17 @@
 # the input does not give is left empty.
 # shellcheck disable=SC2034 # those are this file's results, read by its callers
 
-# count_fxtrace LOG TRACE: fxt-collect's summary in LOG, the trace file
+# count_fxtrace LOG TRACE: fxt-collect's summary in LOG, the trace file.
+# lost is empty (not known) when the summary is missing, or when
+# fxt-collect skipped invalid ring data.
 count_fxtrace() {
 	events=$(sed -n 's/^fxt-collect: traced .* records (\([0-9]*\) context switches, \([0-9]*\) wakeups.*/\1 + \2/p' "$1" | head -n 1)
 	[ -n "$events" ] && events=$((events))
 	lost=$(sed -n 's/^fxt-collect: records dropped: .*(\([0-9]*\) in total).*/\1/p' "$1" | head -n 1)
 	[ -n "$lost" ] || { grep -q '^fxt-collect: no records dropped' "$1" && lost=0; }
+	# Invalid ring data skipped (exit 3): the records in it were lost, how
+	# many nobody knows ("an unknown amount"), whatever the dropped count.
+	if grep -q '^fxt-collect: invalid ring data skipped' "$1"; then lost=; fi
 	out_bytes=$(wc -c <"$2")
 }
 
