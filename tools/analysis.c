@@ -1087,6 +1087,22 @@ static void do_name(struct analysis *an, const struct sc_event *ev)
 }
 
 /*
+ * @c's holes, from @c->hole_start to @end, are over: note whether they
+ * reach into the window (@hole_in_window). A wait whose switch-in fell in
+ * one is not seen at all, not even as one not counted: latency's and
+ * top's warning says so unless no hole reaches into the window. One that
+ * ends at the window's start does not: the records from there on are
+ * whole. One of no length inside it does.
+ */
+static void note_hole_span(struct analysis *an, const struct cpu *c,
+			   uint64_t end)
+{
+	if (c->hole_start < an->win_to &&
+	    (c->hole_start >= an->win_from || end > an->win_from))
+		an->hole_in_window = true;
+}
+
+/*
  * A kernel loss marker: CPU ev->cpu lost ev->a records from ev->ts on
  * (ev->a > 0), until the marker with 0. What that CPU ran from here on is
  * unknown until its next switch; every thread waiting now may be switched
@@ -1112,6 +1128,8 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		if (c->in_holes & kind) {
 			c->in_holes &= (uint8_t)~kind;
 			an->holes_open--;
+			if (!c->in_holes)
+				note_hole_span(an, c, ev->ts);
 		}
 		return;
 	}
@@ -1128,6 +1146,8 @@ static void do_lost(struct analysis *an, const struct sc_event *ev)
 		an->holes++;
 	}
 	if (!(c->in_holes & kind)) {
+		if (!c->in_holes)
+			c->hole_start = ev->ts;
 		c->in_holes |= kind;
 		an->holes_open++;
 	}
@@ -1174,6 +1194,10 @@ static void close_at_end(struct analysis *an)
 	for (i = 0; i < an->ncpus; i++) {
 		struct cpu *c = &an->cpus[i];
 
+		/* a hole with no second marker runs to the trace's end */
+		if (c->in_holes)
+			note_hole_span(an, c, an->t_end > c->hole_start ?
+				       an->t_end : c->hole_start);
 		/* a CPU in a hole at the end: not known up to it */
 		if (!c->known && c->lost_since) {
 			if (an->t_end > c->since)

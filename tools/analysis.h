@@ -139,6 +139,7 @@ struct cpu {
 	uint8_t in_holes;		/* HOLE_LOST, HOLE_SKIPPED: between a
 					 * pair of that kind (they may overlap) */
 	bool lost_since;		/* !known since a hole began at @since */
+	uint64_t hole_start;		/* where @in_holes last became set */
 	uint64_t cur;
 	uint32_t cur_row;
 	bool cur_idle;
@@ -228,6 +229,10 @@ struct analysis {
 	/* latency intervals not counted (ending inside the window) */
 	uint64_t skipped_start;		/* began before the first switch */
 	uint64_t skipped_hole;		/* began in or ran into a hole */
+	bool hole_in_window;		/* a hole (between its markers, or
+					 * from its first to the trace's end)
+					 * reaches into the window: a wait
+					 * in it may be hidden there whole */
 	uint64_t running_at_end;	/* threads' slices with no switch to
 					 * end them, counted up to @t_end,
 					 * when @win_to is beyond it

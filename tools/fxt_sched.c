@@ -478,14 +478,27 @@ int main(int argc, char **argv)
 	/*
 	 * summary lists the holes in its output; latency and top print only
 	 * the waits they counted, the worst of which may be among those left
-	 * out for spanning a hole: say so where it is read.
+	 * out for spanning a hole: say so where it is read. With none left
+	 * out, a wait whose switch-in fell inside a hole in the window may
+	 * still be missing unseen (counted nowhere); with no hole in the
+	 * window, none is, and the holes do not touch the results.
 	 */
-	if (strcmp(cmd, "summary") && an.holes + an.skip_holes)
-		fprintf(stderr, "%s: warning: %s: records are missing from %" PRIu64 " hole%s (records_lost or bytes_skipped markers; summary lists them by CPU): %" PRIu64 " wait%s spanning one %s not counted, and the longest waits may be among them\n",
-			prog, path, an.holes + an.skip_holes,
-			an.holes + an.skip_holes == 1 ? "" : "s", an.skipped_hole,
-			an.skipped_hole == 1 ? "" : "s",
-			an.skipped_hole == 1 ? "was" : "were");
+	if (strcmp(cmd, "summary") && an.holes + an.skip_holes) {
+		uint64_t holes = an.holes + an.skip_holes;
+		bool outside = !an.hole_in_window &&
+			       (an.f.has_from || an.f.has_to);
+
+		fprintf(stderr, "%s: %s: %s: records are missing from %" PRIu64 " hole%s (records_lost or bytes_skipped markers; summary lists them by CPU)%s: %" PRIu64 " wait%s spanning one %s not counted%s\n",
+			prog, outside && !an.skipped_hole ? "note" : "warning",
+			path, holes,
+			holes == 1 ? "" : "s",
+			outside ? ", none of them in the window" : "",
+			an.skipped_hole, an.skipped_hole == 1 ? "" : "s",
+			an.skipped_hole == 1 ? "was" : "were",
+			an.skipped_hole ? ", and the longest waits may be among them" :
+			outside ? "" :
+			", but a wait that ended inside a hole would not be seen at all");
+	}
 	if (an.f.has_from && an.started && an.f.from > an.t_end - an.t0) {
 		char span[DUR_LEN];
 

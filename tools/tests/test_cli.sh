@@ -348,6 +348,27 @@ for cmd in ("latency", "top", "summary"):
 PY
 	done
 }
+# The holes warning says what is true of the window (holes.fxt: cpu1's
+# hole from 1000 to 2000 ns after the start; C's, D's and E's waits span
+# it and end at 4000, 4500 and 5000). --to 1000ns: the hole is outside the
+# window, nothing in it is missing: a note, no "longest waits". --to
+# 1500ns: the hole is in it but no wait ending there spans it: one that
+# ended inside it would not be seen at all. --from 4200ns: the hole is
+# outside, but D's and E's waits across it end in the window: not counted,
+# the longest may be among them. (Before: each said "N waits spanning one
+# were not counted, and the longest waits may be among them", also for 0.)
+holes_window_warning() {
+	p="fxt-sched: %s: $F/holes.fxt: records are missing from 1 hole (records_lost or bytes_skipped markers; summary lists them by CPU)%s"
+	for cmd in latency top; do
+		"$S" $cmd "$F/holes.fxt" --to 1000ns >/dev/null 2>"$tmp/e.txt" &&
+		[ "$(cat "$tmp/e.txt")" = "$(printf "$p" note ', none of them in the window: 0 waits spanning one were not counted')" ] &&
+		"$S" $cmd "$F/holes.fxt" --to 1500ns >/dev/null 2>"$tmp/e.txt" &&
+		[ "$(cat "$tmp/e.txt")" = "$(printf "$p" warning ': 0 waits spanning one were not counted, but a wait that ended inside a hole would not be seen at all')" ] &&
+		"$S" $cmd "$F/holes.fxt" --from 4200ns >/dev/null 2>"$tmp/e.txt" &&
+		[ "$(cat "$tmp/e.txt")" = "$(printf "$p" warning ', none of them in the window: 2 waits spanning one were not counted, and the longest waits may be among them')" ] || return 1
+	done
+}
+t "latency and top: the holes warning with 0 waits not counted does not say the longest may be among them; with no hole in the window a note says so (holes.fxt, --to 1000ns, --to 1500ns, --from 4200ns)" holes_window_warning
 t "latency, top and summary --json: dropped, not_counted and cut_short, the same in each and as the stderr warnings say (holes, collected, cut_short, filtered)" json_losses
 # A trace cut short whose CPUs' records end at different times
 # (fixtures.h build_cut_wait()): 103's wait of 3.50us never was (it ran on
