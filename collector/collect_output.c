@@ -169,7 +169,7 @@ static int output_failed(struct session *s, int err, const char *what)
 	char step[300], none[TRACE_OUTPUT_NO_TRACE_SIZE], unread[32];
 	uint64_t pending = 0, before;
 	unsigned int i;
-	bool no_trace;
+	bool no_trace, storage;
 	int rb;
 
 	s->write_failed = true;
@@ -207,7 +207,23 @@ static int output_failed(struct session *s, int err, const char *what)
 	no_trace = s->out.committed < s->preamble_end;
 	if (no_trace)
 		s->failed = true;
-	if (rb == 0 && no_trace) {
+	/*
+	 * Said as it happened, not as the cut's success claims: on a file
+	 * that stat calls regular but that is no storage (/proc/version, to
+	 * root), ftruncate() succeeds and changes nothing. Not one byte of
+	 * the trace went out, and nothing was cut off what the file held:
+	 * it is as it was, whatever it is.
+	 */
+	storage = rb != 0 || trace_output_ends_at_offset(&s->out);
+	if (rb == 0 && before == s->out.start && !s->out.emptied &&
+	    !s->out.created) {
+		msg("no trace was written: none of it got into %s, which was left as it was%s",
+		    s->out.path, storage ? "" :
+		    " (it reads back what it held: not a file a trace can be written to; write elsewhere with -o)");
+	} else if (!storage) {
+		msg("%s could not be cut back to %llu bytes: it still holds more (not a file a trace can be written to; write elsewhere with -o), and is no valid trace",
+		    s->out.path, (unsigned long long)s->out.offset);
+	} else if (rb == 0 && no_trace) {
 		trace_output_no_trace(&s->out, s->out.committed, none,
 				      sizeof(none));
 		msg("%s", none);

@@ -129,6 +129,7 @@ int trace_output_begin(struct trace_output *out)
 					      memory_order_release);
 		return err;
 	}
+	out->emptied = (uint64_t)st.st_size > out->start;
 	return 0;
 }
 
@@ -213,6 +214,21 @@ int trace_output_write(struct trace_output *out, const void *buf, size_t len)
 		}
 	}
 	return 0;
+}
+
+bool trace_output_ends_at_offset(const struct trace_output *out)
+{
+	char path[48], c;
+	ssize_t n;
+	int rfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", out->fd);
+	rfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		return true;
+	n = pread(rfd, &c, 1, (off_t)out->offset);
+	close(rfd);
+	return n <= 0;
 }
 
 uint64_t trace_output_whole_end(int fd, uint64_t from, uint64_t to)

@@ -67,6 +67,7 @@
  * @guard_pid: the guard process, or 0
  * @guard_fd:  the write end of the guard's pipe, or -1
  * @created:   trace_output_open() created the file (it did not exist)
+ * @emptied:   trace_output_begin() cut off what the file held after @start
  * @begun:     trace_output_begin() was called: the trace replaces what
  *             the file held, and the guard cuts back to @committed
  * @interrupted: if set, called by trace_output_write() each time a write()
@@ -90,6 +91,7 @@ struct trace_output {
 	pid_t guard_pid;
 	int guard_fd;
 	bool created;
+	bool emptied;
 	bool begun;
 	int (*interrupted)(void *ctx);
 	void *interrupted_ctx;
@@ -205,6 +207,16 @@ static inline void trace_output_records_follow(struct trace_output *out)
  * non-regular outputs (nothing to do), or -errno.
  */
 int trace_output_rollback(struct trace_output *out);
+
+/*
+ * Whether @out, a regular file, really ends at @out->offset after
+ * trace_output_rollback() said it cut it there: false if a byte past it
+ * can be read back. Some files that stat calls regular are no storage
+ * (/proc/version, to root): ftruncate() there succeeds and changes
+ * nothing. True if it cannot be read (a write-only file: nothing to say
+ * otherwise).
+ */
+bool trace_output_ends_at_offset(const struct trace_output *out);
 
 /*
  * The end of the last whole record in [@from, @to) of the file behind @fd:

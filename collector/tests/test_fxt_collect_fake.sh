@@ -685,6 +685,36 @@ if [ "$rc" -eq 1 ] && [ -f "$TMP/tiny.fxt" ] && [ ! -s "$TMP/tiny.fxt" ] &&
 else
 	fail "a size limit the preamble does not fit in: exit $rc, $(wc -c <"$TMP/tiny.fxt") bytes" "$TMP/err"
 fi
+# Files that stat(2) calls regular but that hold no data written to them:
+# the preamble's write fails and ftruncate() "succeeds" without changing
+# anything. Nothing of the trace got in and nothing was cut: the message
+# says the file was left as it was, not "cut back to 0 bytes and is
+# empty" (false: /proc/version still reads as it did). clear_refs takes
+# only a number (EINVAL), from its owner; /proc/version opens for writing
+# only to root, and reads back what it held.
+nostore() { # NAME FILE EXTRA: exit 1, the failed write, "left as it was" + EXTRA
+	collect -o "$2" -d 0.2
+	if [ "$rc" -eq 1 ] && grep -q "writing the trace preamble to $2 failed" "$TMP/err" &&
+	   grep -qxF "fxt-collect: no trace was written: none of it got into $2, which was left as it was$3" "$TMP/err" &&
+	   ! grep -q -e "cut back to" -e "is empty" -e "valid trace" "$TMP/err"; then
+		ok "$1"
+	else
+		fail "$1 (exit $rc, wanted 1 and 'none of it got into $2, which was left as it was$3')" "$TMP/err"
+	fi
+}
+if [ -w /proc/self/clear_refs ]; then
+	nostore "-o /proc/self/clear_refs (takes no trace): exit 1, said left as it was, not 'cut back'" \
+		/proc/self/clear_refs ""
+else
+	ok "-o /proc/self/clear_refs # SKIP no writable /proc/self/clear_refs"
+fi
+if [ "$(id -u)" = 0 ]; then
+	nostore "-o /proc/version as root: exit 1, said left as it was and why, not 'cut back to 0 bytes'" \
+		/proc/version " (it reads back what it held: not a file a trace can be written to; write elsewhere with -o)"
+else
+	ok "-o /proc/version as root # SKIP not root"
+fi
+
 # Appended to a file 100 bytes short of a one-block limit (512 or 1024
 # bytes, as this shell counts blocks: measured): 100 bytes of the 264-byte
 # fixed preamble are written, then cut off again; the file's own bytes stay.
