@@ -50,7 +50,8 @@ void collect_usage(FILE *f)
 "  -d, --duration=SECONDS  stop after SECONDS: more than 0, at most 366 days,\n"
 "                          digits with an optional fraction (e.g. 0.5)\n"
 "  -b, --buffer-size=SIZE  per-CPU ring size: a power of two from 64K to 256M,\n"
-"                          with K, M or G suffix (default: the module's, 4M)\n"
+"                          digits with an optional K or M suffix, e.g. 32M\n"
+"                          (default: the module's, 4M)\n"
 "  -q, --quiet             print only errors and lost-data warnings (no summary)\n"
 "  -D, --device=PATH       device node to open, not empty\n"
 "                          (default: " COLLECT_DEFAULT_DEVICE ")\n"
@@ -147,7 +148,7 @@ int parse_buffer_size(const char *text, uint64_t *bytes, char *why,
 	mult = digit_first ? size_suffix(end) : 0;
 	if (errno || !mult) {
 		snprintf(why, why_size,
-			 "'%s' is not a size: give digits with an optional K, M or G suffix, e.g. 4M",
+			 "'%s' is not a size: give digits with an optional K or M suffix, e.g. 4M",
 			 text);
 		return -EINVAL;
 	}

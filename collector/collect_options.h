@@ -62,6 +62,8 @@ enum collect_parse_result collect_parse_args(int argc, char **argv,
  * Accepts decimal digits with an optional K, M or G suffix (powers of
  * 1024, upper or lower case, an optional trailing "B" or "iB"); the result
  * must be a power of two in [FXTRACE_BUF_SIZE_MIN, FXTRACE_BUF_SIZE_MAX].
+ * G is read but never in range (the maximum is 256M): what is said and
+ * documented is K or M, and "1G" gets the range, not "not a size".
  * Return: 0, or -EINVAL with @why filled in.
  */
 int parse_buffer_size(const char *text, uint64_t *bytes, char *why,

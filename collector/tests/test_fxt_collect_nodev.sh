@@ -63,6 +63,20 @@ check "-- '': usage error, exit 2, says to give the program to run" 2 \
 	-D "$TMP/no-such-device" -o "$TMP/t.fxt" -- '' x
 check "-o '': usage error, exit 2" 2 "^fxt-collect: -o needs a file name (or - for stdout)$" -- -o ''
 check "bad -b: exit 2 with the accepted range" 2 "power of two from 64K to 256M" -- -b 100K
+# 256M is the most: no G value is in range, so none is offered (was "K, M
+# or G suffix" in --help and the not-a-size message); 1G gets the range.
+check "--help: -b offers a K or M suffix, not G" 0 \
+	"^                          digits with an optional K or M suffix, e.g. 32M$" -- --help
+if "$COLLECT" --help | grep -q "M or G"; then
+	echo "not ok - --help offers no G suffix"
+	"$COLLECT" --help | grep "M or G" | sed 's/^/#     /'
+else
+	echo "ok - --help offers no G suffix"
+fi
+check "-b 4Q: exit 2, says K or M" 2 \
+	"^fxt-collect: '4Q' is not a size: give digits with an optional K or M suffix, e.g. 4M$" -- -b 4Q
+check "-b 1G: exit 2, says the range (to 256M)" 2 \
+	"^fxt-collect: '1G': the per-CPU buffer size must be a power of two from 64K to 256M" -- -b 1G
 check "bad -d: exit 2" 2 "more than 0 seconds" -- -d -3
 check "-d over 366 days: exit 2, says the limit" 2 "longer than 366 days" -- -d 31622401
 check "unknown option: exit 2" 2 "Try 'fxt-collect --help'" -- --frobnicate
