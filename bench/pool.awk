@@ -55,6 +55,10 @@
 # the reciprocal of the median of @other against fxtrace. The counts of
 # the three kinds are printed ("fxtrace / other / both": fxtrace's cost
 # alone <= 0, the other's alone, both).
+# A boot whose kernel logged warnings or bugs (guest.sh's BENCHINFO
+# kernel_warnings above 0, or not a count), or that did not finish (no
+# kernel_warnings line: guest.sh writes it last), is left out whole, and
+# listed before the table: bench/run.sh fails such a view.
 # Runs that failed (rc != 0) are left out, as in report.awk, and so are
 # BENCH lines that are not whole (cut short, or with a kernel message
 # inside: bench_lines.awk's whole()), named after the table. A tracer that
@@ -95,6 +99,15 @@ BEGIN {
 }
 
 FNR == 1 { files[++nfile] = FILENAME }
+
+# guest.sh's last line: the count of kernel log lines that match the
+# selftests' KERNEL_BAD. Only a boot that has it, as 0, is pooled.
+/^BENCHINFO / {
+	for (i = 2; i <= NF; i++)
+		if (index($i, "kernel_warnings=") == 1)
+			kw[nfile] = substr($i, 17)
+	next
+}
 
 /^BENCH / {
 	if (!whole($0)) {
@@ -143,11 +156,11 @@ FNR == 1 { files[++nfile] = FILENAME }
 		# A tracer that could not say what it lost (lost=-): its
 		# events per op count what it recorded; said after the table.
 		if (!num(kv["lost"]))
-			lost_unknown[kv["cfg"]]++
+			lost_unknown[nfile, kv["cfg"]]++
 	} else if (kv["cfg"] != "none") {
 		# No event count at all: no cost per event, and what it lost is
 		# not known either; said after the table.
-		no_events[kv["cfg"]]++
+		no_events[nfile, kv["cfg"]]++
 	}
 	rounds[nfile, wl, kv["round"]] = 1
 }
@@ -258,9 +271,57 @@ function fmt_ratio(a, b) {
 	return sprintf("%.3f", a / b)
 }
 
+# Why boot @f is not pooled, or "": its kernel complained, or it did not
+# finish (guest.sh writes kernel_warnings after its last round; a boot the
+# watchdog stopped, or whose results were taken from its console, has
+# none).
+function boot_failed(f) {
+	if (!(f in kw))
+		return "no BENCHINFO kernel_warnings line: the boot did not finish (or did not check its kernel log)"
+	if (kw[f] !~ /^[0-9]+$/)
+		return "kernel_warnings=" kw[f] ": its kernel log was not checked"
+	if (kw[f] + 0 > 0)
+		return "kernel_warnings=" kw[f] ": its kernel logged warnings or bugs"
+	return ""
+}
+
+# Leave out every run of the boots that failed (boot_failed()), listed.
+function drop_failed_boots(    f, why, key, kp) {
+	for (f = 1; f <= nfile; f++) {
+		if ((why = boot_failed(f)) == "")
+			continue
+		left_out[++nleft] = files[f] ": " why
+		failed_boot[f] = 1
+	}
+	if (!nleft)
+		return
+	for (key in raw) {
+		split(key, kp, SUBSEP)
+		if (kp[1] in failed_boot) {
+			delete raw[key]; delete cal[key]; delete old[key]; delete per_op[key]
+		}
+	}
+	for (key in rounds) {
+		split(key, kp, SUBSEP)
+		if (kp[1] in failed_boot)
+			delete rounds[key]
+	}
+}
+
 END {
 	if (bad)
 		exit 1
+	drop_failed_boots()
+	if (nleft) {
+		printf("%d boot(s) left out (pooled only: boots that finished, their kernel log checked and clean, BENCHINFO kernel_warnings=0):\n", nleft)
+		for (i = 1; i <= nleft; i++)
+			printf("- %s\n", left_out[i])
+		printf("\n")
+		if (nleft == nfile) {
+			print "pool.awk: every boot was left out: nothing to pool" > "/dev/stderr"
+			exit 1
+		}
+	}
 	if (nwl == 0) {
 		printf("pool.awk: no whole BENCH lines in the input%s\n", ncut ? sprintf(" (%d cut or interleaved, the first %s)", ncut, cut[1]) : "") > "/dev/stderr"
 		exit 1
@@ -269,7 +330,7 @@ END {
 		die("no run has a calibration: nothing to pool")
 	nmiss = set_times("new")
 	printf("Pooled: %d boot(s) of the %s view, runs timed as %s; fxtrace against %s%s.\n\n",
-	       nfile, view, view == "icount" ? "ns_per_op (instructions)" : \
+	       nfile - nleft, view, view == "icount" ? "ns_per_op (instructions)" : \
 	       "ns_per_op / the " units " of the round's \"none\" run", other, target != "" ? ", target <= " target : "")
 	table()
 	if (nmiss)
@@ -296,11 +357,16 @@ function cut_note(    i) {
 		printf("- %s\n", cut[i])
 }
 
-function lost_unknown_note(cfg) {
-	if (no_events[cfg])
-		printf("\n%s gave no count of its events in %d runs (events=-): they are left out of its cost per event, and what it lost there is not known.\n", cfg, no_events[cfg])
-	if (lost_unknown[cfg])
-		printf("\n%s could not say how many events it lost in %d runs: its events per op there count what it recorded, and if it lost any, its cost per event is overstated by that share.\n", cfg, lost_unknown[cfg])
+function lost_unknown_note(cfg,    f, ne, nu) {
+	for (f = 1; f <= nfile; f++)
+		if (!(f in failed_boot)) {
+			ne += no_events[f, cfg]
+			nu += lost_unknown[f, cfg]
+		}
+	if (ne)
+		printf("\n%s gave no count of its events in %d runs (events=-): they are left out of its cost per event, and what it lost there is not known.\n", cfg, ne)
+	if (nu)
+		printf("\n%s could not say how many events it lost in %d runs: its events per op there count what it recorded, and if it lost any, its cost per event is overstated by that share.\n", cfg, nu)
 }
 
 # The table of every workload from time[].

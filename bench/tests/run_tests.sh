@@ -299,7 +299,7 @@ stub "$rt/scripts/fetch-kernel.sh" "printf 'RELEASE=6.1.0-stub\\nKDIR=%s\\nVMLIN
 # lines only on the console (stdout), edited by that script, with CRs.
 stub "$rt/scripts/vm-run.sh" 'while [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done
 mkdir -p "$out/out" && : >"$out/dmesg.txt" || exit 1
-lines() { grep "^BENCH" "'"$T/fixture.txt"'"; echo "BENCHINFO kernel_warnings=$STUB_KW"; }
+lines() { grep "^BENCH" "'"$T/fixture.txt"'" | grep -v kernel_warnings=; echo "BENCHINFO kernel_warnings=$STUB_KW"; }
 [ -z "$STUB_CONSOLE" ] || { : >"$out/out/results.txt"; lines | sed -e "$STUB_CONSOLE" -e "s/\$/\r/"; exit 124; }
 lines >"$out/out/results.txt"'
 # make: every program (or module) the bench asks for, as an empty file.
@@ -513,7 +513,7 @@ result $? "report.awk: a tracer run without an event count: lost not known (not 
 # kernel message inside it (fxtrace's round 1 "ns_per_op=2[  812.334]
 # watchdog: ...", read as 2 ns an op): left out and listed, the other
 # runs' figures as without it (perf 1249 ns/event from round 1: 0.120).
-grep '^BENCH' "$T/fixture.txt" | sed '$s/ events=4400 .*/ events=44/' >"$tmp/trunc.txt"
+grep '^BENCH' "$T/fixture.txt" | sed '/round=2 wl=pp1 cfg=perf/s/ events=4400 .*/ events=44/' >"$tmp/trunc.txt"
 awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/trunc.txt" >"$tmp/last" 2>&1
 grep -q '^| pp1 | perf | 1 | 15000 | - | 2.00 | 5000 | 33.1% | 4.00 | 1249 |' "$tmp/last" &&
 	grep -qx '| pp1 | 0.300 | 0.120 (perf lost 3) | - | - |' "$tmp/last" && ! grep -q '0\.040' "$tmp/last" &&
@@ -614,6 +614,7 @@ BENCH view=icount round=$r wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op
 BENCH view=icount round=$r wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=12000 calib_before=500 calib_after=500 csw=2000 events=4400 lost=0 out_bytes=240000 tracer_cpu_ns=300000 interval_ns=12000000 settle_ns=300000000 tracer_cpu_after_ns=0 pending_end_bytes=60000 pending_end_records=1100 pending_after_bytes=60000 pending_after_records=1100 retries=0
 EOF
 done >"$tmp/after.txt"
+echo "BENCHINFO kernel_warnings=0" >>"$tmp/after.txt"
 awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/after.txt" >"$tmp/table" 2>&1
 cp "$tmp/table" "$tmp/last"
 [[ $(row pp1 fxtrace) == "| pp1 | fxtrace | 2 | 10600 | 0.0% | 2.00 | 600 | 6.0% | 4.00 | 150 |"* &&
@@ -665,10 +666,28 @@ pool_run a 3 none 100; pool_run a 3 fxtrace 104; pool_run a 3 ftrace 98
 pool_run b 1 none 200; pool_run b 1 fxtrace 216; pool_run b 1 ftrace 240
 pool_run b 2 none 200; pool_run b 2 fxtrace '' 124; pool_run b 2 ftrace 260
 pool_run b 3 none 200; pool_run b 3 fxtrace 230; pool_run b 3 ftrace 250
+# guest.sh's last line: each boot finished, its kernel log clean.
+echo "BENCHINFO kernel_warnings=0" | tee -a "$tmp/pool-a.txt" >>"$tmp/pool-b.txt"
 awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 2 | 5 | 0.343 | 0.500 \[-\] | 0 / 1 / 0 | 0.438 \[-\] | 0.417, 0.460 | 1 of 2 |' "$tmp/last" &&
 	grep -q '^Pooled: 2 boot(s) of the wall view, runs timed as ns_per_op / the calib_med_ns of the round.s "none" run; fxtrace against ftrace, target <= 0.45\.$' "$tmp/last"
 result $? "pool.awk: pooled and per-boot ratios, noise rounds and failed runs of a hand-worked fixture"
+# A boot whose kernel complained (kernel_warnings=2), or that did not
+# finish (no kernel_warnings line: guest.sh writes it last; a results.txt
+# the watchdog left, its last rounds missing), is left out whole and
+# named: boot A alone is pooled (its 0.417).
+sed 's/^BENCHINFO kernel_warnings=0$/BENCHINFO kernel_warnings=2/' "$tmp/pool-b.txt" >"$tmp/pool-b-kw.txt"
+grep -v '^BENCHINFO kernel_warnings=\| round=3 ' "$tmp/pool-b.txt" >"$tmp/pool-b-partial.txt"
+awk -v target=0.45 -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-a.txt" "$tmp/pool-b-kw.txt" "$tmp/pool-b-partial.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | 1 | 3 | .* | 0\.417 | 1 of 1 |$' "$tmp/last" &&
+	grep -q '^Pooled: 1 boot(s) of the wall view' "$tmp/last" &&
+	grep -qx '2 boot(s) left out (pooled only: boots that finished, their kernel log checked and clean, BENCHINFO kernel_warnings=0):' "$tmp/last" &&
+	grep -qxF -- "- $tmp/pool-b-kw.txt: kernel_warnings=2: its kernel logged warnings or bugs" "$tmp/last" &&
+	grep -qxF -- "- $tmp/pool-b-partial.txt: no BENCHINFO kernel_warnings line: the boot did not finish (or did not check its kernel log)" "$tmp/last"
+result $? "pool.awk: a boot with kernel_warnings above 0, or without the line (it did not finish), is left out and named"
+awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-b-kw.txt" >"$tmp/last" 2>&1
+(($? == 1)) && grep -q 'pool.awk: every boot was left out: nothing to pool' "$tmp/last"
+result $? "pool.awk: nothing but failed boots is exit 1"
 ! grep -q 'could not say how many events it lost' "$tmp/last"
 result $? "pool.awk: no lost-count note when every run gave its count"
 sed '/cfg=ftrace/s/ lost=0 / lost=- /' "$tmp/pool-b.txt" >"$tmp/pool-b-unknown.txt"
@@ -704,6 +723,7 @@ done <<'EOF'
 5 104 99
 6 98 97
 EOF
+echo "BENCHINFO kernel_warnings=0" >>"$tmp/pool-d.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-d.txt" >"$tmp/last" 2>&1
 sed 's/cfg=fxtrace/cfg=X/; s/cfg=ftrace/cfg=fxtrace/; s/cfg=X/cfg=ftrace/' "$tmp/pool-d.txt" >"$tmp/pool-swapped.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-swapped.txt" >>"$tmp/last" 2>&1
@@ -715,6 +735,7 @@ result $? "pool.awk: a cost <= 0 counts alike on either side (ratio 0 or inf), s
 for i in $(seq 1 20); do
 	pool_run c "$i" none 100; pool_run c "$i" ftrace 200; pool_run c "$i" fxtrace "$((100 + i))"
 done
+echo "BENCHINFO kernel_warnings=0" >>"$tmp/pool-c.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-c.txt" >"$tmp/last" 2>&1
 grep -qx '| pp1 | 1 | 20 | 0.105 | 0.105 \[0.060, 0.150\] | 0 / 0 / 0 | 0.105 \[-\] | 0.105 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 20 rounds is their 6th to 15th value"
@@ -735,6 +756,7 @@ BENCH view=wall round=2 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=220
 BENCH view=wall round=3 wl=pp1 cfg=none rc=0 ops=1000 warmup=100 ns_per_op=1000 calib_before=- calib_after=- events=- lost=- norm_per_op=- calib_med_ns=- retries=0
 BENCH view=wall round=3 wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=1040 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1040 calib_med_ns=1.00 retries=0
 BENCH view=wall round=3 wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=1100 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=1047.619 calib_med_ns=1.05 retries=0
+BENCHINFO kernel_warnings=0
 EOF
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-e.txt" >"$tmp/last" 2>&1
 sed -n '/^| pp1 /p' "$tmp/last" >"$tmp/rows"
@@ -751,6 +773,7 @@ for i in $(seq 1 2000); do
 	echo "BENCH view=wall round=$i wl=pp1 cfg=ftrace rc=0 ops=1000 warmup=100 ns_per_op=101000 calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=101000 calib_med_ns=1 retries=0"
 	echo "BENCH view=wall round=$i wl=pp1 cfg=fxtrace rc=0 ops=1000 warmup=100 ns_per_op=$((100000 + i)) calib_before=1 calib_after=1 events=4400 lost=0 norm_per_op=$((100000 + i)) calib_med_ns=1 retries=0"
 done >"$tmp/pool-big.txt"
+echo "BENCHINFO kernel_warnings=0" >>"$tmp/pool-big.txt"
 awk -f "$BENCH/bench_lines.awk" -f "$BENCH/pool.awk" "$tmp/pool-big.txt" >"$tmp/last" 2>&1
 grep -q '^| pp1 | 1 | 2000 | [0-9.]* | [0-9.]* \[0.956, 1.045\] | 0 / 0 / 0 |' "$tmp/last"
 result $? "pool.awk: the median's 95% interval of 2000 rounds is their 956th to 1045th value"
