@@ -434,9 +434,10 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 success; 1 the input cannot be read or is not a whole\n"
 		"trace (not a regular file, empty, not FXT, or malformed: the records\n"
-		"before it are converted), a write error or out of memory; 2 bad command\n"
-		"line; 3 converted, but records beyond --reorder-window were left out (or\n"
-		"holes applied late; stderr says how many).\n"
+		"before it are converted), the output file cannot be created, a write\n"
+		"error or out of memory; 2 bad command line; 3 converted, but records\n"
+		"beyond --reorder-window were left out (or holes applied late; stderr\n"
+		"says how many).\n"
 		"\nEXAMPLES\n"
 		"  fxt2json sched.fxt -o sched.json   (open it in ui.perfetto.dev)\n"
 		"  fxt2json sched.fxt --reorder-window 500ms | gzip >sched.json.gz\n"
@@ -465,6 +466,38 @@ static int check_output(FILE *f)
 	fprintf(stderr, "fxt2json: writing the output failed: %s\n",
 		strerror(err));
 	return 1;
+}
+
+/*
+ * -o @path could not be created (@err): say that it is the output, not
+ * the trace, and what to do; the reason alone ("No such file or
+ * directory") reads as if the input were missing.
+ */
+static void out_open_failed(const char *path, int err)
+{
+	const char *todo;
+
+	switch (err) {
+	case ENOENT:
+		todo = "create its directory first, or give -o a path in one that exists";
+		break;
+	case ENOTDIR:
+		todo = "a part of its path is not a directory: give -o another path";
+		break;
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		todo = "give -o a path where you may write";
+		break;
+	case EISDIR:
+		todo = "give -o a file's name, not a directory's";
+		break;
+	default:
+		todo = "give -o another path, or leave it out for standard output";
+		break;
+	}
+	fprintf(stderr, "fxt2json: cannot create the output file %s (-o): %s; %s\n",
+		path, strerror(err), todo);
 }
 
 static void write_names(struct conv *cv)
@@ -641,7 +674,7 @@ int main(int argc, char **argv)
 	}
 	cv.out = outpath ? fopen(outpath, "w") : stdout;
 	if (!cv.out) {
-		fprintf(stderr, "fxt2json: %s: %s\n", outpath, strerror(errno));
+		out_open_failed(outpath, errno);
 		ret = 1;
 		goto out;
 	}

@@ -154,6 +154,19 @@ changed_between_passes() {
 	wait $pid && [ ! -s "$tmp/ch.err" ] && cmp -s "$tmp/ch.json" "$tmp/ch2.json"
 }
 t "fxt2json: an input changed between its two passes (mtime, via an -o FIFO opened between them): exit 1, says so; unchanged: exit 0, the same JSON" changed_between_passes
+# An -o that cannot be created is named as the output, with what to do
+# (before: 'fxt2json: DIR/nodir/x.json: No such file or directory', as if
+# the input were missing): exit 1, no file made.
+out_not_created() {
+	"$J" "$tmp/t.fxt" -o "$tmp/nodir/x.json" >"$tmp/o.txt" 2>"$tmp/e.txt"
+	[ $? -eq 1 ] && [ ! -e "$tmp/nodir" ] && [ ! -s "$tmp/o.txt" ] &&
+	[ "$(cat "$tmp/e.txt")" = "fxt2json: cannot create the output file $tmp/nodir/x.json (-o): No such file or directory; create its directory first, or give -o a path in one that exists" ] || return 1
+	"$J" "$tmp/t.fxt" -o "$tmp" 2>"$tmp/e.txt"
+	[ $? -eq 1 ] && [ "$(cat "$tmp/e.txt")" = "fxt2json: cannot create the output file $tmp (-o): Is a directory; give -o a file's name, not a directory's" ] || return 1
+	"$J" "$tmp/t.fxt" -o "$tmp/t.fxt/x.json" 2>"$tmp/e.txt"
+	[ $? -eq 1 ] && [ "$(cat "$tmp/e.txt")" = "fxt2json: cannot create the output file $tmp/t.fxt/x.json (-o): Not a directory; a part of its path is not a directory: give -o another path" ]
+}
+t "fxt2json -o in a missing directory, on a directory, under a file: exit 1, says the output file cannot be created, why, and what to do" out_not_created
 t "fxt2json -o - is standard output (no file named -), the same JSON as without -o; -o '' refused, exit 2" "(cd '$tmp' && rm -f ./- && '$J' -o - '$tmp/t.fxt' >'$tmp/dash.json' && [ ! -e ./- ]) && '$J' '$tmp/t.fxt' | cmp -s - '$tmp/dash.json' && json_ok '$tmp/dash.json' && { '$J' -o '' '$tmp/t.fxt' >'$tmp/o.txt' 2>'$tmp/e.txt'; [ \$? -eq 2 ]; } && grep -qx \"fxt2json: -o needs a file name ('-' is standard output)\" '$tmp/e.txt' && [ ! -s '$tmp/o.txt' ]"
 t "fxt2json on a truncated file still writes valid JSON, says where, exit 1" "'$J' '$tmp/cut.fxt' >'$tmp/c.json' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q '^fxt2json: .*cut.fxt: offset [0-9]*: truncated' '$tmp/e.txt' && json_ok '$tmp/c.json' && grep -q '\"running\"' '$tmp/c.json'"
 
