@@ -4,7 +4,8 @@
 # check-hot-text.sh - the probes that run on every context switch and wakeup
 # lie in the first page of fxtrace.ko's text
 #
-# Usage: scripts/check-hot-text.sh [MODULE.ko]   (default kmod/fxtrace.ko)
+# Usage: scripts/check-hot-text.sh [MODULE.ko]   (default kmod/fxtrace.ko;
+# --help says more)
 #
 # Why: each page a probe touches is a TLB miss on every context switch
 # wherever the kernel's TLB entries do not survive one (docs/performance.md,
@@ -16,14 +17,46 @@
 # Exit: 0 all in the first page, 1 not (or a symbol missing), 2 usage.
 set -euo pipefail
 
-ko=${1:-kmod/fxtrace.ko}
+prog=${0##*/}
 page=4096
 hot=(fxtrace_probe_sched_switch fxtrace_probe_sched_waking
      fxtrace_probe_sched_wakeup fxtrace_probe_sched_wakeup_new
      fxtrace_write_wakeup)
 
-[[ $# -le 1 ]] || { echo "usage: $0 [MODULE.ko]" >&2; exit 2; }
-[[ -r $ko ]] || { echo "$0: cannot read $ko (build the module first: make modules)" >&2; exit 2; }
+usage() {
+	cat <<EOF
+Usage: $prog [MODULE.ko]
+
+Checks that the functions that run on every context switch and wakeup,
+$(printf '  %s\n' "${hot[@]}")
+lie in the first $page bytes (one page) of MODULE.ko's .text, so that a
+probe touches one text page: each page more is a TLB miss per context
+switch where the kernel's TLB entries do not survive one
+(docs/performance.md). Prints each function's text range, or what is wrong.
+
+  MODULE.ko   the built module (default: kmod/fxtrace.ko; make modules)
+  -h, --help  show this help and exit
+
+Exit status: 0 all in the first page, 1 not (or a function missing),
+2 bad arguments or MODULE.ko cannot be read.
+EOF
+}
+
+# bad_usage MESSAGE: say what is wrong with the command line; exit 2.
+bad_usage() {
+	echo "$prog: $*" >&2
+	echo "Try '$prog --help' for more information." >&2
+	exit 2
+}
+
+case ${1:-} in
+-h | --help) usage; exit 0 ;;
+--) shift ;;
+-?*) bad_usage "unknown option '$1'" ;;
+esac
+[[ $# -le 1 ]] || bad_usage "one MODULE.ko at most, got $#: $*"
+ko=${1:-kmod/fxtrace.ko}
+[[ -r $ko ]] || { echo "$prog: cannot read $ko (build the module first: make modules)" >&2; exit 2; }
 
 # objdump -t: "offset l F section size name"; offsets are into the
 # symbol's section, so a function the compiler put elsewhere (__cold sends

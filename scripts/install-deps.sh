@@ -25,7 +25,10 @@ for arg in "$@"; do
 	case $arg in
 	--check) check_only=1 ;;
 	-h | --help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
+	*)
+		echo "$prog: unknown argument '$arg'" >&2
+		usage >&2
+		exit 2 ;;
 	esac
 done
 
