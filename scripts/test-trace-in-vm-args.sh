@@ -102,10 +102,44 @@ else
 fi
 verdict "-o /FILE: the directory / is checked (not an empty name)" "$ok"
 refused "-o naming a FIFO: exit 2 (the trace is copied to a file)" \
-	"trace-in-vm.sh: -o $TMP/odir/fifo: exists and is not a file we may replace" -o "$TMP/odir/fifo"
-refused "-d abc: exit 2" "trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got 'abc'" -d abc
+	"trace-in-vm.sh: -o $TMP/odir/fifo: exists and is not a regular file we may replace" -o "$TMP/odir/fifo"
+refused "-d abc: exit 2" "trace-in-vm.sh: -d takes seconds > 0 as fxt-collect does: digits with an optional '.' and fraction (5, 0.5, .5 or 5.), got 'abc'" -d abc
 refused "-d 0: exit 2 (fxt-collect in the VM would refuse it)" \
-	"trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got '0'" -d 0
+	"trace-in-vm.sh: -d takes seconds > 0 as fxt-collect does: digits with an optional '.' and fraction (5, 0.5, .5 or 5.), got '0'" -d 0
+# What fxt-collect's -d takes, and only that: digits with at most one '.'
+# ("e.g. 5 or 0.5" refused .5 and 5., which fxt-collect takes).
+for d in 1.2.3 . 5s -1 1e3 ' 5' 0x10 0.000; do
+	refused "-d '$d': exit 2, says exactly what -d takes" \
+		"trace-in-vm.sh: -d takes seconds > 0 as fxt-collect does: digits with an optional '.' and fraction (5, 0.5, .5 or 5.), got '$d'" -d "$d"
+done
+# accepted NAME ARGS...: past every check: install-deps.sh (a stub) ran.
+accepted() {
+	local name=$1 ok=0
+	shift
+	run "$@"
+	grep -q "^install-deps.sh" "$TMP/started" 2>/dev/null && ok=1
+	verdict "$name" "$ok" "exit $rc; wanted the argument checks passed (install-deps.sh started)"
+}
+for d in .5 1. 0.5 007 0.0001; do
+	accepted "-d $d: accepted, as fxt-collect accepts it" -d "$d" -o "$TMP/t.fxt" --kernel "${known[0]}"
+done
+accepted "-d .5 -- sleep 1: accepted with a COMMAND too" -d .5 -o "$TMP/t.fxt" -- sleep 1
+# The kernel's file systems: their files look writable to root (-w passes
+# for anything there), but hold no trace: refused before anything starts,
+# for any user, with the same message. /proc/version was taken as root,
+# and a whole VM run started.
+refused "-o /proc/version: exit 2, a proc file is no storage" \
+	"trace-in-vm.sh: -o /proc/version: on a proc file system, whose files are the kernel's, not storage: give a file on a disk, e.g. -o ./sched.fxt" \
+	-o /proc/version
+refused "-o /proc/new.fxt: exit 2, nor is a new file in /proc" \
+	"trace-in-vm.sh: -o /proc/new.fxt: on a proc file system, whose files are the kernel's, not storage" \
+	-o /proc/new.fxt
+if [[ -d /sys/kernel ]]; then
+	refused "-o /sys/kernel/t.fxt: exit 2, nor one in /sys" \
+		"trace-in-vm.sh: -o /sys/kernel/t.fxt: on a sysfs file system" -o /sys/kernel/t.fxt
+else
+	tap_skip "-o /sys/kernel/t.fxt" "no /sys/kernel here"
+fi
 refused "-d 31622401: exit 2, more than 366 days (fxt-collect in the VM would refuse it)" \
 	"trace-in-vm.sh: -d takes at most 366 days (31622400 s), as fxt-collect does, got '31622401'" -d 31622401
 refused "-d 31622400.5: exit 2, more than 366 days" \
@@ -124,7 +158,7 @@ refused "a stray argument: the message shows where a COMMAND goes, quoted for th
 refused "-- with no COMMAND: exit 2" "trace-in-vm.sh: -- needs a COMMAND after it, e.g. -- sleep 1" -d 1 --
 refused "-- '': an empty COMMAND, exit 2" "trace-in-vm.sh: -- '': the COMMAND is an empty word" -- '' x
 refused "-d 0 -- sleep 1: -d is checked with a COMMAND too" \
-	"trace-in-vm.sh: -d takes seconds > 0, e.g. 5 or 0.5, got '0'" -d 0 -- sleep 1
+	"trace-in-vm.sh: -d takes seconds > 0 as fxt-collect does: digits with an optional '.' and fraction (5, 0.5, .5 or 5.), got '0'" -d 0 -- sleep 1
 refused "-o a directory -- sleep 1: -o is checked with a COMMAND too" \
 	"trace-in-vm.sh: -o $TMP/odir is a directory" -o "$TMP/odir" -- sleep 1
 refused "--kernel 5.10 -- sleep 1: --kernel is checked with a COMMAND too" \

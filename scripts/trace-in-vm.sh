@@ -94,9 +94,14 @@ or, given a COMMAND, that instead of the fixed workload:
 
 then copies the trace to FILE on this machine and summarizes it.
 
-  -o FILE            where to put the trace (default: ./sched.fxt)
-  -d SECONDS         how long to trace: more than 0, at most 366 days
-                     (default: 5; with a COMMAND, until it exits)
+  -o FILE            where to put the trace (default: ./sched.fxt): a
+                     regular file to replace, or a new file in a writable
+                     directory, not on /proc, /sys or another of the
+                     kernel's file systems
+  -d SECONDS         how long to trace: more than 0, at most 366 days,
+                     digits with an optional fraction (5, 0.5, .5 or 5.,
+                     as fxt-collect takes them; default: 5; with a
+                     COMMAND, until it exits)
   --kernel FLAVOUR   $kernels (default 6.1)
   --timeout SECONDS  the VM's time limit, boot included: whole seconds,
                      more than -d (default: 600 + -d's whole seconds; 601
@@ -187,14 +192,16 @@ while [[ $# -gt 0 ]]; do
 		bad_usage "unexpected argument '$1' (a COMMAND to trace goes after --, e.g. $prog --$suggest)" ;;
 	esac
 done
-[[ $duration =~ ^[0-9]+(\.[0-9]+)?$ && $duration =~ [1-9] ]] ||
-	bad_usage "-d takes seconds > 0, e.g. 5 or 0.5, got '$duration'"
+# What fxt-collect's -d takes: digits with at most one '.' among or after
+# them ("5", "0.5", ".5", "5."), not all zeros.
+[[ $duration =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ && $duration =~ [1-9] ]] ||
+	bad_usage "-d takes seconds > 0 as fxt-collect does: digits with an optional '.' and fraction (5, 0.5, .5 or 5.), got '$duration'"
 # The whole seconds, base 10 whatever the leading zeros (bash reads "08"
 # as octal, and fails on it), at most fxt-collect's limit of 366 days:
 # the VM's time limit below is computed from them and cannot overflow.
 max_s=$((366 * 24 * 3600))
-secs=''
-[[ ${duration%.*} =~ ^0*([0-9]{1,9})$ ]] && secs=$((10#${BASH_REMATCH[1]}))
+secs='' whole=${duration%.*}
+[[ ${whole:-0} =~ ^0*([0-9]{1,9})$ ]] && secs=$((10#${BASH_REMATCH[1]}))
 if [[ -z $secs ]] || ((secs > max_s)) || { ((secs == max_s)) && [[ $duration == *.*[1-9]* ]]; }; then
 	bad_usage "-d takes at most 366 days ($max_s s), as fxt-collect does, got '$duration'"
 fi
@@ -222,8 +229,21 @@ out=$(realpath -m -- "$out")
 out_dir=${out%/*}
 out_dir=${out_dir:-/}
 [[ -d $out_dir ]] || bad_usage "-o $out: the directory $out_dir does not exist"
+# The kernel's own file systems: their "regular" files are interfaces, not
+# storage, and to root every one of them looks writable (-w is access(2),
+# which CAP_DAC_OVERRIDE passes): /proc/version would be taken, and the
+# copy fail after the VM run.
+where=$out_dir
+[[ -e $out ]] && where=$out
+fstype=$(stat -f -c %T -- "$where" 2>/dev/null) || fstype=''
+case $fstype in
+proc | sysfs | debugfs | tracefs | securityfs | configfs | cgroupfs | cgroup2fs | \
+bpf_fs | efivarfs | pstorefs | fusectl | selinux | smackfs | mqueue | devpts)
+	bad_usage "-o $out: on a $fstype file system, whose files are the kernel's, not storage: give a file on a disk, e.g. -o ./sched.fxt" ;;
+esac
 if [[ -e $out ]]; then
-	[[ -f $out && -w $out ]] || bad_usage "-o $out: exists and is not a file we may replace"
+	[[ -f $out && -w $out ]] ||
+		bad_usage "-o $out: exists and is not a regular file we may replace"
 else
 	[[ -w $out_dir ]] || bad_usage "-o $out: the directory $out_dir is not writable"
 fi
