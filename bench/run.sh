@@ -65,7 +65,10 @@ Options:
                      and a ping-pong round trip is always 4 events)
   --profile on|off   after the rounds, sample with perf where fxt-collect's
                      time goes while it drains pp1 (default on)
-  --rev REV          benchmark commit REV (default HEAD)
+  --rev REV          benchmark commit REV's kmod/, uapi/ and collector/
+                     (default HEAD) with this bench/; for an older
+                     revision's own figures run its own bench/run.sh from
+                     a git worktree (docs/performance.md, "Reproduce")
   --tree             benchmark the working tree as it is, uncommitted
                      changes included, instead of a commit
   --src DIR          benchmark the Kbuild, kmod/, uapi/ and collector/ of
@@ -97,7 +100,8 @@ Options:
   --vm-timeout S     limit per VM boot (default 7200)
   --out DIR          results directory (default
                      build/bench/results/<date>-<rev>)
-  --no-host          skip the host benchmarks
+  --no-host          skip the host benchmarks (and build of their programs
+                     only fxt-dump, for the record sizes)
   --host-only        only the host benchmarks (no VM)
   --host-mb MB       size of the host benchmarks' data (default 1100)
   -h, --help         this text
@@ -244,10 +248,26 @@ main() {
 	} >"$summary"
 
 	# --- host-side benchmarks --------------------------------------------------------
+	# This bench/ is built against the snapshot's collector/ and uapi/. The
+	# host benchmarks need all of its programs, tools/tests/gen_trace.c
+	# (this tree's, for this tree's ABI) too; without them (--no-host) only
+	# fxt-dump, for sizes.sh, and that is the snapshot's own.
 	MAKE=${MAKE:-make}
-	"$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" BUILDDIR="$work/host-$label" >&2 ||
-		die "building the host benchmark programs failed (see above)"
 	host_build=$work/host-$label
+	host_targets=()
+	((do_host)) || host_targets=("$host_build/collector/fxt-dump")
+	if ! "$MAKE" -s -C "$BENCH" COLLECTOR="$src/collector" BUILDDIR="$host_build" "${host_targets[@]}" >&2; then
+		what="the host benchmark programs (all of bench/'s, for the host benchmarks)"
+		((do_host)) || what="the host benchmark programs (only fxt-dump, for sizes.sh: --no-host)"
+		if [[ -n $src_dir ]]; then
+			die "building $what against $src_dir's collector/ and uapi/ failed (see above). Likely cause: its ABI is not the one this tree's bench/ (and tools/tests/gen_trace.c) is written for; benchmark it with a bench/ of its own time"
+		elif ((!tree)) && [[ $commit != "$(git -C "$REPO" rev-parse HEAD)" ]]; then
+			hint="or give --no-host, which builds only fxt-dump"
+			((do_host)) || hint="its collector/ does not build here"
+			die "building $what against $label's collector/ and uapi/ failed (see above). Likely cause: --rev $rev is older than this tree's bench/ (and tools/tests/gen_trace.c), which need this tree's ABI: --rev runs the current bench/ against that revision's kmod/ and collector/. For that revision's own figures run its own bench/run.sh from a git worktree: git worktree add /tmp/fxtrace-$label $label && /tmp/fxtrace-$label/bench/run.sh OPTIONS (without --rev); $hint"
+		fi
+		die "building $what failed (see above)"
+	fi
 
 	run_host() {
 		log "host benchmarks (${host_mb} MB)"

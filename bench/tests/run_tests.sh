@@ -303,7 +303,11 @@ lines() { grep "^BENCH" "'"$T/fixture.txt"'" | grep -v kernel_warnings=; echo "B
 [ -z "$STUB_CONSOLE" ] || { : >"$out/out/results.txt"; lines | sed -e "$STUB_CONSOLE" -e "s/\$/\r/"; exit 124; }
 lines >"$out/out/results.txt"'
 # make: every program (or module) the bench asks for, as an empty file.
-stub "$sb/make" 'for a; do case $a in
+# Each call's arguments go to $STUB_MAKE_LOG; with STUB_MAKE_FAIL set the
+# host programs' build (BUILDDIR=...) fails.
+stub "$sb/make" 'echo "$*" >>"${STUB_MAKE_LOG:-/dev/null}"
+case " $* " in *" BUILDDIR="*) [ -z "$STUB_MAKE_FAIL" ] || { echo "stub make: failing as asked" >&2; exit 2; } ;; esac
+for a; do case $a in
 M=*) mkdir -p "${a#M=}/kmod" && : >"${a#M=}/kmod/fxtrace.ko" ;;
 BUILDDIR=* | VM_BINDIR=*) mkdir -p "${a#*=}" && for f in fxt-collect fxt-dump fxt-bench fxt-probe-only; do : >"${a#*=}/$f"; done ;;
 esac; done'
@@ -341,6 +345,36 @@ run_stubbed 0 '/round=2 wl=pp1 cfg=perf/s/ events=4400 .*/ events=44/'
 	grep -qxF "run.sh: view icount: 1 BENCH lines of the console are cut short (no retries=N at the end): left out of $tmp/rt-out/icount.results.txt" "$tmp/last" &&
 	grep -q '^| pp1 | perf | 1 | 15000 |' "$tmp/rt-out/table-icount.md"
 result $? "run.sh: from the console of a guest that died only whole BENCH lines are taken, the cut one counted (exit $rc)"
+# --no-host: of bench/'s programs only fxt-dump (for sizes.sh) is built,
+# not gen_trace and the rest, which the host benchmarks alone need (and
+# which need this tree's ABI: a --rev before it failed there, before any
+# VM booted).
+rm -rf "$tmp/rt-out" "$rt/build" "$tmp/make-args"
+STUB_MAKE_LOG=$tmp/make-args STUB_KW=0 MAKE=$sb/make PATH="$sb:$PATH" timeout 60 bash "$rt/bench/run.sh" --src "$tmp/rt-src" \
+	--views icount --no-host --out "$tmp/rt-out" >"$tmp/last" 2>&1
+rc=$?
+grep -F -- "-C $rt/bench " "$tmp/make-args" >"$tmp/last"
+[[ $rc == 0 && $(grep -c ' BUILDDIR=' "$tmp/last") == 1 ]] &&
+	grep -q "^-s -C $rt/bench COLLECTOR=[^ ]* BUILDDIR=$rt/build/bench/host-src-rt-src $rt/build/bench/host-src-rt-src/collector/fxt-dump\$" "$tmp/make-args"
+result $? "run.sh --no-host: builds only fxt-dump of the host programs (exit $rc)"
+# A host build that fails with --rev (an older revision than this bench/)
+# says what is the likely cause and what to do: a git repository of the
+# stub tree, two commits, --rev the older one.
+rg=$tmp/rg
+mkdir -p "$rg"
+cp -a "$rt/bench" "$rt/scripts" "$rt/selftests" "$rg/"
+mkdir -p "$rg/kmod" "$rg/uapi" "$rg/collector" && : >"$rg/Kbuild" && : >"$rg/kmod/k.c" && : >"$rg/uapi/u.h" && : >"$rg/collector/c.c"
+gitq() { git -C "$rg" -c user.name=t -c user.email=t@t -c commit.gpgsign=false "$@" >/dev/null 2>&1; }
+gitq init -q && gitq add . && gitq commit -q -m old && echo 1 >"$rg/uapi/u.h" && gitq commit -q -a -m new
+old_rev=$(git -C "$rg" rev-parse --short HEAD~1)
+for mode in --host-only --no-host; do
+	STUB_MAKE_FAIL=1 STUB_KW=0 MAKE=$sb/make PATH="$sb:$PATH" timeout 60 bash "$rg/bench/run.sh" --rev HEAD~1 $mode \
+		--views icount --out "$tmp/rg-out" >"$tmp/last" 2>&1
+	rc=$?
+	((rc == 1)) && grep -q "^run.sh: error: building the host benchmark programs .* against $old_rev's collector/ and uapi/ failed (see above)\. Likely cause: --rev HEAD~1 is older than this tree's bench/ .*--rev runs the current bench/ against that revision's kmod/ and collector/\. For that revision's own figures run its own bench/run.sh from a git worktree: git worktree add /tmp/fxtrace-$old_rev $old_rev" "$tmp/last"
+	result $? "run.sh --rev HEAD~1 $mode: a failed host build names --rev as the likely cause and a git worktree as what to do (exit $rc)"
+done
+
 # kernel_log.awk alone: no line (the guest did not get there) or no count fails.
 printf 'BENCH view=test\n' >"$tmp/kw-none.txt"
 out=$(awk -v dmesg=D -f "$BENCH/kernel_log.awk" "$tmp/kw-none.txt")
