@@ -35,7 +35,7 @@ static void usage(FILE *f)
 "            runtime/switches/migrations, time span, dropped and lost\n"
 "            records (-n N: at most N threads)\n"
 "Filters: --pid LIST, --tid LIST (comma separated; pid 0: threads whose\n"
-"         process is unknown), --comm PATTERN (glob),\n"
+"         process is unknown), --comm PATTERN (glob; not empty),\n"
 "         --from T, --to T (time since the trace's start, its first\n"
 "         scheduling record, as the text prints times: 3.935938727s;\n"
 "         T is a number with an optional unit ns, us, ms, s; default ns)\n"
@@ -295,6 +295,14 @@ int main(int argc, char **argv)
 				goto usage_err;
 			break;
 		case OPT_COMM:
+			/* as --pid ,, is: an unset shell variable's value,
+			 * not a wish to see only the threads with no name
+			 * (all '' would match) */
+			if (!*optarg) {
+				fprintf(stderr, "%s: --comm '': no pattern (an empty one would select only the threads with no name); to select every thread, leave --comm out, or give a glob such as 'ping*'\n",
+					prog);
+				goto usage_err;
+			}
 			an.f.comm = optarg;
 			break;
 		case OPT_FROM:

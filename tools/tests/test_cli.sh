@@ -73,6 +73,19 @@ assert \"processes\" in d
 ' '$tmp/p.json'"
 t "--intervals lists every interval" "n=\$('$S' latency '$tmp/t.fxt' --intervals | tail -n +2 | wc -l); c=\$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[\"wakeup_latency_ns\"][\"count\"]+d[\"preempt_latency_ns\"][\"count\"])' '$tmp/p.json'); [ \"\$n\" -eq \"\$c\" ]"
 t "filters: --pid, --tid, --comm" "'$S' latency '$tmp/t.fxt' --pid 2000 --json | grep -q '\"tid\": 2006' && ! '$S' latency '$tmp/t.fxt' --pid 2000 --json | grep -q '\"tid\": 1001' && '$S' summary '$tmp/t.fxt' --tid 1001 --csv | grep -q '^thread,1001,' && '$S' top '$tmp/t.fxt' --comm 'worker-*' -n 3 --json | grep -q worker"
+# --comm '' (an unset shell variable) is refused as --pid ,, is, in every
+# command that takes it: exit 2, the message and where help is, no output.
+# (Before: exit 0, and only the threads with no name: none on most traces.)
+comm_empty() {
+	for args in latency "latency -T" "latency -P" "latency --intervals" "top" "summary" "summary --csv"; do
+		# shellcheck disable=SC2086
+		"$S" $args "$tmp/t.fxt" --comm '' >"$tmp/o.txt" 2>"$tmp/e.txt"
+		[ $? -eq 2 ] && [ ! -s "$tmp/o.txt" ] &&
+		[ "$(cat "$tmp/e.txt")" = "fxt-sched: --comm '': no pattern (an empty one would select only the threads with no name); to select every thread, leave --comm out, or give a glob such as 'ping*'
+Try 'fxt-sched --help' for more information." ] || return 1
+	done
+}
+t "--comm '': a usage error (exit 2) with a message, in latency (-T, -P, --intervals), top and summary" comm_empty
 t "usage errors exit 2" "{ '$S' 2>/dev/null; [ \$? -eq 2 ]; } && { '$S' bogus x 2>/dev/null; [ \$? -eq 2 ]; } && { '$S' latency '$tmp/t.fxt' --from 1parsec 2>/dev/null; [ \$? -eq 2 ]; }"
 t "missing file exits 1 with a message" "'$S' summary '$tmp/none.fxt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -q 'No such file' '$tmp/e.txt'"
 t "stdin input" "'$S' summary - <'$tmp/t.fxt' | grep -q 'records:'"
