@@ -37,13 +37,14 @@ Options:
                      icount view; pp1t is pp1 between two threads of one
                      process, to see what the address-space change costs)
   --configs LIST     space- or comma-separated, of none probe fxtrace ftrace
-                     perf (default all, in that order)
+                     perf (default all, in that order; none is required)
   --pp-ops N         ping-pong round trips per run (default 20000)
   --sw-ops N         sleep/wake hops per run (default 40000)
-  --sw-threads N     sleep/wake threads (default 32)
-  --sw-tokens N      sleep/wake tokens in flight (default 1: every hop is
-                     one wakeup and one blocking switch, so the schedule
-                     does not change with the tracer's speed)
+  --sw-threads N     sleep/wake threads, 2 to 1024 (default 32)
+  --sw-tokens N      sleep/wake tokens in flight, fewer than --sw-threads
+                     (default 1: every hop is one wakeup and one
+                     blocking switch, so the schedule does not change
+                     with the tracer's speed)
   --calib-ops N      getppid() calls per calibration (default 100000)
   --settle MS        after each run's loop the workload sleeps MS ms while
                      the tracer's reader catches up; its CPU time there is
@@ -83,20 +84,21 @@ Options:
                      and clears pages 8 bytes per rep iteration instead of
                      1, and the instruction view counts every iteration
                      (docs/performance.md, "The price of a byte")
-  --chunks K         wall view: each run in K pieces with a getppid()
-                     calibration (--chunk-calib calls) before, between and
-                     after them (their median: calib_med_ns); the table
-                     divides every run of a round by that median of the
-                     round's none run, taken with no tracer running
-                     (bench/README.md, "Calibration") (default 20; 1 = one
-                     piece, calibrated before and after)
+  --chunks K         wall view: each run in K pieces (1 to 1000) with a
+                     getppid() calibration (--chunk-calib calls) before,
+                     between and after them (their median: calib_med_ns);
+                     the table divides every run of a round by that
+                     median of the round's none run, taken with no tracer
+                     running (bench/README.md, "Calibration") (default
+                     20; 1 = one piece, calibrated before and after)
   --chunk-calib N    getppid() calls per calibration between pieces
                      (default 5000)
   --calib-tolerance PCT
                      wall view: run again (up to 3 times) a run whose
                      calibrations before and after differ by more than PCT
                      percent (default 0 = never)
-  --run-timeout S    per-run limit inside the guest (default 600)
+  --run-timeout S    per-run limit inside the guest, at most 86400 (default
+                     600)
   --vm-timeout S     limit per VM boot (default 7200)
   --out DIR          results directory (default
                      build/bench/results/<date>-<rev>)
@@ -183,6 +185,22 @@ main() {
 	for c in $configs; do
 		[[ $c =~ ^(none|probe|fxtrace|ftrace|perf)$ ]] || { echo "$prog: unknown configuration '$c' (none probe fxtrace ftrace perf)" >&2; exit 2; }
 	done
+	# Settings the guest's fxt-bench, or the tables, would refuse only
+	# after a boot: refused here, saying what to give.
+	[[ " $configs " == *" none "* ]] || {
+		echo "$prog: --configs '$configs' has no 'none': every overhead is over the round's none run (and the wall view's calibration is its); give e.g. --configs none,${configs// /,}" >&2
+		exit 2
+	}
+	((10#$sw_threads >= 2 && 10#$sw_threads <= 1024)) 2>/dev/null || {
+		echo "$prog: --sw-threads is 2 to 1024 (fxt-bench's limit), not '$sw_threads'" >&2
+		exit 2
+	}
+	((10#$sw_tokens < 10#$sw_threads)) 2>/dev/null || {
+		echo "$prog: --sw-tokens ($sw_tokens) must be less than --sw-threads ($sw_threads) (fxt-bench sleepwake needs a thread without a token to hand one to); give --sw-tokens $((sw_threads > 1 ? sw_threads - 1 : 1)) or fewer, or more --sw-threads" >&2
+		exit 2
+	}
+	((10#$chunks <= 1000)) 2>/dev/null || { echo "$prog: --chunks is 1 to 1000 (fxt-bench's limit), not '$chunks'" >&2; exit 2; }
+	((10#$run_timeout <= 86400)) 2>/dev/null || { echo "$prog: --run-timeout is 1 to 86400 s (fxt-bench's limit), not '$run_timeout'" >&2; exit 2; }
 	for w in $workloads; do
 		[[ $w =~ ^(pp1|pp2|sw|pp1t)$ ]] || { echo "$prog: unknown workload '$w' (pp1, pp2, sw, pp1t)" >&2; exit 2; }
 	done
@@ -190,6 +208,12 @@ main() {
 	for v in "${view_list[@]}"; do
 		[[ $v == icount || $v == wall ]] || { echo "$prog: unknown view '$v' (icount, wall)" >&2; exit 2; }
 	done
+	# pp2 needs 2 vCPUs: the icount view (1 vCPU) skips it, and with no
+	# other workload that view would run nothing.
+	if [[ " ${view_list[*]} " == *" icount "* ]] && [[ -z $(for w in $workloads; do [[ $w == pp2 ]] || echo "$w"; done) ]]; then
+		echo "$prog: --workloads '$workloads' in the icount view: pp2 needs 2 vCPUs and that view has 1, so it would run nothing; add pp1, sw or pp1t, or give --views wall" >&2
+		exit 2
+	fi
 	# The wall view cuts each ping-pong run into --chunks pieces of at least one round trip.
 	if [[ " ${view_list[*]} " == *" wall "* ]] && ((pp_ops < chunks)); then
 		echo "$prog: --pp-ops ($pp_ops) must be at least --chunks ($chunks) in the wall view" >&2

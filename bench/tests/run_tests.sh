@@ -375,6 +375,31 @@ for mode in --host-only --no-host; do
 	result $? "run.sh --rev HEAD~1 $mode: a failed host build names --rev as the likely cause and a git worktree as what to do (exit $rc)"
 done
 
+# Settings that could only fail after a boot are refused before any build
+# (exit 2, a message that says what to give), here in the stub tree, so
+# that a run.sh without the check goes no further than its stubs.
+bad=0
+for args in "--sw-tokens 32" "--sw-threads 2000" "--sw-threads 1" "--views icount --workloads pp2" "--workloads pp2" \
+	"--configs fxtrace,ftrace" "--chunks 1001" "--run-timeout 86401"; do
+	rm -rf "$tmp/rt-out" "$rt/build" "$tmp/make-args"
+	# shellcheck disable=SC2086 # the arguments are meant to split
+	STUB_MAKE_LOG=$tmp/make-args STUB_KW=0 MAKE=$sb/make PATH="$sb:$PATH" timeout 60 bash "$rt/bench/run.sh" --src "$tmp/rt-src" \
+		--no-host --out "$tmp/rt-out" $args >"$tmp/last" 2>&1
+	rc=$?
+	msg=$(sed -n 1p "$tmp/last")
+	case $args in
+	--sw-tokens*) want="--sw-tokens (32) must be less than --sw-threads (32) (fxt-bench sleepwake needs a thread without a token to hand one to); give --sw-tokens 31 or fewer, or more --sw-threads" ;;
+	"--sw-threads 2000") want="--sw-threads is 2 to 1024 (fxt-bench's limit), not '2000'" ;;
+	*pp2) want="pp2 needs 2 vCPUs and that view has 1, so it would run nothing; add pp1, sw or pp1t, or give --views wall" ;;
+	--configs*) want="has no 'none': every overhead is over the round's none run (and the wall view's calibration is its); give e.g. --configs none,fxtrace,ftrace" ;;
+	*) want="(fxt-bench's limit)" ;;
+	esac
+	((rc == 2)) && [[ $msg == "run.sh: "*"$want"* && ! -e $tmp/make-args ]] ||
+		{ bad=1; echo "# 'run.sh $args' exited $rc (make called: $([[ -e $tmp/make-args ]] && echo yes || echo no)), not 2 with '$want': $msg"; }
+done
+: >"$tmp/last"
+result $bad "run.sh: settings that fail only in the guest (tokens >= threads, 2000 threads, pp2 alone in the icount view, no none run, ...) are exit 2 before any build"
+
 # kernel_log.awk alone: no line (the guest did not get there) or no count fails.
 printf 'BENCH view=test\n' >"$tmp/kw-none.txt"
 out=$(awk -v dmesg=D -f "$BENCH/kernel_log.awk" "$tmp/kw-none.txt")
