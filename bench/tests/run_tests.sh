@@ -522,12 +522,34 @@ grep -q '^| pp1 | 0.300 | 0.080 (perf lost 3) | - | - |$' "$tmp/table" &&
 	grep -qx -- '- pp1: fxtrace / perf per event = 0.080 (target <= 0.125): met (perf lost 3)' "$tmp/table" &&
 	grep -q '^- round 2 pp1 ftrace: exit 124$' "$tmp/table"
 result $? "report.awk: the fixture's ratios, target verdicts and failed run; a ratio where a tracer lost events is marked"
+# fxtrace losing events: the loss target is NOT met and names the count,
+# and every ratio of fxtrace's is marked (17 lost in round 1: events/op
+# 4417/1100 and 4.00 -> 4.01, 150 ns/event, 0.299).
+sed '/round=1 wl=pp1 cfg=fxtrace/s/ lost=0 / lost=17 /' "$T/fixture.txt" >"$tmp/fxtrace-lost.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/fxtrace-lost.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | fxtrace | 2 | 15700 | 67.5% | 2.00 | 600 | 4.0% | 4.01 | 150 | 4400 | 17 (0.2%) |' "$tmp/last" &&
+	grep -qx -- '- pp1: fxtrace lost 17 events over all runs at the default buffer size (target 0): NOT met' "$tmp/last" &&
+	grep -qx -- '- pp1: fxtrace / ftrace per event = 0.299 (target <= 0.25): NOT met (fxtrace lost 17)' "$tmp/last" &&
+	! grep -q 'fxtrace lost 0 events' "$tmp/last"
+result $? "report.awk: fxtrace losing 17 events: the loss target is NOT met, with the count, and its ratios are marked"
+# The collector's CPU target: fxt-collect at 1000000 ns of a 10400000 ns
+# interval, 9.6% of a CPU, is over the 5% target.
+sed '/cfg=fxtrace/s/tracer_cpu_ns=100000 /tracer_cpu_ns=1000000 /' "$T/fixture.txt" >"$tmp/fxtrace-cpu.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/fxtrace-cpu.txt" >"$tmp/last" 2>&1
+grep -q '^| pp1 | fxtrace | 2 | .* | 9\.6% |$' "$tmp/last" &&
+	grep -qx -- '- pp1: fxt-collect used 9.6% of a CPU (median; target < 5%): NOT met' "$tmp/last"
+result $? "report.awk: fxt-collect at 9.6% of a CPU does not meet the < 5% target"
 # The lost column's share: perf's second run losing 4400 of its 8800 + 4400
 # events, a third of all it saw.
 sed '/cfg=perf/{/lost=0/s/ lost=0 / lost=4400 /}' "$T/fixture.txt" >"$tmp/perf-lost.txt"
 awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/perf-lost.txt" >"$tmp/last" 2>&1
 grep -q '^| pp1 | perf | 2 | .* | 4403 (33.3%) |' "$tmp/last"
 result $? "report.awk: the lost column gives the share of recorded + lost"
+# Its B/event is output bytes per event recorded: 500000 / 4400 in both
+# runs, 113.6 (per event seen, recorded + lost, it would be 113.6 and
+# 56.8: median 85.2).
+grep -q '^| pp1 | perf | 2 | .* | 4403 (33.3%) | 113\.6 | 1\.0% |$' "$tmp/last"
+result $? "report.awk: B/event of a tracer that lost events is bytes per event recorded (113.6, not 85.2)"
 # There, writing perf's output is priced per event it saw: 500000 B over
 # 4403 and 8800 events, median 85.2 B, 170 ns at 2 ns/B, 14% of its 1250
 # ns an event (per recorded event it would be 113.6 B, 227 ns, 18%).
@@ -691,6 +713,15 @@ cp "$tmp/table" "$tmp/last"
 	grep -q 'not charged in this view' "$tmp/table" &&
 	grep -qx '| pp1 | fxtrace | 0.20 | 100 | +0 | 880 (20.0%) | 0 (0.0%) | 0 |' "$tmp/table"
 result $? "report.awk calibrate=1: the reader's CPU after the loop is shown, not charged"
+# The estimated drain charges the reader's CPU after the loop too: with
+# fxtrace holding 80000 of its 280000 B after the window, its reader's
+# (100000 + 200000) ns over the other 200000 B cost 120 ns an op for
+# them, 30 an event (without the window's 200000 ns it would be 10).
+sed '/cfg=fxtrace/{s/out_bytes=250000 /out_bytes=280000 /; s/pending_after_bytes=0 /pending_after_bytes=80000 /}' "$tmp/after.txt" >"$tmp/after-tail.txt"
+awk -v calibrate=0 -f "$BENCH/bench_lines.awk" -f "$BENCH/report.awk" "$tmp/after-tail.txt" >"$tmp/table" 2>&1
+cp "$tmp/table" "$tmp/last"
+grep -q '^| pp1 | fxtrace | 0\.20 | 100 | +50 | .* | 30 |$' "$tmp/table"
+result $? "report.awk: the estimated cost of draining what is left counts the reader's CPU after the loop (30 ns/event, not 10)"
 # The same with round 2 on a host twice as slow (calibrations and times
 # doubled): the estimated drain, raw ns of the run (100 a op in both
 # rounds), is scaled as the run's time is, by the median calibration 750
