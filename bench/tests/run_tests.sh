@@ -21,13 +21,19 @@
 #   bench-rusage  passes the exit status on, sees a 32 MiB peak RSS, 125
 #                 for a command that cannot run
 #   fxt-probe-only  without /dev/fxtrace: exit 1 and a message naming the step
-#   run.sh        bad options are exit 2 with a message; a view whose
-#                 guest kernel logged a warning (kernel_warnings > 0) fails
-#                 it (stub VM), and kernel_log.awk fails results that do not
-#                 say the log was checked
-#   report.awk    the table of a fixture matches hand-computed figures
+#   run.sh        bad options, and settings that would fail only in the
+#                 guest, are exit 2 with a message before any build; a view
+#                 whose guest kernel logged a warning (kernel_warnings > 0)
+#                 fails it (stub VM), and kernel_log.awk fails results that
+#                 do not say the log was checked; from a dead guest's
+#                 console only whole BENCH lines are taken; --no-host builds
+#                 only fxt-dump, and a failed build with --rev says why
+#   report.awk    the table of a fixture matches hand-computed figures; a
+#                 cut BENCH line is no run, a missing count is not 0, the
+#                 targets' verdicts go both ways
 #   pool.awk      pooled ratios of a fixture match hand-computed figures;
-#                 the median's interval is the binomial table's
+#                 the median's interval is the binomial table's; boots
+#                 that failed or did not finish are left out
 #   all of the programs again under ASan+UBSan, and under valgrind
 set -uo pipefail
 
