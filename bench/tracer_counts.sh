@@ -10,8 +10,8 @@
 # shellcheck disable=SC2034 # those are this file's results, read by its callers
 
 # count_fxtrace LOG TRACE: fxt-collect's summary in LOG, the trace file.
-# lost is empty (not known) when the summary is missing, or when
-# fxt-collect skipped invalid ring data.
+# lost is empty (not known) when the summary is missing, when fxt-collect
+# skipped invalid ring data, or when it gave up writing the rings' data.
 count_fxtrace() {
 	events=$(sed -n 's/^fxt-collect: traced .* records (\([0-9]*\) context switches, \([0-9]*\) wakeups.*/\1 + \2/p' "$1" | head -n 1)
 	[ -n "$events" ] && events=$((events))
@@ -20,6 +20,10 @@ count_fxtrace() {
 	# Invalid ring data skipped (exit 3): the records in it were lost, how
 	# many nobody knows ("an unknown amount"), whatever the dropped count.
 	if grep -q '^fxt-collect: invalid ring data skipped' "$1"; then lost=; fi
+	# Given up after the stop signal: what the rings still held was not
+	# written, records and all, however many ("no records dropped by the
+	# rings, but 10.7 MiB ... were not written", or "also not written").
+	if grep -qE '^fxt-collect: (no records dropped by the rings, but .* were not written|also not written:)' "$1"; then lost=; fi
 	out_bytes=$(wc -c <"$2")
 }
 
