@@ -177,6 +177,26 @@ static inline int cpu_in_list(const char *path, unsigned long cpu)
 	return found;
 }
 
+/* The highest CPU in the CPU list at @path ("0-3,5": 5). */
+static inline unsigned long cpu_list_last(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long n, last = 0;
+	int got = 0;
+
+	ASSERT_TRUE(f != NULL);
+	/* Numbers and the separators between them, "-" and ",". */
+	while (fscanf(f, "%lu", &n) == 1) {
+		last = n;
+		got = 1;
+		if (fgetc(f) == EOF)
+			break;
+	}
+	fclose(f);
+	ASSERT_TRUE(got);
+	return last;
+}
+
 static inline int cpu_possible(unsigned long cpu)
 {
 	return cpu_in_list("/sys/devices/system/cpu/possible", cpu);
