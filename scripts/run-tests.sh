@@ -25,7 +25,8 @@
 #
 # Prints TAP for each top-level step, the steps' own output nested with "# ",
 # and ends with the line "N passed, N failed" (", N guest steps skipped" if
-# passing VM selftests skipped some, ", N guests booted twice for a known
+# passing VM selftests skipped some, ", N guest tests skipped" if tests
+# inside passing steps did, ", N guests booted twice for a known
 # kernel bug (KERNELS)" if vm-test.sh booted one again for that). Exit
 # status 0 only if all passed.
 #
@@ -132,8 +133,10 @@ if [[ $vm -eq 1 ]]; then
 fi
 
 n=0 passed=0 failed=0
-# The guest steps the VM selftests skipped, "KERNEL: N NAME # SKIP WHY".
+# The guest steps the VM selftests skipped, "KERNEL: N NAME # SKIP WHY",
+# and the tests skipped inside passing steps, "KERNEL: STEP: N NAME # SKIP WHY".
 guest_skips=()
+guest_test_skips=()
 # The kernels whose guest vm-test.sh booted twice for a known kernel bug.
 known_bug_boots=()
 mkdir -p build
@@ -273,14 +276,32 @@ step() {
 }
 
 # note_guest_skips KERNEL: the guest steps that passing VM selftests on
-# KERNEL skipped (a host too slow for a timed check, say), named after the
-# step and counted in the summary: "ok" and "N passed" alone hide them.
+# KERNEL skipped (a host too slow for a timed check, say), and the tests
+# skipped inside a step that passed (a test program's own "# ok N NAME #
+# SKIP", nested), each named after its step and counted in the summary:
+# "ok" and "N passed" alone hide them. A step's nested lines come before
+# its own TAP line.
 note_guest_skips() {
-	local line
-	while IFS= read -r line; do
-		guest_skips+=("$1: ${line#ok }")
-		echo "# skipped in the guest ($1): ${line#ok }"
-	done < <(grep -aE '^ok [0-9]+ .* # SKIP' "build/vm-out/$1/console.log" 2>/dev/null)
+	local kind line
+	while IFS=$'\t' read -r kind line; do
+		if [[ $kind == step ]]; then
+			guest_skips+=("$1: $line")
+		else
+			guest_test_skips+=("$1: $line")
+		fi
+		echo "# skipped in the guest ($1): $line"
+	done < <(awk '
+		/^(# )+ok [0-9]+ .* # SKIP/ { t = $0; sub(/^(# )+ok /, "", t); pending[++np] = t; next }
+		/^(ok|not ok) [0-9]+ / {
+			step = $0
+			sub(/^(ok|not ok) [0-9]+ /, "", step)
+			sub(/ .*/, "", step)
+			if ($0 ~ /^ok [0-9]+ .* # SKIP/)
+				print "step\t" substr($0, 4)
+			for (i = 1; i <= np; i++)
+				print "test\t" step ": " pending[i]
+			np = 0
+		}' "build/vm-out/$1/console.log" 2>/dev/null)
 }
 
 # note_known_bug_boot KERNEL: vm-test.sh booted KERNEL's guest a second
@@ -507,6 +528,12 @@ if ((${#guest_skips[@]})); then
 	printf '#   %s\n' "${guest_skips[@]}"
 	plural=s; ((${#guest_skips[@]} == 1)) && plural=''
 	also+=", ${#guest_skips[@]} guest step$plural skipped"
+fi
+if ((${#guest_test_skips[@]})); then
+	echo "# guest tests skipped inside steps that passed:"
+	printf '#   %s\n' "${guest_test_skips[@]}"
+	plural=s; ((${#guest_test_skips[@]} == 1)) && plural=''
+	also+=", ${#guest_test_skips[@]} guest test$plural skipped"
 fi
 if ((${#known_bug_boots[@]})); then
 	plural=s; ((${#known_bug_boots[@]} == 1)) && plural=''

@@ -226,16 +226,19 @@ for how in "--kernels ' '" "--kernels ''" "FXTRACE_KERNELS=' '"; do
 done
 
 # Guest steps that passing VM selftests skipped are named and counted in
-# the summary; a nested test's SKIP (inside a guest step) is not a step's.
-stub "$rt/scripts/vm-test.sh" 'mkdir -p build/vm-out/6.1 && printf "%s\n" "ok 2 ioctl_test" \
-	"# ok 4 a_nested_test # SKIP not a step" "ok 3 hotplug_collect # SKIP the host is too slow" \
-	>build/vm-out/6.1/console.log'
+# the summary; so are tests skipped inside a step (nested, before the
+# step's own line), named after their step, and counted apart.
+stub "$rt/scripts/vm-test.sh" 'mkdir -p build/vm-out/6.1 && printf "%s\n" "# ok 1 a_test" "ok 2 ioctl_test" \
+	"# ok 4 a_nested_test # SKIP not a step" "# # ok 1 deeper # SKIP two levels down" \
+	"ok 3 hotplug_collect # SKIP the host is too slow" >build/vm-out/6.1/console.log'
 run_rt 300 ok --vm-only
 ok=0
 grep -qxF '# skipped in the guest (6.1): 3 hotplug_collect # SKIP the host is too slow' "$TMP/rt.out" &&
-	tail -n 1 "$TMP/rt.out" | grep -qE '^[0-9]+ passed, [0-9]+ failed, 1 guest step skipped$' &&
-	[[ $(grep -c 'skipped in the guest' "$TMP/rt.out") -eq 1 ]] && ok=1
-verdict "VM selftests that pass with a guest step skipped: it is named after the step and counted in the summary (in ${secs} s)" "$ok" "$TMP/rt.out"
+	grep -qxF '# skipped in the guest (6.1): hotplug_collect: 4 a_nested_test # SKIP not a step' "$TMP/rt.out" &&
+	grep -qxF '# skipped in the guest (6.1): hotplug_collect: 1 deeper # SKIP two levels down' "$TMP/rt.out" &&
+	tail -n 1 "$TMP/rt.out" | grep -qE '^[0-9]+ passed, [0-9]+ failed, 1 guest step skipped, 2 guest tests skipped$' &&
+	[[ $(grep -c 'skipped in the guest' "$TMP/rt.out") -eq 3 ]] && ok=1
+verdict "VM selftests that pass with a guest step and two nested tests skipped: each named after its step, counted apart in the summary (in ${secs} s)" "$ok" "$TMP/rt.out"
 
 # A guest booted twice for a known kernel bug (vm-test.sh kept the first
 # boot's logs in first-boot/): said after the VM step and in the summary,
