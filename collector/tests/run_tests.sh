@@ -64,6 +64,8 @@ all)
 	suite "" bash "$SRCDIR/../scripts/test-trace-in-vm-args.sh"
 	suite "" bash "$SRCDIR/../scripts/test-fetch-kernel-args.sh"
 	suite "" bash "$SRCDIR/../scripts/test-fetch-kernel-stale.sh"
+	suite "" bash "$SRCDIR/../scripts/test-check-hot-text.sh"
+	suite "" bash "$SRCDIR/../scripts/test-install-deps-args.sh"
 	# apt-get tried again while another apt holds a lock, stubbed.
 	suite "" bash "$SRCDIR/../scripts/test-apt-retry.sh"
 	# Perfetto's engine fetch: the node version check, stubbed.
