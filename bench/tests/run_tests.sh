@@ -432,17 +432,20 @@ counts() { # counts FUNCTION FILE...: "events lost out_bytes" as it sets them
 		echo "$events $lost $out_bytes"
 	)
 }
-got=$(counts count_ftrace "$C/ftrace-record.log" "$C/ftrace-stat.txt")
-echo "$got" >"$tmp/last"
+# expect_counts WANT WHAT FUNCTION FILE...: counts' line must be WANT.
+expect_counts() {
+	local want=$1 what=$2 got
+	shift 2
+	got=$(counts "$@")
+	echo "$got" >"$tmp/last"
+	[[ $got == "$want" ]]
+	result $? "$what ($got)"
+}
 # 2 CPUs x 3928064 bytes of event pages; entries + read events 2 x 66128.
-[[ $got == "132244 0 7856128" ]]
-result $? "count_ftrace: events and pages of a 2-CPU trace-cmd record, each page counted once ($got)"
+expect_counts "132244 0 7856128" "count_ftrace: events and pages of a 2-CPU trace-cmd record, each page counted once" count_ftrace "$C/ftrace-record.log" "$C/ftrace-stat.txt"
 sed -e '/^CPU: 1/,/^read events/s/^overrun: 0/overrun: 5/' -e '/^CPU: 1/,/^read events/s/^dropped events: 0/dropped events: 2/' \
 	"$C/ftrace-stat.txt" >"$tmp/stat-lost.txt"
-got=$(counts count_ftrace "$C/ftrace-record.log" "$tmp/stat-lost.txt")
-echo "$got" >"$tmp/last"
-[[ $got == "132244 7 7856128" ]]
-result $? "count_ftrace: overrun and dropped events are lost ($got)"
+expect_counts "132244 7 7856128" "count_ftrace: overrun and dropped events are lost" count_ftrace "$C/ftrace-record.log" "$tmp/stat-lost.txt"
 # trace-cmd report --stat failed (guest.sh passes /dev/null then) or printed
 # no counters: events and lost are not known, not 0; the pages still are.
 printf 'trace-cmd: No such file or directory\n' >"$tmp/stat-none.txt"
@@ -450,59 +453,29 @@ got=$(counts count_ftrace "$C/ftrace-record.log" "$tmp/stat-none.txt")
 echo "$got" >"$tmp/last"
 [[ $got == "  7856128" ]] && got=$(counts count_ftrace /dev/null /dev/null) && [[ $got == "  " ]]
 result $? "count_ftrace: no counters in the output give no counts, not 0 ($got)"
-got=$(counts count_perf "$C/perf-lost36-record.log" "$C/perf-lost36-stats.txt" "$C/perf-lost36-header.txt")
-echo "$got" >"$tmp/last"
 # 50950 samples + 29272 lost = the 80222 perf's own "lost 36.49%" names.
-[[ $got == "50950 29272 5728496" ]]
-result $? "count_perf: samples, LOST_SAMPLES of every event and the data section of a run that lost 36% ($got)"
-got=$(counts count_perf "$C/perf-lost2-record.log" "$C/perf-lost2-stats.txt" "$C/perf-lost2-header.txt")
-echo "$got" >"$tmp/last"
-[[ $got == "78202 2003 8790120" ]]
-result $? "count_perf: a loss below 5%, which perf reports only as lost chunks, is counted ($got)"
+expect_counts "50950 29272 5728496" "count_perf: samples, LOST_SAMPLES of every event and the data section of a run that lost 36%" count_perf "$C/perf-lost36-record.log" "$C/perf-lost36-stats.txt" "$C/perf-lost36-header.txt"
+expect_counts "78202 2003 8790120" "count_perf: a loss below 5%, which perf reports only as lost chunks, is counted" count_perf "$C/perf-lost2-record.log" "$C/perf-lost2-stats.txt" "$C/perf-lost2-header.txt"
 sed '/LOST/d' "$C/perf-lost2-stats.txt" >"$tmp/perf-nolost.txt"
-got=$(counts count_perf "$C/perf-lost2-record.log" "$tmp/perf-nolost.txt" "$C/perf-lost2-header.txt")
-echo "$got" >"$tmp/last"
-[[ $got == "78202 0 8790120" ]]
-result $? "count_perf: no LOST records, nothing lost ($got)"
+expect_counts "78202 0 8790120" "count_perf: no LOST records, nothing lost" count_perf "$C/perf-lost2-record.log" "$tmp/perf-nolost.txt" "$C/perf-lost2-header.txt"
 sed '/^sched.* stats:$/,$d' "$C/perf-lost2-stats.txt" >"$tmp/perf-oldkernel.txt"
-got=$(counts count_perf "$C/perf-lost2-record.log" "$tmp/perf-oldkernel.txt" "$C/perf-lost2-header.txt")
-echo "$got" >"$tmp/last"
-[[ $got == "78202  8790120" ]]
-result $? "count_perf: LOST records without lost-sample counts (Linux < 6.0): lost not known, not 0 ($got)"
+expect_counts "78202  8790120" "count_perf: LOST records without lost-sample counts (Linux < 6.0): lost not known, not 0" count_perf "$C/perf-lost2-record.log" "$tmp/perf-oldkernel.txt" "$C/perf-lost2-header.txt"
 head -c 3567 /dev/zero >"$tmp/t.fxt"
-got=$(counts count_fxtrace "$C/fxtrace.log" "$tmp/t.fxt")
-echo "$got" >"$tmp/last"
-[[ $got == "88037 0 3567" ]]
-result $? "count_fxtrace: switches + wakeups of fxt-collect's summary, none dropped, the file's size ($got)"
-got=$(counts count_fxtrace "$C/fxtrace-dropped.log" "$tmp/t.fxt")
-echo "$got" >"$tmp/last"
-[[ $got == "88037 17 3567" ]]
-result $? "count_fxtrace: the dropped total ($got)"
+expect_counts "88037 0 3567" "count_fxtrace: switches + wakeups of fxt-collect's summary, none dropped, the file's size" count_fxtrace "$C/fxtrace.log" "$tmp/t.fxt"
+expect_counts "88037 17 3567" "count_fxtrace: the dropped total" count_fxtrace "$C/fxtrace-dropped.log" "$tmp/t.fxt"
 # fxt-collect skipped invalid ring data (exit 3): it says "no records
 # dropped", but the records in what it skipped were lost, an unknown
 # number of them: lost is not known, not 0 (the canned log is made up,
 # from collect_summary.c's messages).
-got=$(counts count_fxtrace "$C/fxtrace-invalid.log" "$tmp/t.fxt")
-echo "$got" >"$tmp/last"
-[[ $got == "88037  3567" ]]
-result $? "count_fxtrace: invalid ring data skipped: lost not known, not the 0 of 'no records dropped' ($got)"
+expect_counts "88037  3567" "count_fxtrace: invalid ring data skipped: lost not known, not the 0 of 'no records dropped'" count_fxtrace "$C/fxtrace-invalid.log" "$tmp/t.fxt"
 # fxt-collect gave up after the stop signal (exit 3): what the rings held
 # then was not written, how many records nobody counted; its last line
 # begins "no records dropped" (by the rings). Lost is not known, not 0;
 # nor with drops ("also not written"). Canned logs, from
 # collect_summary.c's messages.
-got=$(counts count_fxtrace "$C/fxtrace-gave-up.log" "$tmp/t.fxt")
-echo "$got" >"$tmp/last"
-[[ $got == "88037  3567" ]]
-result $? "count_fxtrace: given up, the rings' data not written: lost not known, not the 0 of 'no records dropped by the rings' ($got)"
-got=$(counts count_fxtrace "$C/fxtrace-gave-up-dropped.log" "$tmp/t.fxt")
-echo "$got" >"$tmp/last"
-[[ $got == "88037  3567" ]]
-result $? "count_fxtrace: given up with drops as well: lost not known, not the drops alone ($got)"
-got=$(counts count_probe "$C/probe.log")
-echo "$got" >"$tmp/last"
-[[ $got == "80183 0 unset" ]]
-result $? "count_probe: fxt-probe-only's written and dropped ($got)"
+expect_counts "88037  3567" "count_fxtrace: given up, the rings' data not written: lost not known, not the 0 of 'no records dropped by the rings'" count_fxtrace "$C/fxtrace-gave-up.log" "$tmp/t.fxt"
+expect_counts "88037  3567" "count_fxtrace: given up with drops as well: lost not known, not the drops alone" count_fxtrace "$C/fxtrace-gave-up-dropped.log" "$tmp/t.fxt"
+expect_counts "80183 0 unset" "count_probe: fxt-probe-only's written and dropped" count_probe "$C/probe.log"
 : >"$tmp/last"
 posix_shells=0
 for sh in dash busybox; do
