@@ -681,7 +681,11 @@ TEST(vfork_parent_blocks_uninterruptibly)
  * (the guest's busybox, or coreutils': argv[0] "true" makes busybox run
  * its true applet). exec names the task after the file's base name
  * (begin_new_exec() in 6.1 and 6.12: __set_task_comm(kbasename())), so
- * its comm becomes exe-NNN. For each child, in the rings of one session
+ * its comm becomes exe-NNN. Two more: one renames itself to the empty
+ * name (uapi: a name of 0 words), one execs a symlink whose name is
+ * longer than a comm, exe-a-name-longer-than-a-comm, whose records must
+ * name it exe-a-name-long (the first 15 bytes: TASK_COMM_LEN - 1). For
+ * each child, in the rings of one session
  * (sized so nothing drops; that is asserted):
  *   - sched_wakeup_new, in the parent: a process record of its pid, and
  *     a thread record of its tid = pid with process = pid and new_task =
@@ -703,16 +707,21 @@ TEST(vfork_parent_blocks_uninterruptibly)
  * exec), that names a new task after the wakeup or leaves new_task out,
  * that writes the names into another ring than the wakeup's or lets a
  * switch of the task come first, that misses sched_process_exec (then an
- * exec has one process record of its name, from task_rename), or that
- * names a child by anything but its comm.
+ * exec has one process record of its name, from task_rename), that
+ * names a child by anything but its comm, or that writes the empty name
+ * or a long one otherwise than the uapi says (krec_classify() refuses a
+ * name longer than 15 bytes).
  */
 #define NAMED_KIDS	20
 #define NAMES_RING	(16 << 20)	/* per CPU; nothing is drained before STOP */
 #define NAME_LEN	16		/* TASK_COMM_LEN */
+#define ODD_KIDS	2		/* the empty name, the long exec name */
+#define ALL_KIDS	(2 * NAMED_KIDS + ODD_KIDS)
+#define LONG_EXE	"exe-a-name-longer-than-a-comm"
 
 struct named_kid {
 	pid_t pid;
-	char name[NAME_LEN];	/* prc-NNN or exe-NNN */
+	char name[NAME_LEN];	/* prc-NNN, exe-NNN, "" or LONG_EXE's first 15 */
 	int execs;		/* an exec child, else a rename one */
 	int fork_processes;	/* process records named the parent's comm */
 	int named_processes;	/* process records named name */
@@ -727,7 +736,7 @@ struct named_kid {
 };
 
 struct named_kids {
-	struct named_kid kid[2 * NAMED_KIDS];
+	struct named_kid kid[ALL_KIDS];
 	char parent_comm[NAME_LEN];
 	struct named_kid *pending;	/* its new_task record was the last */
 	int pending_cpu;		/* record walked, in this CPU's ring */
@@ -737,7 +746,7 @@ static struct named_kid *named_kid(struct named_kids *k, __u64 tid)
 {
 	int i;
 
-	for (i = 0; i < 2 * NAMED_KIDS; i++)
+	for (i = 0; i < ALL_KIDS; i++)
 		if ((__u64)k->kid[i].pid == tid)
 			return &k->kid[i];
 	return NULL;
@@ -840,7 +849,7 @@ static void names_see_record(void *ctx, int cpu, const __u64 *rec,
 TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 {
 	static struct named_kids k;
-	char dir[] = "/tmp/fxt-names.XXXXXX", path[64];
+	char dir[] = "/tmp/fxt-names.XXXXXX", path[64], exe[64];
 	char *const argv[] = { "true", NULL };
 	struct fxtrace_info info;
 	struct rings rs;
@@ -853,6 +862,8 @@ TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 		snprintf(path, sizeof(path), "%s/exe-%03d", dir, i);
 		ASSERT_EQ(0, symlink("/bin/true", path));
 	}
+	snprintf(path, sizeof(path), "%s/%s", dir, LONG_EXE);
+	ASSERT_EQ(0, symlink("/bin/true", path));
 	ASSERT_EQ(0, prctl(PR_GET_NAME, k.parent_comm));
 
 	fd = dev_open();
@@ -862,24 +873,30 @@ TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 	rings_watch(&rs, names_see_switch, names_see_wakeup, &k);
 	rings_watch_records(&rs, names_see_record);
 	ASSERT_EQ(0, ioctl(fd, FXTRACE_IOC_START));
-	for (i = 0; i < 2 * NAMED_KIDS; i++) {
+	for (i = 0; i < ALL_KIDS; i++) {
 		struct named_kid *kid = &k.kid[i];
 
-		kid->execs = i >= NAMED_KIDS;
-		snprintf(kid->name, sizeof(kid->name), "%s-%03d",
-			 kid->execs ? "exe" : "prc", i % NAMED_KIDS);
-		snprintf(path, sizeof(path), "%s/%s", dir, kid->name);
+		kid->execs = i >= NAMED_KIDS && i != 2 * NAMED_KIDS;
+		if (i == 2 * NAMED_KIDS)
+			kid->name[0] = '\0';
+		else if (i == 2 * NAMED_KIDS + 1)
+			snprintf(kid->name, sizeof(kid->name), "%.15s", LONG_EXE);
+		else
+			snprintf(kid->name, sizeof(kid->name), "%s-%03d",
+				 kid->execs ? "exe" : "prc", i % NAMED_KIDS);
+		snprintf(exe, sizeof(exe), "%s/%s", dir,
+			 i == 2 * NAMED_KIDS + 1 ? LONG_EXE : kid->name);
 		kid->pid = fork();
 		ASSERT_TRUE(kid->pid >= 0);
 		if (kid->pid == 0) {
 			if (kid->execs) {
-				execve(path, argv, environ);
+				execve(exe, argv, environ);
 				_exit(127);
 			}
 			_exit(prctl(PR_SET_NAME, kid->name) ? 1 : 0);
 		}
 	}
-	for (i = 0; i < 2 * NAMED_KIDS; i++) {
+	for (i = 0; i < ALL_KIDS; i++) {
 		ASSERT_EQ(k.kid[i].pid, waitpid(k.kid[i].pid, &status, 0));
 		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
@@ -888,7 +905,7 @@ TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 	/* A dropped record could be any of those the test looks for. */
 	ASSERT_EQ(0, rings_check_counters(&rs));
 
-	for (i = 0; i < 2 * NAMED_KIDS; i++) {
+	for (i = 0; i < ALL_KIDS; i++) {
 		struct named_kid *kid = &k.kid[i];
 		int ok = kid->fork_processes == 1 &&
 			 kid->named_processes >= (kid->execs ? 2 : 1) &&
@@ -897,10 +914,10 @@ TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 			 kid->new_task_woken == 1 && !kid->bad && kid->seen &&
 			 kid->earliest_ts == kid->new_wakeup_ts;
 
-		if (ok && i != 0 && i != NAMED_KIDS)
+		if (ok && i != 0 && i != NAMED_KIDS && i < 2 * NAMED_KIDS)
 			continue;
 		failed += !ok;
-		printf("#   %s pid %d: %d process records named %s, %d named %s; %d thread records named %s; %d new_task records (%d of them named %s, process %d, new_task 1), %d followed by its wakeup (at %llu); earliest switch or wakeup at %llu; %d other name records\n",
+		printf("#   %s pid %d: %d process records named %s, %d named '%s'; %d thread records named '%s'; %d new_task records (%d of them named %s, process %d, new_task 1), %d followed by its wakeup (at %llu); earliest switch or wakeup at %llu; %d other name records\n",
 		       ok ? "e.g." : "wrong:", (int)kid->pid,
 		       kid->fork_processes, k.parent_comm,
 		       kid->named_processes, kid->name, kid->named_threads,
@@ -916,6 +933,8 @@ TEST(new_renamed_and_exec_children_are_named_in_the_rings)
 		snprintf(path, sizeof(path), "%s/exe-%03d", dir, i);
 		unlink(path);
 	}
+	snprintf(path, sizeof(path), "%s/%s", dir, LONG_EXE);
+	unlink(path);
 	rmdir(dir);
 	expect_no_live_allocations();
 }
