@@ -14,7 +14,10 @@
 # prio_test and state_test (their ring checks drain every ring, the small
 # ones too), fxt-collect for 1 s, then fxt-collect while this script
 # plugs CPU 2 in through QEMU's monitor (--monitor-fifo) and fxt-pingpong
-# runs on CPUs 0 and 2, the second time with fxt-collect stopped.
+# runs on CPUs 0 and 2, the second time with fxt-collect stopped; last,
+# plug_watermark_test (selftests/plug_watermark_test.c), polling while
+# this script plugs CPU 3 in, whose 64 KiB ring must wake it at its own
+# watermark, not the session's.
 # Checks here what came back: the tests' results, what fxt-collect said
 # and its exits, the traces with fxt-dump, and vm-test.sh's scan of the
 # kernel log.
@@ -51,16 +54,24 @@ tap_begin --version
 "$REPO/scripts/vm-test.sh" --smp 2 --maxcpus 4 --monitor-fifo "$mon" --timeout 400 \
 	--out "$out" --command 'sh selftests/absent_cpus.sh' "$flavour" >"$out.log" 2>&1 &
 vm=$!
-# Plug CPU 2 in once the guest's fxt-collect runs its COMMAND, which says
-# so on a line of its own (the command line vm-init echoes has it inside).
-# QEMU's default topology for -smp 2,maxcpus=4: one socket, a core each.
-plugged=0
+# Plug CPU 2 in once the guest's fxt-collect runs its COMMAND, and CPU 3
+# once plug_watermark_test polls, each of which says so on a line of its
+# own (the command line vm-init echoes has it inside). QEMU's default
+# topology for -smp 2,maxcpus=4: one socket, a core each.
+# plug CPU: device_add CPU's core through the monitor. A FIFO without a
+# reader (QEMU gone) would block the write.
+plug() {
+	timeout 10 bash -c 'echo "device_add max-x86_64-cpu,id=fxt-cpu$2,socket-id=0,core-id=$2,thread-id=0" >"$1"' \
+		_ "$mon.in" "$1"
+}
+plugged=0 plugged3=0 tried=0 tried3=0
 while kill -0 "$vm" 2>/dev/null; do
-	if grep -aqx 'FXT-HOTPLUG-READY' "$out.log"; then
-		# A FIFO without a reader (QEMU gone) would block the write.
-		timeout 10 bash -c 'echo "device_add max-x86_64-cpu,id=fxt-cpu2,socket-id=0,core-id=2,thread-id=0" >"$1"' \
-			_ "$mon.in" && plugged=1
-		break
+	if ((!tried)) && grep -aqx 'FXT-HOTPLUG-READY' "$out.log"; then
+		tried=1
+		plug 2 && plugged=1
+	elif ((tried && !tried3)) && grep -aqx 'FXT-PLUG-CPU3-READY' "$out.log"; then
+		tried3=1
+		plug 3 && plugged3=1
 	fi
 	sleep 1
 done
@@ -82,7 +93,7 @@ if [[ $cpus == '0-1 0-1 ' ]]; then
 	for what in "the guest has CPUs 0-3 possible, 0-1 present" "absent_cpus_test" \
 		"prio_test with small rings" "state_test with small rings" \
 		"fxt-collect mapped 4 rings and said why 2 of them are small" \
-		"CPU 2 plugged in while tracing"; do
+		"CPU 2 plugged in while tracing" "CPU 3 plugged in: its small ring's own watermark"; do
 		tap_skip "$what" "this kernel makes no possible CPU of QEMU's hot-plug slots (possible and present: $cpus): run it on 6.1"
 	done
 	tap_end
@@ -129,4 +140,9 @@ tap_ok $? "its drops, with fxt-collect stopped: exit 3, counted on cpu2 alone, w
 "$REPO/collector/fxt-dump" --check "$out/out/hotplug.fxt" >"$out/check-hotplug.log" 2>&1 &&
 	grep -q '^  records lost (records_lost markers): .*cpu2' "$out/hotplug.summary"
 tap_ok $? "fxt-dump --check accepts that trace, whose loss markers show the hole on cpu2" "$out/check-hotplug.log"
+
+sed 's/^/# /' "$out/out/plug_watermark_test.tap" 2>/dev/null
+((plugged3)) && [[ $(cat "$out/out/plug_watermark_test.rc" 2>/dev/null) == 0 ]] &&
+	grep -q '^# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0' "$out/out/plug_watermark_test.tap"
+tap_ok $? "CPU 3 plugged in while plug_watermark_test polls: its 64 KiB ring wakes poll() before it drops, at its own watermark, not the session's 1 MiB" "$out.monitor"
 tap_end

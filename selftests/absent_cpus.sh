@@ -9,12 +9,14 @@
 #   absent.fxt, collect.err/.rc  fxt-collect -d 1
 #   hotplug.fxt, hotplug.err/.rc fxt-collect while CPU 2 is plugged in
 #   hotplug-online               the online CPUs once it is
+#   plug_watermark_test.tap/.rc  last: CPU 3 plugged in while it polls
 # The hot-plug: this script, run again by fxt-collect as its COMMAND with
 # --plugged, prints FXT-HOTPLUG-READY on a line of its own; the host then
 # plugs CPU 2 in through QEMU's monitor. It brings CPU 2 online, runs
 # fxt-pingpong on CPUs 0 and 2 (drained as it goes), then again with
 # fxt-collect stopped (SIGSTOP), so that CPU 2's 64 KiB ring fills and
-# drops while CPU 0's 4 MiB holds all of it.
+# drops while CPU 0's 4 MiB holds all of it. Last, plug_watermark_test
+# says FXT-PLUG-CPU3-READY and the host plugs CPU 3 in the same way.
 # Exit status: 0 when every result was written (pass or fail is the
 # host's to say), 1 when the module could not be loaded.
 
@@ -52,4 +54,6 @@ echo $? >/out/collect.rc
 fxt-collect -o /out/hotplug.fxt -- sh selftests/absent_cpus.sh --plugged \
 	2>/out/hotplug.err
 echo $? >/out/hotplug.rc
+plug_watermark_test >/out/plug_watermark_test.tap 2>&1
+echo $? >/out/plug_watermark_test.rc
 exit 0
