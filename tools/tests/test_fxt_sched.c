@@ -2187,6 +2187,166 @@ TEST(many_processes_names_and_groups)
 	analysis_free(&an);
 }
 
+/* ---- boundaries: each check below fails on an off-by-one or a dropped
+ * condition that the tests above let pass ---- */
+
+/*
+ * A migrates cpu0 -> cpu1 at 3000 and cpu1 -> cpu0 at 6000: cpu0 1000
+ * idle->A, 2000 A->idle (blocked); cpu1 2500 wakeup A, 3000 idle->A,
+ * 4000 A->idle (blocked), 5000 wakeup A; cpu0 6000 idle->A, 7000 A->idle.
+ * --from 2500 (relative to 1000: [3500, ...)) counts only the second (it
+ * counted both). A ran 3500..4000 and 6000..7000 in the window.
+ */
+static void build_migrations(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 1, 2500, 101, 0);
+	tb_switch(t, 1, 3000, IDLE, 101, 0);
+	tb_switch(t, 1, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 1, 5000, 101, 0);
+	tb_switch(t, 0, 6000, IDLE, 101, 0);
+	tb_switch(t, 0, 7000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+TEST(a_migration_before_from_is_not_counted)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a;
+	char *js;
+
+	build_migrations(&t);			/* the whole trace: both */
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->migrations, 2);
+	analysis_free(&an);
+
+	build_migrations(&t);
+	analysis_init(&an);
+	an.f.has_from = true;
+	an.f.from = 2500;
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->migrations, 1);
+	EXPECT_EQ(a->wakeups, 1);		/* 5000 */
+	EXPECT_EQ(a->switches, 2);		/* 4000, 7000 */
+	EXPECT_EQ(a->lat[LAT_WAKEUP].count, 1);	/* 5000..6000 */
+	EXPECT_EQ(a->lat[LAT_WAKEUP].max, 1000);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	ASSERT(js);
+	EXPECT_CONTAINS(js, "\"tid\": 101, \"pid\": 0, \"name\": \"\", \"runtime_ns\": 1500, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 1, \"wakeups\": 1, \"running_at_end\": 0}");
+	free(js);
+	analysis_free(&an);
+}
+
+/*
+ * The window is [from, to): what happens exactly at --to is outside it.
+ * cpu0 1000 idle->A; 2000 A->B (A blocked); cpu1 2500 wakeup A (by B);
+ * cpu0 3000 wakeup C, and B->A (B preempted); 4000 A->idle. --to 2000
+ * (relative to 1000): [1000, 3000). A's wait ends at 3000: not counted;
+ * the switch at 3000 is not one of cpu0's nor B's; nor is C's wakeup.
+ */
+static void build_to_boundary(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 0, 2000, 101, 102, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(t, 1, 2500, 101, 102);
+	tb_wake(t, 0, 3000, 103, 102);
+	tb_switch(t, 0, 3000, 102, 101, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+TEST(an_event_exactly_at_to_is_outside_the_window)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a, *b, *c;
+
+	build_to_boundary(&t);
+	analysis_init(&an);
+	an.f.has_to = true;
+	an.f.to = 2000;
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	b = analysis_find(&an, 102);
+	c = analysis_find(&an, 103);
+	ASSERT(a && b && c);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].count, 0);
+	EXPECT_EQ(a->wakeups, 1);		/* 2500 */
+	EXPECT_EQ(a->switches, 1);		/* 2000 */
+	EXPECT_EQ(b->switches, 0);
+	EXPECT_EQ(b->involuntary, 0);
+	EXPECT_EQ(c->wakeups, 0);
+	EXPECT_EQ(an.cpus[0].switches, 2);	/* 1000, 2000 */
+	EXPECT_EQ(an.cpus[0].busy, 2000);	/* A 1000..2000, B 2000..3000 */
+	EXPECT_EQ(a->runtime, 1000);
+	EXPECT_EQ(b->runtime, 1000);
+	EXPECT_EQ(an.running_at_end, 0);
+	analysis_free(&an);
+
+	/* one ns more: all of them */
+	build_to_boundary(&t);
+	analysis_init(&an);
+	an.f.has_to = true;
+	an.f.to = 2001;
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	b = analysis_find(&an, 102);
+	c = analysis_find(&an, 103);
+	ASSERT(a && b && c);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].max, 500);
+	EXPECT_EQ(b->involuntary, 1);
+	EXPECT_EQ(c->wakeups, 1);
+	EXPECT_EQ(an.cpus[0].switches, 3);
+	EXPECT_EQ(an.cpus[0].busy, 2001);
+	analysis_free(&an);
+}
+
+/*
+ * A hole that ends exactly at --from leaves the window whole: cpu0 1000
+ * idle->A; cpu1 loses a record from 1500 on, the next at 2000: idle->B;
+ * cpu0 3000 A->idle. --from 1000 (relative to 1000: 2000): no hole in
+ * the window; --from 999 (1999): the hole's last ns is in it.
+ */
+static void build_hole_before_from(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_lost(t, 1, 1500, 2000, 1);
+	tb_switch(t, 1, 2000, IDLE, 102, 0);
+	tb_switch(t, 0, 3000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+TEST(a_hole_ending_exactly_at_from_is_not_in_the_window)
+{
+	struct analysis an;
+	struct tb t;
+
+	build_hole_before_from(&t);
+	analysis_init(&an);
+	an.f.has_from = true;
+	an.f.from = 1000;
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT_EQ(an.holes, 1);
+	EXPECT(!an.hole_in_window);
+	analysis_free(&an);
+
+	build_hole_before_from(&t);
+	analysis_init(&an);
+	an.f.has_from = true;
+	an.f.from = 999;
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT(an.hole_in_window);
+	analysis_free(&an);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -2241,6 +2401,9 @@ int main(void)
 	RUN(unknown_records_skipped_by_size);
 	RUN(garbage_never_crashes);
 	RUN(zero_header_reported_with_offset);
+	RUN(a_migration_before_from_is_not_counted);
+	RUN(an_event_exactly_at_to_is_outside_the_window);
+	RUN(a_hole_ending_exactly_at_from_is_not_in_the_window);
 	{
 		char cmd[160];
 
