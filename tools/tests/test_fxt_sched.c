@@ -2191,6 +2191,69 @@ TEST(many_processes_names_and_groups)
  * condition that the tests above let pass ---- */
 
 /*
+ * A CPU whose last switch is at the trace's last timestamp runs nothing
+ * after it: cpu0 1000 idle->A; cpu1 2000 idle->C, never switched out;
+ * cpu0 5000 A->B (A preempted), the trace's last record. Still running at
+ * the end: C's slice (2000..5000, 3000 ns), not B's of 0 ns on cpu0 (it
+ * was 2 slices, B's and cpu0's too, when a 0 ns slice counted).
+ */
+static void build_last_switch_at_end(struct tb *t)
+{
+	tb_begin(t, 1000000000);
+	tb_thread(t, 101, 100, "A");
+	tb_thread(t, 102, 100, "B");
+	tb_thread(t, 103, 100, "C");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 1, 2000, IDLE, 103, 0);
+	tb_switch(t, 0, 5000, 101, 102, FXT_THREAD_STATE_RUNNING);
+}
+
+TEST(a_slice_begun_at_the_traces_end_is_not_running_at_it)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a, *b, *c;
+	char *txt, *js, *csv;
+
+	build_last_switch_at_end(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	b = analysis_find(&an, 102);
+	c = analysis_find(&an, 103);
+	ASSERT(a && b && c);
+	EXPECT_EQ(an.t_end, 5000);
+	EXPECT_EQ(an.running_at_end, 1);
+	EXPECT(!an.cpus[0].running_at_end);
+	EXPECT(an.cpus[1].running_at_end);
+	EXPECT_EQ(a->running_at_end, 0);
+	EXPECT_EQ(b->running_at_end, 0);
+	EXPECT_EQ(c->running_at_end, 1);
+	EXPECT_EQ(a->runtime, 4000);
+	EXPECT_EQ(b->runtime, 0);
+	EXPECT_EQ(c->runtime, 3000);
+	txt = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	csv = render(&an, 2, OUT_CSV, GROUP_NONE);
+	ASSERT(txt && js && csv);
+	EXPECT_CONTAINS(txt, "\nstill running at the trace's end: 1 slice, counted up to it\n");
+	EXPECT_CONTAINS(js, ",\n\"running_at_end\": 1,\n");
+	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 4000, \"idle_ns\": 0, \"busy_share\": 1.000000, \"switches\": 2, \"running_at_end\": false, \"unknown_ns\": 0}");
+	EXPECT_CONTAINS(js, "{\"cpu\": 1, \"busy_ns\": 3000, \"idle_ns\": 0, \"busy_share\": 1.000000, \"switches\": 1, \"running_at_end\": true, \"unknown_ns\": 0}");
+	EXPECT_CONTAINS(js, "{\"tid\": 103, \"pid\": 100, \"name\": \"C\", \"runtime_ns\": 3000, \"switches\": 0, \"voluntary\": 0, \"involuntary\": 0, \"migrations\": 0, \"wakeups\": 0, \"running_at_end\": 1}");
+	EXPECT_CONTAINS(csv, "\ncpu,0,,,4000,0,2,,,,,0,0\n");
+	EXPECT_CONTAINS(csv, "\ncpu,1,,,3000,0,1,,,,,1,0\n");
+	/* B, which did nothing in the window, has no row */
+	EXPECT(!strstr(js, "\"name\": \"B\""));
+	EXPECT(!strstr(csv, ",B,"));
+	EXPECT_CONTAINS(csv, "\nthread,103,100,C,3000,,0,0,0,0,0,1,\n");
+	free(txt);
+	free(js);
+	free(csv);
+	analysis_free(&an);
+}
+
+/*
  * A migrates cpu0 -> cpu1 at 3000 and cpu1 -> cpu0 at 6000: cpu0 1000
  * idle->A, 2000 A->idle (blocked); cpu1 2500 wakeup A, 3000 idle->A,
  * 4000 A->idle (blocked), 5000 wakeup A; cpu0 6000 idle->A, 7000 A->idle.
@@ -2241,6 +2304,45 @@ TEST(a_migration_before_from_is_not_counted)
 	ASSERT(js);
 	EXPECT_CONTAINS(js, "\"tid\": 101, \"pid\": 0, \"name\": \"\", \"runtime_ns\": 1500, \"switches\": 2, \"voluntary\": 2, \"involuntary\": 0, \"migrations\": 1, \"wakeups\": 1, \"running_at_end\": 0}");
 	free(js);
+	analysis_free(&an);
+}
+
+/*
+ * A woken while it runs (1500: no clock), then blocking later (2000),
+ * then woken (3000) and switched in (3400): a 400 ns wait, from the
+ * wakeup after the block. The one seen while it ran is not its start
+ * (1900 ns): only one at the block's very time is (see
+ * a_wakeup_tied_with_a_blocking_switch_out_follows_it).
+ */
+TEST(a_wakeup_while_running_does_not_start_a_later_wait)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a;
+	char *iv;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_wake(&t, 1, 1500, 101, 102);
+	tb_switch(&t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 1, 3000, 101, 102);
+	tb_switch(&t, 0, 3400, IDLE, 101, 0);
+	tb_switch(&t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(analysis_spool_intervals(&an) == 0);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].count, 1);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].max, 400);
+	EXPECT_EQ(a->lat[LAT_PREEMPT].count, 0);
+	EXPECT_EQ(a->wakeups, 2);
+	EXPECT_EQ(an.skipped_start + an.skipped_hole, 0);
+	iv = render(&an, 3, OUT_CSV, GROUP_NONE);
+	ASSERT(iv);
+	EXPECT_STREQ(iv, "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n"
+		     "wakeup,101,0,1,3000,3400,400,0,\n");
+	free(iv);
 	analysis_free(&an);
 }
 
@@ -2306,6 +2408,77 @@ TEST(an_event_exactly_at_to_is_outside_the_window)
 	EXPECT_EQ(c->wakeups, 1);
 	EXPECT_EQ(an.cpus[0].switches, 3);
 	EXPECT_EQ(an.cpus[0].busy, 2001);
+	analysis_free(&an);
+}
+
+/*
+ * A thread seen blocking and later switched in with no wakeup seen, in a
+ * trace with no holes (a producer that writes no wakeups, or a filter):
+ * nothing was lost, so no interval is "not counted across holes".
+ * cpu0 1000 idle->A; 2000 A->idle (blocked); 3000 idle->A; 4000 A->idle.
+ */
+TEST(a_switch_in_without_a_wakeup_and_no_hole_is_not_across_one)
+{
+	struct analysis an;
+	struct tb t;
+	struct thread *a;
+	char *lat, *sum;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(&t, 0, 3000, IDLE, 101, 0);
+	tb_switch(&t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	a = analysis_find(&an, 101);
+	ASSERT(a);
+	EXPECT_EQ(an.holes + an.skip_holes, 0);
+	EXPECT_EQ(an.skipped_hole, 0);
+	EXPECT_EQ(an.skipped_start, 0);
+	EXPECT_EQ(a->lat[LAT_WAKEUP].count + a->lat[LAT_PREEMPT].count, 0);
+	EXPECT_EQ(a->runtime, 2000);
+	lat = render(&an, 0, OUT_TEXT, GROUP_NONE);
+	sum = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	ASSERT(lat && sum);
+	EXPECT(!strstr(lat, "not counted"));
+	EXPECT(!strstr(sum, "not counted"));
+	free(lat);
+	free(sum);
+	analysis_free(&an);
+}
+
+/*
+ * A loss marker at the very time of its CPU's last switch: what ran from
+ * there is unknown. cpu0 1000 idle->A, and 1 record lost from 1000 on,
+ * the next record at 1100: A->idle (blocked); 1200 idle->B; 1300 B->idle.
+ * cpu0: unknown 100 (1000..1100), idle 100, busy 100 (B); A ran no known
+ * time (it was busy 200, A 100, unknown 0).
+ */
+TEST(a_loss_marker_tied_with_the_last_switch_makes_the_time_unknown)
+{
+	struct analysis an;
+	struct tb t;
+	char *js;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_lost(&t, 0, 1000, 1100, 1);
+	tb_switch(&t, 0, 1100, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(&t, 0, 1200, IDLE, 102, 0);
+	tb_switch(&t, 0, 1300, 102, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	ASSERT(analysis_find(&an, 101) && analysis_find(&an, 102));
+	EXPECT_EQ(an.cpus[0].unknown, 100);
+	EXPECT_EQ(an.cpus[0].busy, 100);
+	EXPECT_EQ(an.cpus[0].idle, 100);
+	EXPECT_EQ(analysis_find(&an, 101)->runtime, 0);
+	EXPECT_EQ(analysis_find(&an, 102)->runtime, 100);
+	js = render(&an, 2, OUT_JSON, GROUP_NONE);
+	ASSERT(js);
+	EXPECT_CONTAINS(js, "{\"cpu\": 0, \"busy_ns\": 100, \"idle_ns\": 100, \"busy_share\": 0.500000, \"switches\": 4, \"running_at_end\": false, \"unknown_ns\": 100}");
+	free(js);
 	analysis_free(&an);
 }
 
@@ -2401,8 +2574,12 @@ int main(void)
 	RUN(unknown_records_skipped_by_size);
 	RUN(garbage_never_crashes);
 	RUN(zero_header_reported_with_offset);
+	RUN(a_slice_begun_at_the_traces_end_is_not_running_at_it);
 	RUN(a_migration_before_from_is_not_counted);
+	RUN(a_wakeup_while_running_does_not_start_a_later_wait);
 	RUN(an_event_exactly_at_to_is_outside_the_window);
+	RUN(a_switch_in_without_a_wakeup_and_no_hole_is_not_across_one);
+	RUN(a_loss_marker_tied_with_the_last_switch_makes_the_time_unknown);
 	RUN(a_hole_ending_exactly_at_from_is_not_in_the_window);
 	{
 		char cmd[160];
