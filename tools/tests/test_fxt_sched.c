@@ -365,17 +365,43 @@ TEST(a_wakeup_tied_with_a_blocking_switch_out_follows_it)
 	}
 }
 
+/*
+ * Window 100 ns: cpu1's records (150..500) come after cpu0 reached 450,
+ * which handed on 100 and 200: 150 is 50 ns behind 200, late (skipped);
+ * 300 is not (150 ns behind 450, but in order). The most disorder, 300 ns
+ * (the record at 150, behind 450), is what the window must exceed: 301 ns
+ * takes all in.
+ */
 TEST(late_records_beyond_window_are_counted_not_applied)
 {
 	struct analysis an;
 	struct tb t;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f;
 
-	/* window 100 ns: cpu1's records (150..500) come after cpu0 reached 450 */
 	build_two_cpu(&t, true);
 	analysis_init(&an);
 	ASSERT(run(&an, &t, 100) == 0);
-	EXPECT(an.io.late >= 1);
+	EXPECT_EQ(an.io.late, 1);
 	EXPECT(an.io.first_late_offset > 0);
+	EXPECT_EQ(an.io.max_late_ns, 50);
+	EXPECT_EQ(an.io.max_disorder_ns, 300);
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_input_warnings(&an, "x.fxt", f);
+	fclose(f);
+	EXPECT_CONTAINS(txt, "fxt-sched: warning: x.fxt: 1 scheduling record arrived more than the reorder window after newer ones (first at offset ");
+	EXPECT_CONTAINS(txt, ", up to 50ns late) and was left out; --reorder-window 301ns or more, or none, takes them in\n");
+	free(txt);
+	analysis_free(&an);
+
+	/* that window: nothing late */
+	build_two_cpu(&t, true);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 301) == 0);
+	EXPECT_EQ(an.io.late, 0);
+	EXPECT_EQ(an.io.max_disorder_ns, 300);
 	analysis_free(&an);
 }
 
@@ -2449,6 +2475,59 @@ TEST(a_switch_in_without_a_wakeup_and_no_hole_is_not_across_one)
 }
 
 /*
+ * A record exactly one reorder window behind the newest is still in the
+ * window: held, not handed on, until a record more than the window newer
+ * comes. Window 100: cpu0 1000 idle->A; cpu1 1100 idle->B; cpu1 1000
+ * wakeup C (100 ns behind 1100: kept); cpu0 1150 A->idle. The buffer held
+ * all four when 1150 came (it held 2 at most when a record exactly a
+ * window old was handed on).
+ */
+TEST(a_record_exactly_one_window_behind_is_held)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 1, 1100, IDLE, 102, 0);
+	tb_wake(&t, 1, 1000, 103, 102);
+	tb_switch(&t, 0, 1150, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 100) == 0);
+	EXPECT_EQ(an.io.late, 0);
+	EXPECT_EQ(an.io.max_disorder_ns, 100);
+	EXPECT_EQ(an.io.max_buffered, 4);
+	ASSERT(analysis_find(&an, 103));
+	EXPECT_EQ(analysis_find(&an, 103)->wakeups, 1);
+	analysis_free(&an);
+}
+
+/*
+ * A record at the very time of the last one handed on is not behind it:
+ * window 100, cpu0 1000 idle->A; cpu1 1200 idle->B (hands on 1000); cpu0
+ * 1000 wakeup C, 200 ns behind 1200, but not before 1000: applied, not
+ * skipped as late.
+ */
+TEST(a_record_tied_with_the_last_one_handed_on_is_not_late)
+{
+	struct analysis an;
+	struct tb t;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 1, 1200, IDLE, 102, 0);
+	tb_wake(&t, 0, 1000, 103, 101);
+	tb_switch(&t, 0, 1300, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 100) == 0);
+	EXPECT_EQ(an.io.late, 0);
+	EXPECT_EQ(an.io.max_disorder_ns, 200);
+	ASSERT(analysis_find(&an, 103));
+	EXPECT_EQ(analysis_find(&an, 103)->wakeups, 1);
+	analysis_free(&an);
+}
+
+/*
  * A loss marker at the very time of its CPU's last switch: what ran from
  * there is unknown. cpu0 1000 idle->A, and 1 record lost from 1000 on,
  * the next record at 1100: A->idle (blocked); 1200 idle->B; 1300 B->idle.
@@ -2579,6 +2658,8 @@ int main(void)
 	RUN(a_wakeup_while_running_does_not_start_a_later_wait);
 	RUN(an_event_exactly_at_to_is_outside_the_window);
 	RUN(a_switch_in_without_a_wakeup_and_no_hole_is_not_across_one);
+	RUN(a_record_exactly_one_window_behind_is_held);
+	RUN(a_record_tied_with_the_last_one_handed_on_is_not_late);
 	RUN(a_loss_marker_tied_with_the_last_switch_makes_the_time_unknown);
 	RUN(a_hole_ending_exactly_at_from_is_not_in_the_window);
 	{
