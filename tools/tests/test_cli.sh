@@ -6,10 +6,30 @@
 # fxt2json's output is valid JSON with the expected events.
 # Prints unnumbered TAP lines.
 B=${1:?usage: $0 BUILDDIR}
-S=$B/fxt-sched
-J=$B/fxt2json
 tmp=$(mktemp -d /tmp/fxt-sched-cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# Every run of fxt-sched and fxt2json below has a time limit (CLI_TIMEOUT
+# seconds, 120 by default), so that one that never ends fails its test
+# instead of hanging make check: $S and $J run the programs under
+# timeout(1) and, when one runs out, name the command on stderr and in
+# $tmp/timed-out, which the last test reports. (A reorder buffer's loop
+# that never ended, on oom.fxt, hung the suite.) The programs themselves:
+# $B/fxt-sched and $B/fxt2json (ldd looks at those).
+CLI_TIMEOUT=${CLI_TIMEOUT:-120}
+case $B in /*) ;; *) B=$(pwd)/$B ;; esac	# the wrappers run anywhere
+mkdir "$tmp/bin" || exit 1
+for p in fxt-sched fxt2json; do
+	cat >"$tmp/bin/$p" <<EOF
+#!/bin/sh
+timeout $CLI_TIMEOUT '$B/$p' "\$@"
+rc=\$?
+[ \$rc -eq 124 ] && printf 'test_cli.sh: timed out after %s s: %s\\n' $CLI_TIMEOUT "$p \$*" | tee -a '$tmp/timed-out' >&2
+exit \$rc
+EOF
+	chmod +x "$tmp/bin/$p" || exit 1
+done
+S=$tmp/bin/fxt-sched
+J=$tmp/bin/fxt2json
 t(){ if eval "$2"; then echo "ok - $1"; else echo "not ok - $1"; fi; }
 # Strict: JSON text must be UTF-8 (RFC 8259), whatever the locale.
 json_ok() { python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read())' "$1"; }
@@ -842,7 +862,7 @@ for P in "$S summary" "$J"; do
 	name2="$p, out of memory in the reorder buffer with no --reorder-window (realloc above 200000 bytes fails): no wider window tried (no 'read again' note), the warning, exit 1"
 	name3="$p, a reorder buffer that cannot be allocated at all (realloc above 50000 bytes fails): 'every record was handed on as read', exit 1"
 	skip=
-	if ldd "${P%% *}" 2>/dev/null | grep -q libasan; then
+	if ldd "$B/${p%% *}" 2>/dev/null | grep -q libasan; then
 		skip="an ASan build's realloc cannot be preloaded over"
 	elif [ ! -f "$fail_alloc" ]; then
 		skip="FAIL_ALLOC (the collector's fail_alloc.so) is not given: run it with make check"
@@ -861,7 +881,7 @@ done
 # of order. Before, it was applied after them: 101's preemption read
 # 9000..6000, 18446744073709548616 ns, top's #1.
 name="fxt-sched latency --intervals, out of memory in the reorder buffer: the record behind those handed on is left out as late (2 in all), no interval ends before it starts (101 preempted 9000..9500)"
-if ldd "$S" 2>/dev/null | grep -q libasan; then
+if ldd "$B/fxt-sched" 2>/dev/null | grep -q libasan; then
 	echo "ok - $name # SKIP an ASan build's realloc cannot be preloaded over"
 elif [ ! -f "$fail_alloc" ]; then
 	echo "ok - $name # SKIP FAIL_ALLOC (the collector's fail_alloc.so) is not given: run it with make check"
@@ -1154,10 +1174,10 @@ else
 fi
 
 # close() is where some file systems (NFS, quotas) report a failed write:
-# strace makes the close of -o's file fail with EIO. (No leak check: LSan
-# cannot stop the world under a tracer.)
+# strace makes the close of -o's file fail with EIO (-f: in fxt2json, which
+# $J runs). (No leak check: LSan cannot stop the world under a tracer.)
 if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
-	t "fxt2json -o FILE: a failed close (EIO) exits 1 and says so" "ASAN_OPTIONS=detect_leaks=0 strace -o /dev/null -P '$tmp/cl.json' -e trace=close -e inject=close:error=EIO '$J' -o '$tmp/cl.json' '$F/holes.fxt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qx 'fxt2json: $tmp/cl.json: closing the output failed: Input/output error' '$tmp/e.txt'"
+	t "fxt2json -o FILE: a failed close (EIO) exits 1 and says so" "ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -P '$tmp/cl.json' -e trace=close -e inject=close:error=EIO '$J' -o '$tmp/cl.json' '$F/holes.fxt' 2>'$tmp/e.txt'; [ \$? -eq 1 ] && grep -qx 'fxt2json: $tmp/cl.json: closing the output failed: Input/output error' '$tmp/e.txt'"
 else
 	echo "ok - fxt2json -o FILE: a failed close exits 1 # SKIP strace is not installed or cannot trace here"
 fi
@@ -1205,4 +1225,12 @@ if command -v groff >/dev/null 2>&1; then
 	done
 else
 	echo "ok - fxt-sched(1)'s CSV headers # SKIP groff is not installed"
+fi
+
+# ---- the time limit: no run of fxt-sched or fxt2json above ran out of it ----
+if [ -s "$tmp/timed-out" ]; then
+	echo "not ok - no fxt-sched or fxt2json run took more than $CLI_TIMEOUT s (timeout)"
+	sed 's/^/#   /' "$tmp/timed-out"
+else
+	echo "ok - no fxt-sched or fxt2json run took more than $CLI_TIMEOUT s (timeout)"
 fi
