@@ -913,10 +913,10 @@ TEST(oom_while_filling_the_rings_kills_the_allocator_not_a_bystander)
 	unsigned long long request, avail, fill, before;
 	unsigned int n = session_possible_cpus();
 	char dir[] = "/tmp/fxtrace-fill.XXXXXX";
-	int go[2], said[2], status, file;
+	int go[2], said[2], status, by_status, file;
 	struct pollfd pfd;
 	pid_t by, alloc;
-	long long oom_before;
+	long long oom_before, oom_after;
 	double deadline;
 	char c;
 
@@ -987,11 +987,6 @@ TEST(oom_while_filling_the_rings_kills_the_allocator_not_a_bystander)
 	ASSERT_EQ(1, write(go[1], "g", 1));
 
 	status = wait_task(alloc, "the allocator");
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	if (WIFEXITED(status))
-		printf("#   the allocator exited %d: %s\n", WEXITSTATUS(status),
-		       WEXITSTATUS(status) == 3 ? "it got its rings, so the OOM killer took someone else" :
-		       "its open() or CONFIGURE failed");
 	/* The bystander got its memory and lives on. */
 	pfd.fd = said[0];
 	pfd.events = POLLIN;
@@ -1002,13 +997,33 @@ TEST(oom_while_filling_the_rings_kills_the_allocator_not_a_bystander)
 		show_task(by, "the bystander");
 		kill(by, SIGKILL);
 	}
-	EXPECT_EQ('d', c);
 	close(go[1]);
-	status = wait_task(by, "the bystander");
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	if (WIFSIGNALED(status))
-		printf("#   the bystander was killed by signal %d\n", WTERMSIG(status));
-	EXPECT_EQ(oom_before + 1, proc_field("/proc/vmstat", "oom_kill "));
+	by_status = wait_task(by, "the bystander");
+	oom_after = proc_field("/proc/vmstat", "oom_kill ");
+	/*
+	 * No OOM at all, both with their memory: there was more than
+	 * MemAvailable said (seen once on 6.12, on a loaded host), and the
+	 * race this test needs did not happen. Nothing was checked: a skip,
+	 * which run-tests.sh names in its summary, not a pass.
+	 */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && c == 'd' &&
+	    WIFEXITED(by_status) && !WEXITSTATUS(by_status) &&
+	    oom_after == oom_before) {
+		close(said[0]);
+		unfill_memory(file, dir);
+		SKIP("no OOM: the rings and the bystander's %llu MiB all fitted, although %llu MiB were available for them: the race did not happen",
+		     request * 3 / 4 >> 20, before >> 20);
+	}
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	if (WIFEXITED(status))
+		printf("#   the allocator exited %d: %s\n", WEXITSTATUS(status),
+		       WEXITSTATUS(status) == 3 ? "it got its rings, so the OOM killer took someone else" :
+		       "its open() or CONFIGURE failed");
+	EXPECT_EQ('d', c);
+	EXPECT_TRUE(WIFEXITED(by_status) && WEXITSTATUS(by_status) == 0);
+	if (WIFSIGNALED(by_status))
+		printf("#   the bystander was killed by signal %d\n", WTERMSIG(by_status));
+	EXPECT_EQ(oom_before + 1, oom_after);
 	close(said[0]);
 	unfill_memory(file, dir);
 	expect_no_live_allocations();
