@@ -181,6 +181,67 @@ TEST(bucketed_percentiles_bounded_error)
 	qd_free(&q);
 }
 
+/*
+ * The edges of qdist.h's promises, exact. At most QD_EXACT_MAX (1024)
+ * values are kept as they are: 1023 of 1000 and one 5000 give p50 1000,
+ * exact; a 1025th value moves them into buckets, where 1000 shares
+ * [1000, 1001] and p50 is that bucket's top, 1001 (not exact). A bucket's
+ * top is clamped to the max: 1025 values of 1000 give p50 1000, not 1001.
+ * Values below 512 have buckets of their own, 512 is the first one shared
+ * ([512, 513]): of 0..2047 (bucketed), rank 512 is 511, rank 513 is 513,
+ * rank 1024 is 1023 (the top of [1022, 1023]), rank 1025 is 1027 (the top
+ * of [1024, 1027]). Merging bucketed values keeps each in its bucket: 0..499
+ * four times and 1000, 2000, ..., 5,000,000 give p50 (rank 3500: the
+ * 1500th, 1,500,000, in [1499136, 1503231]) 1503231 and p90 (rank 6300:
+ * 4,300,000, in [4292608, 4308991]) 4308991.
+ */
+TEST(qdist_exact_limit_bucket_edges_and_merge_exactly)
+{
+	struct qdist q, m;
+	uint64_t i;
+
+	qd_init(&q);
+	for (i = 0; i < 1023; i++)
+		qd_add(&q, 1000);
+	qd_add(&q, 5000);
+	EXPECT(qd_is_exact(&q));
+	EXPECT_EQ(qd_percentile(&q, 50, 100), 1000);
+	qd_add(&q, 5000);	/* the 1025th */
+	EXPECT(!qd_is_exact(&q));
+	EXPECT_EQ(qd_percentile(&q, 50, 100), 1001);
+	qd_free(&q);
+
+	qd_init(&q);
+	for (i = 0; i < 1025; i++)
+		qd_add(&q, 1000);
+	EXPECT(!qd_is_exact(&q));
+	EXPECT_EQ(qd_percentile(&q, 50, 100), 1000);	/* not 1001 */
+	qd_free(&q);
+
+	qd_init(&q);
+	for (i = 0; i < 2048; i++)
+		qd_add(&q, i);
+	EXPECT(!qd_is_exact(&q));
+	EXPECT_EQ(qd_percentile(&q, 512, 2048), 511);
+	EXPECT_EQ(qd_percentile(&q, 513, 2048), 513);
+	EXPECT_EQ(qd_percentile(&q, 1024, 2048), 1023);
+	EXPECT_EQ(qd_percentile(&q, 1025, 2048), 1027);
+	qd_free(&q);
+
+	qd_init(&q);
+	for (i = 1; i <= 5000; i++)
+		qd_add(&q, i * 1000);
+	qd_init(&m);
+	for (i = 0; i < 2000; i++)
+		qd_add(&m, i % 500);
+	qd_merge(&m, &q);
+	EXPECT_EQ(m.count, 7000);
+	EXPECT_EQ(qd_percentile(&m, 50, 100), 1503231);
+	EXPECT_EQ(qd_percentile(&m, 90, 100), 4308991);
+	qd_free(&m);
+	qd_free(&q);
+}
+
 /* ---- latency semantics ---- */
 
 /*
@@ -254,6 +315,330 @@ TEST(preempt_latency_wakeup_of_running_ignored_migration)
 	EXPECT_EQ(b->migrations, 1);
 	EXPECT_EQ(b->runtime, 600);		/* 2000..2600 */
 	EXPECT_EQ(a->migrations, 0);
+	analysis_free(&an);
+}
+
+/*
+ * latency -T/-P -n's order, each rule on its own (fxt-sched(1): the
+ * longest interval of either kind; of equal ones, the one with more
+ * intervals, then the smaller id), and the cut's note. A (tid 10, pid 100)
+ * has one preemption wait of 900 ns, no wakeup wait; B (11, pid 200) two
+ * wakeup waits of 500; C (12, pid 300) and D (13, pid 400) one of 500
+ * each. So A, B, C, D, as threads and as processes; -n 3 leaves D out and
+ * says so.
+ */
+static void build_ranked(struct tb *t)
+{
+	unsigned int cpu;
+
+	tb_begin(t, 1000000000);
+	tb_thread(t, 10, 100, "A");
+	tb_thread(t, 11, 200, "B");
+	tb_thread(t, 12, 300, "C");
+	tb_thread(t, 13, 400, "D");
+	tb_switch(t, 0, 1000, IDLE, 10, 0);
+	tb_switch(t, 0, 2000, 10, IDLE, FXT_THREAD_STATE_RUNNING);
+	tb_switch(t, 0, 2900, IDLE, 10, 0);
+	tb_switch(t, 0, 3000, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+	for (cpu = 1; cpu <= 3; cpu++) {
+		tb_switch(t, cpu, 1000, IDLE, 10 + cpu, 0);
+		tb_switch(t, cpu, 1100, 10 + cpu, IDLE, FXT_THREAD_STATE_BLOCKED);
+		tb_wake(t, cpu, 1200, 10 + cpu, 0);
+		tb_switch(t, cpu, 1700, IDLE, 10 + cpu, 0);
+		tb_switch(t, cpu, 1800, 10 + cpu, IDLE, FXT_THREAD_STATE_BLOCKED);
+	}
+	tb_wake(t, 1, 1900, 11, 0);
+	tb_switch(t, 1, 2400, IDLE, 11, 0);
+	tb_switch(t, 1, 2500, 11, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+/* The lines of @txt that begin with @prefix, up to the first blank. */
+static void heads(const char *txt, const char *prefix, char *buf, size_t len)
+{
+	const char *p = txt;
+	size_t n = 0, k = strlen(prefix);
+
+	buf[0] = '\0';
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, prefix, k))
+			continue;
+		while (p[k] && p[k] != ' ' && p[k] != '\n' && n + 2 < len)
+			buf[n++] = p[k++];
+		buf[n++] = ' ';
+		buf[n] = '\0';
+		k = strlen(prefix);
+	}
+}
+
+TEST(latency_n_ranks_by_either_kind_then_count_then_id)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt = NULL, ids[128];
+	size_t len = 0;
+	FILE *f;
+
+	build_ranked(&t);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_latency(&an, f, OUT_TEXT, GROUP_THREAD, 4);
+	fclose(f);
+	heads(txt, "tid = ", ids, sizeof(ids));
+	EXPECT_STREQ(ids, "10 11 12 13 ");
+	EXPECT(!strstr(txt, "not listed"));
+	free(txt);
+
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_latency(&an, f, OUT_TEXT, GROUP_THREAD, 3);
+	fclose(f);
+	heads(txt, "tid = ", ids, sizeof(ids));
+	EXPECT_STREQ(ids, "10 11 12 ");
+	EXPECT_CONTAINS(txt, "\n1 more thread with intervals not listed (the list holds those with the longest waits); -n 4 lists them all\n");
+	free(txt);
+
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_latency(&an, f, OUT_TEXT, GROUP_PROCESS, 4);
+	fclose(f);
+	heads(txt, "pid = ", ids, sizeof(ids));
+	EXPECT_STREQ(ids, "100 200 300 400 ");
+	free(txt);
+
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_latency(&an, f, OUT_TEXT, GROUP_PROCESS, 3);
+	fclose(f);
+	heads(txt, "pid = ", ids, sizeof(ids));
+	EXPECT_STREQ(ids, "100 200 300 ");
+	EXPECT_CONTAINS(txt, "\n1 more process with intervals not listed (the list holds those with the longest waits); -n 4 lists them all\n");
+	free(txt);
+	analysis_free(&an);
+}
+
+/*
+ * The text histogram's bars are scaled to the fullest bucket, 40 stars;
+ * a bucket with intervals gets at least one star, however few: 41 waits
+ * of 100 ns (64 -> 127) and one of 1000 ns (512 -> 1023, "1.02us"), where
+ * 1 * 40 / 41 rounds down to none.
+ */
+TEST(a_histogram_bucket_with_intervals_has_a_star)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt;
+	uint64_t ts = 1000;
+	int i;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, ts, IDLE, 10, 0);
+	for (i = 0; i < 42; i++) {
+		tb_switch(&t, 0, ts + 100, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+		tb_wake(&t, 0, ts + 200, 10, 0);
+		tb_switch(&t, 0, ts + (i == 41 ? 1200 : 300), IDLE, 10, 0);
+		ts += i == 41 ? 1200 : 300;
+	}
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	txt = render(&an, 0, OUT_TEXT, GROUP_NONE);
+	ASSERT(txt);
+	EXPECT_CONTAINS(txt, "wakeup-to-run latency: 42 intervals\n");
+	EXPECT_CONTAINS(txt, "\n      64ns -> 127ns      : 41       |****************************************|\n");
+	EXPECT_CONTAINS(txt, "\n     128ns -> 255ns      : 0        |                                        |\n");
+	EXPECT_CONTAINS(txt, "\n     512ns -> 1.02us     : 1        |*                                       |\n");
+	free(txt);
+	analysis_free(&an);
+}
+
+/*
+ * Each percentile in its own place, in every format: 1000 wakeup waits of
+ * 1, 2, ..., 1000 ns give p50 500, p90 900, p99 990, p99.9 999 (rank
+ * ceil(999) = 999), max 1000: all different, so a column or a fraction
+ * mixed up shows.
+ */
+TEST(latency_percentiles_p50_p90_p99_p999_max_in_their_places)
+{
+	struct analysis an;
+	struct tb t;
+	char *out;
+	uint64_t ts = 1000, i;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, ts, IDLE, 10, 0);
+	for (i = 1; i <= 1000; i++) {
+		tb_switch(&t, 0, ts + 10, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+		tb_wake(&t, 0, ts + 20, 10, 0);
+		tb_switch(&t, 0, ts + 20 + i, IDLE, 10, 0);
+		ts += 20 + i;
+	}
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	out = render(&an, 0, OUT_CSV, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "scope,id,pid,name,kind,count,p50,p90,p99,p999,max\n"
+			"all,0,0,,wakeup,1000,500,900,990,999,1000\n");
+	free(out);
+	out = render(&an, 0, OUT_JSON, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "\"wakeup_latency_ns\": {\"count\": 1000, \"p50\": 500, \"p90\": 900, \"p99\": 990, \"p999\": 999, \"max\": 1000, \"exact\": true,");
+	free(out);
+	out = render(&an, 0, OUT_TEXT, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "wakeup-to-run latency: 1000 intervals\n"
+			"  p50 500ns  p90 900ns  p99 990ns  p99.9 999ns  max 1.00us\n");
+	free(out);
+	analysis_free(&an);
+}
+
+/*
+ * top's "meanwhile" list, exact: W (tid 10) is woken at 1000 on cpu1
+ * while cpu0 idles (since 600), then eight threads run there once each,
+ * 800, 700, ..., 100 ns, until W runs at 5600 (a 4.60 us wait). The idle
+ * task's 1000 ns come first, named "idle" in the JSON too; the eighth
+ * thread's 100 ns, the ninth task, is the one "more slice". A trace with
+ * no interval at all prints only "no latency intervals", no trace start.
+ */
+TEST(top_meanwhile_idle_named_and_one_more_slice)
+{
+	static const uint64_t at[] = { 2000, 2800, 3500, 4100, 4600, 5000,
+				       5300, 5500, 5600 };
+	struct analysis an;
+	struct tb t;
+	char *out, name[8];
+	int i;
+
+	tb_begin(&t, 1000000000);
+	tb_process(&t, 100, "P");
+	tb_thread(&t, 10, 100, "W");
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "T%d", i + 1);
+		tb_thread(&t, 21 + (uint64_t)i, 100, name);
+	}
+	tb_switch(&t, 0, 500, IDLE, 10, 0);
+	tb_switch(&t, 0, 600, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 1, 1000, 10, 0);
+	tb_switch(&t, 0, at[0], IDLE, 21, 0);
+	for (i = 1; i < 9; i++)
+		tb_switch(&t, 0, at[i], 20 + i, i < 8 ? 21 + i : 10,
+			  FXT_THREAD_STATE_BLOCKED);
+	tb_switch(&t, 0, 6000, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	an.top_n = 1;
+	ASSERT(run(&an, &t, 0) == 0);
+	out = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "#1 wakeup latency 4.60us: tid 10 W (pid 100 P) on cpu 0\n"
+			"   runnable from 0.000000500s until 4.60us later; woken on cpu 1\n"
+			"   ran on cpu 0 meanwhile: idle 1.00us (1), tid 21 T1 800ns (1), tid 22 T2 700ns (1), tid 23 T3 600ns (1), tid 24 T4 500ns (1), tid 25 T5 400ns (1), tid 26 T6 300ns (1), tid 27 T7 200ns (1), 1 more slice 100ns\n");
+	free(out);
+	out = render(&an, 1, OUT_JSON, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "\"ran_meanwhile\": [{\"tid\": 0, \"idle\": true, \"name\": \"idle\", \"ns\": 1000, \"slices\": 1}, {\"tid\": 21, \"idle\": false, \"name\": \"T1\", \"ns\": 800, \"slices\": 1}, ");
+	EXPECT_CONTAINS(out, "{\"tid\": 27, \"idle\": false, \"name\": \"T7\", \"ns\": 200, \"slices\": 1}], \"other_ns\": 100, \"history_truncated\": false}");
+	free(out);
+	analysis_free(&an);
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 0, 500, IDLE, 10, 0);
+	tb_switch(&t, 0, 600, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	an.top_n = 1;
+	ASSERT(run(&an, &t, 0) == 0);
+	out = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_STREQ(out, "no latency intervals\n");
+	free(out);
+	analysis_free(&an);
+}
+
+/* top's text names a preemption as one: A's 900 ns wait of build_ranked(). */
+TEST(top_text_says_preempted_for_a_preemption)
+{
+	struct analysis an;
+	struct tb t;
+	char *out;
+
+	build_ranked(&t);
+	analysis_init(&an);
+	an.top_n = 1;
+	ASSERT(run(&an, &t, 0) == 0);
+	out = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "#1 preempt latency 900ns: tid 10 A (pid 100) on cpu 0\n"
+			"   runnable from 0.000001000s until 900ns later; preempted on cpu 0\n");
+	free(out);
+	analysis_free(&an);
+}
+
+/*
+ * summary's thread rows: a thread only woken (W, tid 11: never ran, no
+ * interval) is listed for its wakeup; a name with a carriage return is
+ * quoted in the CSV (RFC 4180), as one with a newline is; -n 1 lists one
+ * thread in JSON, CSV and text, the one with the most runtime, and the
+ * text's NAME column is as wide as the names listed (16 at least), not
+ * as 12's 22 bytes, left out. cpu0: 1000 idle -> 10 "a\rb"; 2000 -> 12
+ * "X-a-name-of-23-bytes-X"; 3000 -> idle; W woken at 3500 by 10.
+ */
+TEST(summary_lists_a_thread_only_woken_quotes_cr_and_cuts_at_n)
+{
+	struct analysis an;
+	struct tb t;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	tb_begin(&t, 1000000000);
+	tb_thread(&t, 10, 100, "a\rb");
+	tb_thread(&t, 11, 100, "W");
+	tb_thread(&t, 12, 100, "X-a-name-of-23-bytes-X");
+	tb_switch(&t, 0, 1000, IDLE, 10, 0);
+	tb_switch(&t, 0, 2000, 10, 12, FXT_THREAD_STATE_BLOCKED);
+	tb_switch(&t, 0, 3000, 12, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 0, 3500, 11, 10);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	out = render(&an, 2, OUT_CSV, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "\nthread,10,100,\"a\rb\",1000,,1,1,0,0,0,0,\n"
+			"thread,12,100,X-a-name-of-23-bytes-X,1000,,1,1,0,0,0,0,\n"
+			"thread,11,100,W,0,,0,0,0,0,1,0,\n");
+	free(out);
+
+	out = NULL;
+	f = open_memstream(&out, &len);
+	ASSERT(f);
+	print_summary(&an, f, OUT_JSON, 1);
+	fclose(f);
+	EXPECT_CONTAINS(out, "\"threads\": [\n  {\"tid\": 10, \"pid\": 100, \"name\": \"a\\u000db\", \"runtime_ns\": 1000, ");
+	EXPECT(!strstr(out, "\"tid\": 12"));
+	EXPECT(!strstr(out, "\"tid\": 11"));
+	free(out);
+
+	out = NULL;
+	f = open_memstream(&out, &len);
+	ASSERT(f);
+	print_summary(&an, f, OUT_CSV, 1);
+	fclose(f);
+	EXPECT_CONTAINS(out, "\nthread,10,100,");
+	EXPECT(!strstr(out, "thread,12,"));
+	EXPECT(!strstr(out, "thread,11,"));
+	free(out);
+
+	out = NULL;
+	f = open_memstream(&out, &len);
+	ASSERT(f);
+	print_summary(&an, f, OUT_TEXT, 1);
+	fclose(f);
+	EXPECT_CONTAINS(out, "\n     TID      PID NAME                      runtime   switches  voluntary  involunt. migrations  wakeups\n"
+			"      10      100 a\\x0db                     1.00us          1          1          0          0        0\n"
+			"2 more threads not listed (the list holds those with the most runtime); -n 3 lists them all\n");
+	free(out);
 	analysis_free(&an);
 }
 
@@ -1192,6 +1577,10 @@ TEST(bytes_skipped_holes_are_holes_too)
 	EXPECT_CONTAINS(txt, "not counted (all threads): 0 intervals begun before the trace's first context switch, 3 across holes in the trace (records lost by the kernel, or ring data the collector skipped); see fxt-sched(1)\n");
 	EXPECT_CONTAINS(js, "\"records_lost\": 0, \"lost_holes\": 0, \"lost_per_cpu\": {}, \"bytes_skipped\": 6544, \"skip_holes\": 1, \"skipped_per_cpu\": {\"cpu1\": 6544}}");
 	EXPECT_CONTAINS(js, "\"not_counted\": {\"before_first_switch\": 0, \"across_lost_records\": 3}");
+	/* the CPU table's unknown column, for these holes alone too */
+	EXPECT_CONTAINS(txt, "\n  CPU             busy             idle   busy%   switches          unknown\n");
+	EXPECT_CONTAINS(txt, "\n    1           1.00us           3.20us  23.81%          2           1.00us\n");
+	EXPECT_CONTAINS(txt, "\nunknown: what ran from a hole's start to the CPU's next context switch\n");
 	free(txt);
 	free(js);
 	analysis_free(&an);
@@ -1714,6 +2103,7 @@ TEST(top_history_incomplete_after_a_hole)
 	struct top_entry *v, *a, *c;
 	struct tb t;
 	size_t n;
+	char *txt;
 
 	build_hole_top(&t);
 	analysis_init(&an);
@@ -1732,6 +2122,12 @@ TEST(top_history_incomplete_after_a_hole)
 	EXPECT_EQ(c->lost_ns, 0);
 	EXPECT(!c->truncated);
 	free(v);
+	/* the hole's note alone: the history is cut by the hole, not by
+	 * the trace's start or the kept history (lost_ns sets truncated) */
+	txt = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	ASSERT(txt);
+	EXPECT_CONTAINS(txt, "\n   ran on cpu 1 meanwhile: [history incomplete: a hole in the trace on cpu 1 (records lost by the kernel, or ring data the collector skipped); what ran there for 3.00us of it is not known]\n");
+	free(txt);
 	analysis_free(&an);
 }
 
@@ -2609,10 +3005,17 @@ int main(void)
 	RUN(text_durations_have_a_unit_and_3_digits);
 	RUN(log2_buckets);
 	RUN(bucketed_percentiles_bounded_error);
+	RUN(qdist_exact_limit_bucket_edges_and_merge_exactly);
 	RUN(wakeup_latency_first_wakeup_counts);
 	RUN(preempt_latency_wakeup_of_running_ignored_migration);
 	RUN(out_of_order_records_are_reordered);
 	RUN(a_wakeup_tied_with_a_blocking_switch_out_follows_it);
+	RUN(latency_n_ranks_by_either_kind_then_count_then_id);
+	RUN(a_histogram_bucket_with_intervals_has_a_star);
+	RUN(latency_percentiles_p50_p90_p99_p999_max_in_their_places);
+	RUN(top_meanwhile_idle_named_and_one_more_slice);
+	RUN(top_text_says_preempted_for_a_preemption);
+	RUN(summary_lists_a_thread_only_woken_quotes_cr_and_cuts_at_n);
 	RUN(late_records_beyond_window_are_counted_not_applied);
 	RUN(top_memory_is_bounded_by_n_not_by_intervals);
 	RUN(top_lists_what_ran_meanwhile);
