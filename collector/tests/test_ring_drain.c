@@ -247,6 +247,8 @@ TEST(init_rejects_sizes_that_are_not_powers_of_two)
 	EXPECT_EQ(ring_init(&r, &ctrl, data, 4), (uint64_t)-EINVAL);
 	EXPECT_EQ(ring_init(&r, &ctrl, data, 0), (uint64_t)-EINVAL);
 	EXPECT_EQ(ring_init(&r, &ctrl, data, 64), 0);
+	/* The smallest ring: one word (ring_drain.h: a power of two >= 8). */
+	EXPECT_EQ(ring_init(&r, &ctrl, data, 8), 0);
 }
 
 TEST(empty_ring_copies_nothing)
@@ -1717,6 +1719,7 @@ TEST(malformed_name_records_are_copied_not_reported)
 		"name of 16 bytes", "indexed name", "object type 3",
 		"NUL inside the name", "name past the record",
 		"argument past the record", "fewer arguments than argc",
+		"name one byte past the record",
 	};
 	uint64_t bad[16], good[16], name_word;
 	size_t nbad, ngood;
@@ -1759,6 +1762,18 @@ TEST(malformed_name_records_are_copied_not_reported)
 			break;
 		case 6:
 			bad[0] += 1ULL << FXT_KOBJ_ARGC_SHIFT;	/* 2 arguments */
+			break;
+		case 7:
+			/*
+			 * 3 words: header, koid, one name word, but the name
+			 * claims 9 bytes: its ninth would be the next record's
+			 * first byte (0x57, 'W', not a NUL).
+			 */
+			nbad = kernel_thread(bad, 5, 4, "123456789");
+			bad[0] = (bad[0] & ~(FXT_HDR_SIZE_MASK << FXT_HDR_SIZE_SHIFT) &
+				  ~(0xfULL << FXT_KOBJ_ARGC_SHIFT)) |
+				 3ULL << FXT_HDR_SIZE_SHIFT;
+			nbad = 24;
 			break;
 		}
 		fake_init(&f, 256, 64);
@@ -2094,6 +2109,297 @@ TEST(random_garbage_is_survived)
 	free(c.bytes);
 }
 
+/* @h with its size field set to @words. */
+static uint64_t with_words(uint64_t h, uint64_t words)
+{
+	return (h & ~(FXT_HDR_SIZE_MASK << FXT_HDR_SIZE_SHIFT)) |
+	       words << FXT_HDR_SIZE_SHIFT;
+}
+
+/*
+ * An argument of one word has no value word: a koid "waker" of size 1 is
+ * no waker, and the word after its header (here the record's last) is
+ * not reported as a tid.
+ */
+TEST(a_one_word_waker_argument_is_no_waker)
+{
+	uint64_t rec[16];
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	fake_init(&f, 64, 0);
+	kernel_wakeup(rec, 1, 5, 6);
+	rec[3] -= 1ULL << FXT_ARG_SIZE_SHIFT;	/* the waker claims 1 word */
+	produce(&f, rec, 40);
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_OK);
+	EXPECT_EQ(res.bytes, 40);
+	EXPECT_EQ(f.ring.wakeups, 1);
+	EXPECT(got_tids(&c, 0, TIDS(5)));	/* not 6 */
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * Records too short for what their kind holds: a 3-word context switch
+ * has no incoming tid (it is another record, and its tids are not read,
+ * the third word past it least of all); a 1-word event has no timestamp
+ * (the name after it keeps the switch's time as its after_ts, not the
+ * name record's header read as one).
+ */
+TEST(records_too_short_for_their_kind_are_other_records)
+{
+	uint64_t rec[16], ev;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	fake_init(&f, 256, 0);
+	produce(&f, rec, kernel_switch(rec, 100, 1, 2));
+	kernel_switch(rec, 150, 3, 4);
+	rec[0] = with_words(rec[0], 3) & ~(0xfULL << FXT_SCHED_ARGC_SHIFT);
+	produce(&f, rec, 24);
+	ev = with_words(FXT_RECORD_EVENT, 1);
+	produce(&f, &ev, 8);
+	produce(&f, rec, kernel_thread(rec, 9, 9, "nine"));
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_OK);
+	EXPECT_EQ(f.ring.switches, 1);
+	EXPECT_EQ(f.ring.other_records, 2);
+	EXPECT_EQ(f.ring.names, 1);
+	EXPECT(got_tids(&c, 0, TIDS(1, 2)));
+	/* The 3-word switch has a timestamp (150); the event none. */
+	EXPECT_EQ(f.ring.last_ts, 150);
+	ASSERT(c.nnames == 1);
+	expect_name(&c.names[0], FXT_OBJ_TYPE_THREAD, 9, 9, "nine", 150);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * A loss marker accounts for records only with its "cpu" argument as the
+ * kernel writes it: an int64 of exactly 2 words, above 0. One of 3 words,
+ * or a negative count, accounts for none. And markers that say one record
+ * more than records_dropped rose leave none unmarked (not 2^64 - 1).
+ */
+TEST(loss_markers_count_only_a_positive_two_word_cpu_argument)
+{
+	uint64_t rec[16];
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	fake_init(&f, 256, 0);
+	/* Header, ts, pid, tid, then "cpu" made 3 words (value 4, pad). */
+	kernel_loss_marker(rec, 100, 1, 4, 77, 78);
+	rec[0] = with_words(rec[0], 7);
+	rec[4] += 1ULL << FXT_ARG_SIZE_SHIFT;
+	rec[6] = 0;
+	produce(&f, rec, 56);
+	produce(&f, rec, kernel_loss_marker(rec, 110, 1, -3, 77, 78));
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(f.ring.loss_markers, 2);
+	EXPECT_EQ(f.ring.lost_marked, 0);
+	EXPECT_EQ(f.ring.last_ts, 110);
+
+	f.ctrl->records_dropped = 2;
+	produce(&f, rec, kernel_loss_marker(rec, 120, 1, 3, 77, 78));
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), 0);
+	EXPECT_EQ(f.ring.lost_marked, 3);
+	EXPECT_EQ(ring_unmarked_loss(&f.ring), 0);
+	f.ctrl->records_dropped = 4;
+	EXPECT_EQ(ring_unmarked_loss(&f.ring), 1);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * A hole ends at the first record after it that has a timestamp: a 1-word
+ * event record has none (its next word is the next record's header), so
+ * the switch after it gives the hole's end.
+ */
+TEST(a_hole_ends_at_the_first_record_with_a_timestamp)
+{
+	uint64_t rec[16], zero = 0, ev = with_words(FXT_RECORD_EVENT, 1);
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+
+	fake_init(&f, 256, 0);
+	produce(&f, rec, kernel_switch(rec, 100, 1, 2));
+	produce(&f, &zero, 8);
+	EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_CORRUPT);
+	produce(&f, &ev, 8);
+	produce(&f, rec, kernel_switch(rec, 500, 2, 1));
+	EXPECT_EQ(ring_drain_holes(&f.ring, &s, NULL, capture_hole, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_OK);
+	ASSERT(c.nholes == 1);
+	EXPECT_EQ(c.holes[0].from_ts, 100);
+	EXPECT_EQ(c.holes[0].to_ts, 500);
+	EXPECT_EQ(c.holes[0].bytes, 8);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/* A process record's "process" argument is no process (always 0). */
+TEST(a_process_record_has_no_process)
+{
+	uint64_t rec[16];
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	size_t n;
+
+	fake_init(&f, 256, 0);
+	/* A thread's record, its type made process: the argument stays. */
+	n = kernel_thread(rec, 12, 11, "proc");
+	rec[0] = (rec[0] & ~(0xffULL << FXT_KOBJ_TYPE_SHIFT)) |
+		 (uint64_t)FXT_OBJ_TYPE_PROCESS << FXT_KOBJ_TYPE_SHIFT;
+	produce(&f, rec, n);
+	EXPECT_EQ(ring_drain_names(&f.ring, &s, capture_name, NULL), 0);
+	ASSERT(c.nnames == 1);
+	expect_name(&c.names[0], FXT_OBJ_TYPE_PROCESS, 12, 0, "proc", 0);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * Positions not on a word are no kernel's. A consumer_pos found at
+ * ring_init() 4 bytes into a word, with a producer_pos a whole record
+ * after it: the window is a whole number of words, but starts on no
+ * record; nothing is walked or copied (under ASan a walk from there
+ * could read past the area). And one inside the window followed last,
+ * with consumer_errors risen, is not gone back to: it is behind.
+ */
+TEST(positions_off_a_word_are_never_walked_nor_gone_back_to)
+{
+	uint64_t rec[16], real;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct kernel k;
+	struct fake f;
+	size_t n;
+
+	fake_init(&f, 64, 4);
+	produce(&f, rec, kernel_wakeup(rec, 1, 5, 6));
+	EXPECT_EQ(f.ctrl->producer_pos, 4 + 40);
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+	EXPECT_EQ(res.bytes, 0);
+	EXPECT_EQ(c.len, 0);
+	EXPECT_EQ(c.ntids, 0);
+	EXPECT_EQ(f.ring.wakeups, 0);
+	fake_free(&f);
+
+	n = ring_after_one_wakeup(&f, &k, &c, &s, 256, 0, rec);
+	real = k.head;
+	f.ctrl->producer_pos = real + n;	/* followed ahead */
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(f.ctrl->consumer_pos, real + n);
+	f.ctrl->consumer_errors = 1;
+	f.ctrl->producer_pos = real + 4;
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_PRODUCER_BEHIND);
+	EXPECT_EQ(f.ctrl->consumer_pos, real + n);
+	EXPECT_EQ(f.ring.bad_producer, 0);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * The go-back's edges. One error (rise 1) is enough when the kernel's
+ * position is the very start of the window read last (where the kernel
+ * was): the drain goes back, and what it read and where from go back
+ * too (ring.h: both go back to the real one). But errors already counted
+ * when ring_init() ran are no rise, and one error against a position
+ * below the first consumer_pos is not enough (a late one); a second is.
+ */
+TEST(the_go_back_counts_errors_since_the_last_store_only)
+{
+	uint64_t rec[16], real;
+	struct ring_drain_result res;
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct kernel k;
+	struct fake f;
+	size_t n;
+
+	/* A window [real, real + n) followed ahead, one drop against it. */
+	n = ring_after_one_wakeup(&f, &k, &c, &s, 256, 4096, rec);
+	real = k.head;
+	kernel_write(&k, real, rec, kernel_wakeup(rec, 10, 5, 0));
+	f.ctrl->producer_pos = real + n;
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_OK);
+	EXPECT(!kernel_put(&k, rec, kernel_wakeup(rec, 200, 8, 0), 200));
+	EXPECT_EQ(f.ctrl->consumer_errors, 1);
+	EXPECT_EQ(f.ctrl->producer_pos, real);
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+	EXPECT_EQ(f.ctrl->consumer_pos, real);
+	EXPECT_EQ(f.ring.read_from, real);
+	EXPECT_EQ(f.ring.read_to, real);
+	EXPECT_EQ(f.ring.producer_behind, 0);
+	fake_free(&f);
+
+	/* Errors from before this consumer: no rise. */
+	fake_init(&f, 256, 4096);
+	f.ctrl->consumer_errors = 5;
+	ring_init(&f.ring, f.ctrl, f.data, f.size);
+	f.ctrl->producer_pos = 4096 - 64;
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_PRODUCER_BEHIND);
+	EXPECT_EQ(f.ctrl->consumer_pos, 4096);
+	/* One more: one error, below the first consumer_pos: still not. */
+	f.ctrl->consumer_errors = 6;
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_PRODUCER_BEHIND);
+	EXPECT_EQ(f.ctrl->consumer_pos, 4096);
+	/* A second: the kernel finds it out of range. */
+	f.ctrl->consumer_errors = 7;
+	EXPECT_EQ(ring_drain(&f.ring, &s, &res), 0);
+	EXPECT_EQ(res.status, RING_DRAIN_BAD_PRODUCER);
+	EXPECT_EQ(f.ctrl->consumer_pos, 4096 - 64);
+	EXPECT_EQ(f.ring.bad_producer, 1);
+	EXPECT_EQ(f.ring.producer_behind, 2);
+	fake_free(&f);
+	free(c.bytes);
+}
+
+/*
+ * ring_count_written() counts no further than producer_pos, whatever it
+ * is told: a 1-word record just past it (written, not published) is not
+ * counted, nor its bytes.
+ */
+TEST(counting_what_was_written_stops_at_producer_pos)
+{
+	uint64_t rec[16], ev = with_words(FXT_RECORD_EVENT, 1);
+	struct capture c = { 0 };
+	struct ring_sink s = sink_for(&c);
+	struct fake f;
+	size_t n;
+
+	fake_init(&f, 256, 0);
+	n = kernel_wakeup(rec, 100, 1, 2);
+	produce(&f, rec, n);
+	produce(&f, rec, n);
+	memcpy(f.data + 2 * n, &ev, 8);
+	c.fail_with = EIO;
+	EXPECT_EQ(ring_drain(&f.ring, &s, NULL), (uint64_t)-EIO);
+	ring_count_written(&f.ring, 2 * n + 8);
+	EXPECT_EQ(f.ring.wakeups, 2);
+	EXPECT_EQ(f.ring.other_records, 0);
+	EXPECT_EQ(f.ring.bytes, 2 * n);
+	fake_free(&f);
+	free(c.bytes);
+}
+
 int main(void)
 {
 	RUN(init_rejects_sizes_that_are_not_powers_of_two);
@@ -2127,5 +2433,13 @@ int main(void)
 	RUN(names_in_one_ring_keep_their_order);
 	RUN(random_interleaving_preserves_the_stream);
 	RUN(random_garbage_is_survived);
+	RUN(a_one_word_waker_argument_is_no_waker);
+	RUN(records_too_short_for_their_kind_are_other_records);
+	RUN(loss_markers_count_only_a_positive_two_word_cpu_argument);
+	RUN(a_hole_ends_at_the_first_record_with_a_timestamp);
+	RUN(a_process_record_has_no_process);
+	RUN(positions_off_a_word_are_never_walked_nor_gone_back_to);
+	RUN(the_go_back_counts_errors_since_the_last_store_only);
+	RUN(counting_what_was_written_stops_at_producer_pos);
 	return tap_exit();
 }
