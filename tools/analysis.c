@@ -783,8 +783,24 @@ static void start_wakeup_wait(struct analysis *an, struct thread *t,
 	}
 }
 
+/* A wait of @t's that ends at @end on @cpu: its distribution, the
+ * intervals' file, top. */
+static void count_interval(struct analysis *an, struct thread *t, int kind,
+			   uint64_t end, uint32_t cpu)
+{
+	qd_add(&t->lat[kind], end - t->since);
+	if (an->intervals)
+		fprintf(an->intervals,
+			"%td,%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			t - an->threads, kind_names[kind], cpu, t->wait_cpu,
+			t->since, end, end - t->since);
+	if (an->top_n)
+		note_top(an, t, kind, t->since, end, cpu);
+}
+
+/* @first: the trace's first context switch */
 static void switch_in(struct analysis *an, struct thread *t,
-		      const struct sc_event *ev)
+		      const struct sc_event *ev, bool first)
 {
 	int kind = -1;
 
@@ -809,16 +825,18 @@ static void switch_in(struct analysis *an, struct thread *t,
 		 * from there */
 		an->skipped_hole++;
 	}
-	if (kind >= 0 && !t->tainted && in_window(an, ev->ts)) {
-		qd_add(&t->lat[kind], ev->ts - t->since);
-		if (an->intervals)
-			fprintf(an->intervals,
-				"%td,%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-				t - an->threads, kind_names[kind], ev->cpu,
-				t->wait_cpu, t->since, ev->ts, ev->ts - t->since);
-		if (an->top_n)
-			note_top(an, t, kind, t->since, ev->ts, ev->cpu);
-	}
+	if (kind >= 0 && !t->tainted && in_window(an, ev->ts))
+		count_interval(an, t, kind, ev->ts, ev->cpu);
+	/* asleep, or never seen (taken as asleep), and no wakeup seen: one
+	 * with this timestamp may follow in the file (do_wakeup()); not
+	 * where a wakeup first would not have been counted either */
+	t->in_unwoken = kind < 0 && !t->unseen && !an->holes_open &&
+			in_window(an, ev->ts) &&
+			(t->st == ST_SLEEPING ||
+			 (t->st == ST_UNKNOWN && t->last_cpu < 0));
+	t->in_unwoken_first = first;
+	t->in_unwoken_at = ev->ts;
+	t->in_unwoken_cpu = ev->cpu;
 	if (t->last_cpu >= 0 && t->last_cpu != (int64_t)ev->cpu &&
 	    in_window(an, ev->ts))
 		t->migrations++;
@@ -954,6 +972,7 @@ static void do_switch(struct analysis *an, const struct sc_event *ev)
 {
 	struct cpu *c = get_cpu(an, ev->cpu);
 	bool out_idle = ev->flags & SC_OUT_IDLE, in_idle = ev->flags & SC_IN_IDLE;
+	bool first = !an->switch_seen;
 	long oi = -1, ii = -1;
 
 	if (!c)
@@ -979,12 +998,36 @@ static void do_switch(struct analysis *an, const struct sc_event *ev)
 	if (oi >= 0)
 		switch_out(an, &an->threads[oi], ev);
 	if (ii >= 0)
-		switch_in(an, &an->threads[ii], ev);
+		switch_in(an, &an->threads[ii], ev, first);
 	c->known = true;
 	c->cur = in_idle ? 0 : ev->b;
 	c->cur_row = ii >= 0 ? (uint32_t)ii : NO_ROW;
 	c->cur_idle = in_idle;
 	c->since = ev->ts;
+}
+
+/*
+ * A wakeup at the very time @t was switched in with no wakeup seen
+ * (switch_in()): it came first, whatever the file's order (records of two
+ * CPUs with equal timestamps are in no particular order, and a thread
+ * asleep runs only once woken). The wait it began ended there, 0 ns: it
+ * is counted as switch_in() would have, had the wakeup come first.
+ */
+static void wakeup_tied_with_switch_in(struct analysis *an, struct thread *t,
+				       const struct sc_event *ev)
+{
+	t->in_unwoken = false;
+	if (t->in_unwoken_first) {	/* begun before the first switch */
+		an->skipped_start++;
+		return;
+	}
+	start_wakeup_wait(an, t, ev->ts, ev->cpu, ev->waker,
+			  ev->flags & SC_HAS_WAKER);
+	count_interval(an, t, LAT_WAKEUP, ev->ts, t->in_unwoken_cpu);
+	t->st = ST_RUNNING;
+	t->tainted = false;
+	t->before_start = false;
+	t->has_waker = false;
 }
 
 static void do_wakeup(struct analysis *an, const struct sc_event *ev)
@@ -1009,6 +1052,10 @@ static void do_wakeup(struct analysis *an, const struct sc_event *ev)
 	 * switch-out blocked at the same time still makes it a wait (the
 	 * file order of equal times is arbitrary): kept for switch_out(). */
 	if (t->st == ST_RUNNING) {
+		if (t->in_unwoken && t->in_unwoken_at == ev->ts) {
+			wakeup_tied_with_switch_in(an, t, ev);
+			return;
+		}
 		if (!t->woken_running || t->woken_at != ev->ts) {
 			t->woken_running = true;
 			t->woken_at = ev->ts;

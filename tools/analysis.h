@@ -113,6 +113,15 @@ struct thread {
 	uint64_t woken_at, woken_waker;
 	uint32_t woken_cpu;
 	bool woken_has_waker;
+	/* switched in at @in_unwoken_at on @in_unwoken_cpu with no wakeup
+	 * seen, asleep (or never seen): a sleeping thread runs only once
+	 * woken, so a wakeup at that same time, later in the file, came
+	 * first: do_wakeup() counts its wait (0 ns) as switch_in() would
+	 * have, or (@in_unwoken_first: the trace's first switch) as begun
+	 * before it */
+	bool in_unwoken, in_unwoken_first;
+	uint64_t in_unwoken_at;
+	uint32_t in_unwoken_cpu;
 	/* statistics (inside the time window) */
 	uint64_t runtime, switches, voluntary, involuntary, migrations;
 	uint64_t wakeups;

@@ -751,6 +751,91 @@ TEST(a_wakeup_tied_with_a_blocking_switch_out_follows_it)
 }
 
 /*
+ * A wakeup with the timestamp of its thread's switch-in, in either file
+ * order: B (11, cpu1) wakes A (10) at 2000 and cpu0 switches A in at 2000.
+ * A sleeping thread is not switched in before it is woken, so the wakeup
+ * came first: a wait of 0 ns either way (below the clock's resolution).
+ * It was one only when cpu1's ring came first in the file; otherwise the
+ * wakeup was taken for one of a running thread, and the wait was lost.
+ * A has blocked at 1000 (@seen), or was never seen before: taken as
+ * sleeping, as a wakeup first makes it. Without cpu1's first switch (at
+ * 500), and A not seen before, A's switch-in is the trace's first: its
+ * wait began before it, not counted (as "begun before the trace's first
+ * context switch"), in either order too.
+ */
+static void build_tied_switch_in(struct tb *t, bool cpu1_first, bool seen,
+				 bool first)
+{
+	int pass;
+
+	tb_begin(t, 1000000000);
+	tb_thread(t, 10, 100, "A");
+	tb_thread(t, 11, 100, "B");
+	if (!first)
+		tb_switch(t, 1, 500, IDLE, 11, 0);
+	if (seen) {
+		tb_switch(t, 0, 500, IDLE, 10, 0);
+		tb_switch(t, 0, 1000, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+	}
+	for (pass = 0; pass < 2; pass++) {
+		if ((pass == 0) == cpu1_first) {
+			tb_wake(t, 1, 2000, 10, 11);
+			tb_switch(t, 1, 3000, 11, IDLE, FXT_THREAD_STATE_BLOCKED);
+		} else {
+			tb_switch(t, 0, 2000, IDLE, 10, 0);
+			tb_switch(t, 0, 2500, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+		}
+	}
+}
+
+TEST(a_wakeup_tied_with_its_switch_in_is_a_0ns_wait_in_either_order)
+{
+	int s;
+
+	for (s = 0; s < 6; s++) {
+		int failed = tap_current_failed;
+		struct analysis an;
+		struct tb t;
+		struct thread *a;
+		char *iv, *top;
+
+		tap_current_failed = 0;
+		build_tied_switch_in(&t, s & 1, s & 2, s & 4);
+		analysis_init(&an);
+		an.top_n = 1;
+		ASSERT(analysis_spool_intervals(&an) == 0);
+		ASSERT(run(&an, &t, 0) == 0);
+		iv = render(&an, 3, OUT_CSV, GROUP_NONE);
+		top = render(&an, 1, OUT_CSV, GROUP_NONE);
+		a = analysis_find(&an, 10);
+		ASSERT(iv && top && a);
+		EXPECT_EQ(a->wakeups, 1);
+		EXPECT_EQ(a->runtime, (s & 2) ? 1000 : 500);
+		EXPECT_EQ(an.skipped_hole, 0);
+		if (s & 4) {
+			EXPECT_STREQ(iv, "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n");
+			EXPECT_EQ(a->lat[LAT_WAKEUP].count, 0);
+			EXPECT_EQ(an.skipped_start, 1);
+			EXPECT(!strstr(top, "\n1,"));
+		} else {
+			EXPECT_STREQ(iv, "kind,tid,cpu,wait_cpu,start_ns,end_ns,latency_ns,pid,name\n"
+				     "wakeup,10,0,1,2000,2000,0,100,A\n");
+			EXPECT_EQ(a->lat[LAT_WAKEUP].count, 1);
+			EXPECT_EQ(an.skipped_start, 0);
+			EXPECT_CONTAINS(top, "\n1,wakeup,10,100,A,0,1,11,2000,2000,0,\"\",0,0\n");
+		}
+		if (tap_current_failed)
+			printf("#   (file order: cpu%d's records first; A %s before%s)\n",
+			       s & 1 ? 1 : 0, s & 2 ? "seen blocking" : "never seen",
+			       s & 4 ? "; its switch-in the trace's first" : "");
+		tap_current_failed |= failed;
+		free(top);
+		free(iv);
+		analysis_free(&an);
+	}
+}
+
+/*
  * Window 100 ns: cpu1's records (150..500) come after cpu0 reached 450,
  * which handed on 100 and 200: 150 is 50 ns behind 200, late (skipped);
  * 300 is not (150 ns behind 450, but in order). The most disorder, 300 ns
@@ -3010,6 +3095,7 @@ int main(void)
 	RUN(preempt_latency_wakeup_of_running_ignored_migration);
 	RUN(out_of_order_records_are_reordered);
 	RUN(a_wakeup_tied_with_a_blocking_switch_out_follows_it);
+	RUN(a_wakeup_tied_with_its_switch_in_is_a_0ns_wait_in_either_order);
 	RUN(latency_n_ranks_by_either_kind_then_count_then_id);
 	RUN(a_histogram_bucket_with_intervals_has_a_star);
 	RUN(latency_percentiles_p50_p90_p99_p999_max_in_their_places);
