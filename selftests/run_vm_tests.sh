@@ -310,6 +310,7 @@ step collector_sigint collector_sigint
 step collector_full_fs collector_full_fs
 step hotplug_test hotplug_counters
 step hotplug_collect hotplug_collect
+step suspend_test suspend_test
 step unload_while_open_is_refused unload_while_open_is_refused
 step unload_and_reload unload_and_reload
 step final_unload rmmod fxtrace
