@@ -75,7 +75,7 @@ static void require_cpu1_hotplug(void)
 	if (cpu1_offline() && !set_cpu1_online(1))
 		printf("#   cpu1 was offline (left by a failed test): back online\n");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP("one CPU online: nothing to take offline");
+		SKIP_OR_FAIL_IN_VM("one CPU online: nothing to take offline (the test VM has two)");
 	if (access(CPU1_ONLINE, W_OK))
 		SKIP_OR_FAIL_IN_VM("%s: %s (kernel without CPU hotplug?)",
 				   CPU1_ONLINE, strerror(errno));

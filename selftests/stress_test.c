@@ -310,7 +310,7 @@ TEST(no_wakeup_names_a_stopper_that_did_not_wake_it)
 	n = allowed_cpus(wl.cpu, 2);
 	ASSERT_LE(0, n);
 	if (n < 2)
-		SKIP("needs two CPUs");
+		SKIP_OR_FAIL_IN_VM("%d CPU(s) allowed: this test needs two (the test VM has two)", n);
 	find_stoppers();
 	ASSERT_LE(2, wl.nstoppers);
 	wl.own[0] = gettid();
@@ -469,7 +469,7 @@ static void timer_wakeups_name_no_waker(int busy)
 	n = allowed_cpus(cpus, 2);
 	ASSERT_LE(0, n);
 	if (n < 2)
-		SKIP("needs two CPUs");
+		SKIP_OR_FAIL_IN_VM("%d CPU(s) allowed: this test needs two (the test VM has two)", n);
 	/* The drains on one CPU, the sleeper (and spinner) on the other. */
 	ASSERT_EQ(0, pin_to_cpu(0, cpus[0]));
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
