@@ -632,6 +632,54 @@ static void build_doubles(struct tb *t)
 }
 
 /*
+ * fxt2json's edges, each once: zero-length slices, where a loss marker
+ * has a switch's timestamp and where a switch-in is the trace's last
+ * record; and the events that map to their own Trace Event fields.
+ *   cpu0: 1000 idle -> 101 "A"; 2000 101 -> 102 "B" (blocked); a hole
+ *         at 2000 (1 record lost, next record 2500): 102's slice is
+ *         2000..2000, end_state unknown
+ *   cpu1: 1000 idle -> 103; 3000 103 -> 104 (blocked), the last record:
+ *         104's slice is 3000..3000, unknown
+ *   events of 101 (pid 100): instant "ptr" at 1100 (a pointer argument,
+ *   0xdeadbeef); duration complete "back" at 1200 whose end tick is 1100
+ *   (before its start: dur 0); flow begin, step, end "f" (id 7) at 1300,
+ *   1400, 1500 (only the end binds to its enclosing slice: "bp": "e");
+ *   async instant "a" (id 9) at 1600.
+ */
+FX_UNUSED
+static void build_json_edges(struct tb *t)
+{
+	struct fxt_event ev = { FXT_EVENT_INSTANT, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("ptr"), 1100, 0 };
+	struct fxt_arg a = fxt_arg_pointer(fxt_str_c("p"), 0xdeadbeef);
+
+	tb_begin(t, 1000000000);
+	tb_thread(t, 101, 100, "A");
+	tb_thread(t, 102, 100, "B");
+	tb_switch(t, 0, 1000, IDLE, 101, 0);
+	tb_switch(t, 1, 1000, IDLE, 103, 0);
+	fxt_write_event(&t->w, &ev, &a, 1);
+	ev = (struct fxt_event){ FXT_EVENT_DURATION_COMPLETE, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("back"), 1200, 1100 };
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	ev = (struct fxt_event){ FXT_EVENT_FLOW_BEGIN, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("f"), 1300, 7 };
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	ev.type = FXT_EVENT_FLOW_STEP;
+	ev.timestamp = 1400;
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	ev.type = FXT_EVENT_FLOW_END;
+	ev.timestamp = 1500;
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	ev = (struct fxt_event){ FXT_EVENT_ASYNC_INSTANT, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("a"), 1600, 9 };
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	tb_switch(t, 0, 2000, 101, 102, FXT_THREAD_STATE_BLOCKED);
+	tb_lost(t, 0, 2000, 2500, 1);
+	tb_switch(t, 1, 3000, 103, 104, FXT_THREAD_STATE_BLOCKED);
+}
+
+/*
  * Switches on CPUs 0 and 4095 only; a wakeup targets CPU 7 and CPU 9 has a
  * hole but no switch. fxt2json names a CPU track only where a slice is:
  * "CPU 0" and "CPU 4095", not 4096 tracks.
@@ -787,6 +835,21 @@ static void build_reuse_same_process(struct tb *t)
 	tb_wake(t, 0, 2500, 101, 0);
 	tb_switch(t, 0, 3000, IDLE, 101, 0);
 	tb_switch(t, 0, 4000, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+}
+
+/*
+ * reuse_same_process.fxt, and a thread whose tid is the first stand-in's,
+ * 4194304 (no Linux tid is: PID_MAX_LIMIT is 2^22, but a file may hold
+ * any): B's track must take the next one, 4194305, not share C's.
+ *   cpu1: 1500 idle -> 4194304 "C" (pid 100); 2500 -> idle (blocked)
+ */
+FX_UNUSED
+static void build_stand_in_base(struct tb *t)
+{
+	build_reuse_same_process(t);
+	tb_thread(t, 4194304, 100, "C");
+	tb_switch(t, 1, 1500, IDLE, 4194304, 0);
+	tb_switch(t, 1, 2500, 4194304, IDLE, FXT_THREAD_STATE_BLOCKED);
 }
 
 FX_UNUSED

@@ -7,7 +7,7 @@
  * long_names, dead_unnamed, reuse_unseen, reuse_switched_out, reorder_oom,
  * reuse_same_process,
  * late_switch, collected, cut_short, cut_wait, cut_wait_closed, marked,
- * marked_cut) for the command-line tests.
+ * marked_cut, json_edges, stand_in_base) for the command-line tests.
  */
 #include <stdio.h>
 
@@ -73,5 +73,7 @@ int main(int argc, char **argv)
 	       save(argv[1], "cut_wait", build_cut_wait) |
 	       save(argv[1], "cut_wait_closed", build_cut_wait_closed) |
 	       save(argv[1], "marked", build_marked) |
-	       save(argv[1], "marked_cut", build_marked_cut);
+	       save(argv[1], "marked_cut", build_marked_cut) |
+	       save(argv[1], "json_edges", build_json_edges) |
+	       save(argv[1], "stand_in_base", build_stand_in_base);
 }

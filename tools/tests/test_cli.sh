@@ -1207,6 +1207,93 @@ getopt2 "fxt2json: invalid option -- 'x'" -x "$tmp/t.fxt"
 getopt2 "fxt2json: option requires an argument -- 'o'" "$tmp/t.fxt" -o
 getopt2 "fxt2json: option '--reorder-window' requires an argument" "$tmp/t.fxt" --reorder-window
 
+# ---- defaults and edges a mutation pass found unchecked ----
+# top without -n: the 10 worst, in every format ($tmp/t.fxt has more)
+top_default() {
+	[ "$("$S" top "$tmp/t.fxt" | grep -c '^#[0-9]')" -eq 10 ] &&
+		[ "$("$S" top "$tmp/t.fxt" --csv | grep -c '^[0-9]*,[a-z]*,')" -eq 10 ] &&
+		"$S" top "$tmp/t.fxt" --json | python3 -c '
+import json, sys
+top = json.load(sys.stdin)["top"]
+assert [e["rank"] for e in top] == list(range(1, 11)), [e["rank"] for e in top]
+'
+}
+t "top without -n lists the 10 worst (text, CSV, JSON)" top_default
+# One format given twice is that format, not "--json and --csv together".
+format_twice() {
+	for f in json csv; do
+		"$S" summary "$tmp/t.fxt" --$f >"$tmp/f1.out" &&
+			"$S" summary "$tmp/t.fxt" --$f --$f >"$tmp/f2.out" 2>"$tmp/f2.err" &&
+			[ -s "$tmp/f1.out" ] && cmp -s "$tmp/f1.out" "$tmp/f2.out" &&
+			[ ! -s "$tmp/f2.err" ] || return 1
+	done
+}
+t "--json --json and --csv --csv: the same output as one, exit 0, nothing on stderr" format_twice
+# --from exactly the trace's span (filtered.fxt: from its first scheduling
+# record to its last) still holds the last record: no warning; 1 ns later
+# is after the end.
+from_at_end() {
+	span=$("$S" summary "$F/filtered.fxt" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["span_ns"])') &&
+		[ "$span" -gt 0 ] &&
+		"$S" summary "$F/filtered.fxt" --from "${span}ns" >/dev/null 2>"$tmp/fe.err" &&
+		! grep -q 'after the end of the trace' "$tmp/fe.err" &&
+		"$S" summary "$F/filtered.fxt" --from "$((span + 1))ns" >/dev/null 2>"$tmp/fe.err" &&
+		grep -q "^fxt-sched: warning: .*: --from $((span + 1))ns is after the end of the trace" "$tmp/fe.err"
+}
+t "--from at the trace's last record: no 'after the end' warning; 1 ns later: the warning" from_at_end
+# collected.fxt without its last 3 bytes: malformed, and so without the
+# closing records_dropped sample; --to keeps the results from ending early.
+# The malformed record is the warning, not a cut-short trace as well.
+malformed_not_cut() {
+	sz=$(wc -c <"$F/collected.fxt") &&
+		head -c "$((sz - 3))" "$F/collected.fxt" >"$tmp/cm.fxt" || return 1
+	"$S" summary "$tmp/cm.fxt" --to 5000ns >/dev/null 2>"$tmp/cm.err"
+	[ $? -eq 1 ] && grep -q '^fxt-sched: .*cm.fxt: offset [0-9]*: truncated' "$tmp/cm.err" &&
+		! grep -q 'closing records_dropped sample is missing' "$tmp/cm.err"
+}
+t "a truncated trace (malformed): its error, exit 1, and not the warning that the closing records_dropped sample is missing" malformed_not_cut
+# fxt2json's edges (fixtures.h build_json_edges(), build_empty_names())
+json_edges() {
+	"$J" "$F/json_edges.fxt" >"$tmp/je.json" || return 1
+	python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+def one(name):
+    m = [e for e in ev if e["name"] == name]
+    assert len(m) == 1, (name, m)
+    return m[0]
+e = one("ptr")
+assert (e["ph"], e["s"], e["args"]) == ("i", "t", {"p": "0xdeadbeef"}), e
+e = one("back")
+assert (e["ph"], e["ts"], e["dur"]) == ("X", 1.2, 0), e
+f = [(e["ph"], e["ts"], e["id"], e.get("bp")) for e in ev if e["name"] == "f"]
+assert f == [("s", 1.3, "0x7", None), ("t", 1.4, "0x7", None), ("f", 1.5, "0x7", "e")], f
+e = one("a")
+assert (e["ph"], e["id"]) == ("n", "0x9"), e
+r = sorted((e["tid"], e["ts"], e["dur"], e["args"]["end_state"]) for e in ev if e["name"] == "running")
+assert r == [(101, 1.0, 1.0, "blocked"), (102, 2.0, 0, "unknown"), (103, 1.0, 2.0, "blocked"), (104, 3.0, 0, "unknown")], r
+' "$tmp/je.json" || return 1
+	"$J" "$F/empty_names.fxt" | python3 -c '
+import json, sys
+ev = json.load(sys.stdin)["traceEvents"]
+names = [e for e in ev if e["name"] == "thread_name" and e["pid"] != 2147483647]
+assert names == [], names
+cpu = sorted({e["name"] for e in ev if e["pid"] == 2147483647 and e["ph"] == "X"})
+assert cpu == ["tid 101", "tid 102"], cpu
+'
+}
+t "fxt2json: a pointer argument as a hex string, an end before its start as dur 0, only a flow's end with bp e, an async instant as n; zero-length slices where a hole begins at a switch and at the trace's last switch (end_state unknown); an empty thread name: no thread_name, CPU slices 'tid N'" json_edges
+# A stand-in tid is above every tid in the file, one equal to the first
+# stand-in's (4194304) too (fixtures.h build_stand_in_base()).
+t "fxt2json: a tid of 4194304 in the file: the reused tid's stand-in is 4194305, not C's track" "'$J' '$F/stand_in_base.fxt' | python3 -c '
+import json, sys
+ev = json.load(sys.stdin)[\"traceEvents\"]
+tracks = {(e[\"pid\"], e[\"tid\"], e[\"args\"].get(\"tid\")) for e in ev if e[\"name\"] == \"running\"}
+assert tracks == {(100, 101, None), (100, 4194305, 101), (100, 4194304, None)}, tracks
+names = sorted((e[\"tid\"], e[\"args\"][\"name\"]) for e in ev if e[\"name\"] == \"thread_name\" and e[\"pid\"] == 100)
+assert names == [(101, \"A\"), (4194304, \"C\"), (4194305, \"B\")], names
+'"
+
 # ---- fxt-sched(1)'s CSV section shows the headers fxt-sched prints ----
 if command -v groff >/dev/null 2>&1; then
 	groff -man -Tascii -P-c -P-b -P-o -P-u "$R/tools/fxt-sched.1" 2>/dev/null |

@@ -423,6 +423,43 @@ TEST(latency_n_ranks_by_either_kind_then_count_then_id)
 }
 
 /*
+ * Two threads of one tid (101 "A" dies, new_task begins "B"), each with
+ * one wakeup wait of 500 ns: equal in every rule of latency -n, they are
+ * listed in their order, A first.
+ */
+TEST(latency_n_lists_equal_incarnations_in_their_order)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	tb_begin(&t, 1000000000);
+	tb_thread(&t, 101, 100, "A");
+	tb_switch(&t, 0, 1000, IDLE, 101, 0);
+	tb_switch(&t, 0, 1100, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 0, 1200, 101, 0);
+	tb_switch(&t, 0, 1700, IDLE, 101, 0);
+	tb_switch(&t, 0, 2000, 101, IDLE, FXT_THREAD_STATE_DEAD);
+	tb_new_thread(&t, 101, 100, "B");
+	tb_wake(&t, 0, 2500, 101, 0);
+	tb_switch(&t, 0, 3000, IDLE, 101, 0);
+	tb_switch(&t, 0, 3500, 101, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_latency(&an, f, OUT_TEXT, GROUP_THREAD, 2);
+	fclose(f);
+	EXPECT_CONTAINS(txt, "\ntid = 101 A (pid 100)\n  wakeup-to-run latency: 1 interval\n  p50 500ns ");
+	EXPECT_CONTAINS(txt, "\ntid = 101 B (pid 100)\n  wakeup-to-run latency: 1 interval\n  p50 500ns ");
+	EXPECT(txt && strstr(txt, "tid = 101 A") < strstr(txt, "tid = 101 B"));
+	free(txt);
+	analysis_free(&an);
+}
+
+/*
  * The text histogram's bars are scaled to the fullest bucket, 40 stars;
  * a bucket with intervals gets at least one star, however few: 41 waits
  * of 100 ns (64 -> 127) and one of 1000 ns (512 -> 1023, "1.02us"), where
@@ -3097,6 +3134,7 @@ int main(void)
 	RUN(a_wakeup_tied_with_a_blocking_switch_out_follows_it);
 	RUN(a_wakeup_tied_with_its_switch_in_is_a_0ns_wait_in_either_order);
 	RUN(latency_n_ranks_by_either_kind_then_count_then_id);
+	RUN(latency_n_lists_equal_incarnations_in_their_order);
 	RUN(a_histogram_bucket_with_intervals_has_a_star);
 	RUN(latency_percentiles_p50_p90_p99_p999_max_in_their_places);
 	RUN(top_meanwhile_idle_named_and_one_more_slice);
