@@ -138,6 +138,41 @@ cur_word(struct cursor *c, const char *field, uint64_t *out)
 	return true;
 }
 
+/*
+ * Whether @ticks, at @tps ticks a second, is 2^63 ns or more: past the
+ * int64 nanoseconds Perfetto keeps. Without 128-bit arithmetic (32-bit
+ * builds): whole seconds, then the rest of one.
+ */
+static bool ns_overflows_int64(uint64_t ticks, uint64_t tps)
+{
+	uint64_t secs, ns;
+
+	if (tps == NS_PER_SECOND || tps == 0)
+		return ticks > (uint64_t)INT64_MAX;
+	secs = ticks / tps;
+	if (secs > (uint64_t)INT64_MAX / NS_PER_SECOND)
+		return true;
+	ns = secs * NS_PER_SECOND +
+	     (uint64_t)((double)(ticks % tps) * (double)NS_PER_SECOND / (double)tps);
+	return ns > (uint64_t)INT64_MAX;
+}
+
+/*
+ * A record's timestamp. Strict: one Perfetto can place. Its trace_processor
+ * keeps timestamps as int64 nanoseconds; a record at 2^63 ns or later it
+ * drops, counting it in its stats as fuchsia_timestamp_overflow (measured:
+ * v55.3, 10^9 ticks a second, context switches and counter events).
+ */
+static bool cur_timestamp(struct cursor *c, uint64_t *out)
+{
+	if (!cur_word(c, "timestamp", out))
+		return false;
+	if (!strict(c) || !ns_overflows_int64(*out, c->r->current->ticks_per_second))
+		return true;
+	return fail(c, "timestamp %llu: Perfetto keeps timestamps as int64 nanoseconds and drops a record at 2^63 ns or later",
+		    (unsigned long long)*out);
+}
+
 /* A stream of @len bytes padded to a word; strict mode checks the padding. */
 static bool cur_stream(struct cursor *c, const char *field, uint64_t len,
 		       const uint8_t **out)
@@ -538,7 +573,7 @@ static bool decode_event(struct cursor *c, struct fxt_record *rec)
 
 	c->what = "event record";
 	ev->type = rec->kind;
-	if (!cur_word(c, "timestamp", &ev->timestamp) ||
+	if (!cur_timestamp(c, &ev->timestamp) ||
 	    !cur_thread_ref(c, h >> 24 & 0xff, "thread", &ev->thread) ||
 	    !cur_string_ref(c, h >> 32 & 0xffff, "category", &ev->category) ||
 	    !cur_string_ref(c, h >> 48 & 0xffff, "name", &ev->name) ||
@@ -650,7 +685,7 @@ static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
 		cs->outgoing_state = h >> FXT_SCHED_STATE_SHIFT & 0xf;
 		return check_reserved(c, h, BITS(40, 59), "header") &&
 		       check_cpu(c, cpu) &&
-		       cur_word(c, "timestamp", &cs->timestamp) &&
+		       cur_timestamp(c, &cs->timestamp) &&
 		       cur_word(c, "outgoing thread koid", &cs->outgoing_tid) &&
 		       cur_word(c, "incoming thread koid", &cs->incoming_tid) &&
 		       cur_args(c, nargs, rec) &&
@@ -661,7 +696,7 @@ static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
 		wk->cpu = cpu;
 		return check_reserved(c, h, BITS(36, 59), "header") &&
 		       check_cpu(c, cpu) &&
-		       cur_word(c, "timestamp", &wk->timestamp) &&
+		       cur_timestamp(c, &wk->timestamp) &&
 		       cur_word(c, "woken thread koid", &wk->woken_tid) &&
 		       cur_args(c, nargs, rec) &&
 		       check_arg_type(c, rec, "weight", FXT_ARG_INT32);
@@ -671,7 +706,7 @@ static bool decode_scheduling(struct cursor *c, struct fxt_record *rec)
 		ls->outgoing_state = h >> 24 & 0xf;
 		ls->outgoing_priority = h >> 44 & 0xff;
 		ls->incoming_priority = h >> 52 & 0xff;
-		return cur_word(c, "timestamp", &ls->timestamp) &&
+		return cur_timestamp(c, &ls->timestamp) &&
 		       cur_thread_ref(c, h >> 28 & 0xff, "outgoing thread",
 				      &ls->outgoing) &&
 		       cur_thread_ref(c, h >> 36 & 0xff, "incoming thread",
@@ -691,7 +726,7 @@ static bool decode_log(struct cursor *c, struct fxt_record *rec)
 	c->what = "log record";
 	log->len = h >> 16 & 0x7fff;
 	if (!check_reserved(c, h, BITS(31, 31) | BITS(40, 63), "header") ||
-	    !cur_word(c, "timestamp", &log->timestamp) ||
+	    !cur_timestamp(c, &log->timestamp) ||
 	    !cur_thread_ref(c, h >> 32 & 0xff, "thread", &log->thread) ||
 	    !cur_stream(c, "message", log->len, &msg))
 		return false;
@@ -725,7 +760,7 @@ static bool decode_large(struct cursor *c, struct fxt_record *rec)
 	    !cur_string_ref(c, fh & 0xffff, "category", &lb->category) ||
 	    !cur_string_ref(c, fh >> 16 & 0xffff, "name", &lb->name))
 		return false;
-	if (meta && (!cur_word(c, "timestamp", &lb->timestamp) ||
+	if (meta && (!cur_timestamp(c, &lb->timestamp) ||
 		     !cur_thread_ref(c, fh >> 36 & 0xff, "thread", &lb->thread) ||
 		     !cur_args(c, fh >> 32 & 0xf, rec)))
 		return false;

@@ -341,6 +341,56 @@ TEST(cpu_from_4096_is_refused)
 }
 
 /*
+ * Perfetto's trace_processor keeps timestamps as int64 nanoseconds: a
+ * record at 2^63 ns or later it drops (its stats count it as
+ * fuchsia_timestamp_overflow), and fxt-dump --check said OK. Measured
+ * with its v55.3: at 10^9 ticks a second, a context switch at
+ * 2^63 - 1 is kept and one at 2^63 dropped, a counter event too; at 10^6
+ * ticks a second, 9223372036854775 ticks (9223372036854775000 ns) kept,
+ * 9223372036854776 dropped. Now refused at those records' offsets.
+ */
+TEST(timestamps_from_2_63_ns_are_refused)
+{
+	static struct trace t;
+	struct fxt_arg w = fxt_arg_int32(fxt_str_index(1), 120);
+	struct fxt_context_switch cs = { .cpu = 1, .timestamp = INT64_MAX,
+					 .outgoing_tid = 2, .incoming_tid = 3 };
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT, .thread = { .pid = 1, .tid = 1 },
+		.category = fxt_str_index(2), .name = fxt_str_index(2),
+		.timestamp = (uint64_t)INT64_MAX + 1,
+	};
+	char err[512];
+	size_t at;
+
+	start(&t);
+	fxt_write_context_switch(&t.w, &cs, &w, 1);
+	EXPECT(strict_error(&t, err, sizeof(err)) == NULL);
+	at = here(&t);
+	cs.timestamp = (uint64_t)INT64_MAX + 1;
+	fxt_write_context_switch(&t.w, &cs, &w, 1);
+	expect_refused("timestamp_2_63", &t, at,
+		       "context switch record: timestamp 9223372036854775808: Perfetto keeps timestamps as int64 nanoseconds");
+	start(&t);
+	at = here(&t);
+	fxt_write_event(&t.w, &ev, NULL, 0);
+	expect_refused("event_timestamp_2_63", &t, at,
+		       "event record: timestamp 9223372036854775808: Perfetto");
+
+	/* 10^6 ticks a second: the limit is in nanoseconds. */
+	start(&t);
+	fxt_write_initialization(&t.w, 1000000);
+	cs.timestamp = 9223372036854775ULL;
+	fxt_write_context_switch(&t.w, &cs, &w, 1);
+	EXPECT(strict_error(&t, err, sizeof(err)) == NULL);
+	at = here(&t);
+	cs.timestamp++;
+	fxt_write_context_switch(&t.w, &cs, &w, 1);
+	expect_refused("timestamp_2_63_ns_at_1mhz", &t, at,
+		       "context switch record: timestamp 9223372036854776: Perfetto");
+}
+
+/*
  * Perfetto frames every record by its header's bits [4..15], a large
  * record's too, whose own size field is 32 bits: one of 4096 words or more
  * it misreads (at 4096 exactly it reads size 0 and rejects the trace;
@@ -529,6 +579,64 @@ TEST(inline_string_longer_than_its_record)
 	fxt_write_kernel_object(&t.w, &ko, NULL, 0);
 	t.words[at / 8] |= 0x7000ULL << 24;	/* inline length 4 -> 0x7004 */
 	expect_refused("inline_too_long", &t, at, "runs past the end of the record");
+}
+
+/*
+ * The same two, by the least: an argument one word longer than what is
+ * left of its record, an inline name one byte longer than its words (the
+ * next word is another record's). Each refused at its record; before,
+ * one word or byte too many were not counted.
+ */
+TEST(fields_just_past_their_record_are_refused)
+{
+	static struct trace t;
+	struct fxt_arg arg = fxt_arg_int32(fxt_str_index(1), 120);
+	struct fxt_context_switch cs = { .timestamp = 1 };
+	struct fxt_kernel_object ko = {
+		.obj_type = FXT_OBJ_TYPE_PROCESS,
+		.name = fxt_str_c("init"),
+		.koid = 1,
+	};
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_context_switch(&t.w, &cs, &arg, 1);
+	t.words[at / 8 + 4] += 1ULL << 4;	/* arg size 1 -> 2 words */
+	raw(&t, 0);
+	raw(&t, 0);
+	expect_refused("arg_one_word_past", &t, at,
+		       "argument 1 of 1 (2 words) runs past the end of the record (1 words left)");
+
+	start(&t);
+	at = here(&t);
+	fxt_write_kernel_object(&t.w, &ko, NULL, 0);
+	t.words[at / 8] += 5ULL << 24;		/* inline length 4 -> 9 */
+	fxt_write_kernel_object(&t.w, &ko, NULL, 0);
+	expect_refused("inline_one_byte_past", &t, at,
+		       "name of 9 bytes runs past the end of the record (8 bytes left)");
+}
+
+/* A bool argument's value is bit 32 alone: bit 33 is reserved. */
+TEST(reserved_bit_33_in_a_bool_argument)
+{
+	static struct trace t;
+	struct fxt_arg arg = fxt_arg_bool(fxt_str_index(1), true);
+	struct fxt_event ev = {
+		.type = FXT_EVENT_INSTANT, .thread = { .pid = 1, .tid = 1 },
+		.category = fxt_str_index(2), .name = fxt_str_index(2),
+		.timestamp = 1,
+	};
+	char err[512];
+	size_t at;
+
+	start(&t);
+	at = here(&t);
+	fxt_write_event(&t.w, &ev, &arg, 1);
+	EXPECT(strict_error(&t, err, sizeof(err)) == NULL);
+	t.words[at / 8 + 4] |= 1ULL << 33;	/* header, ts, pid, tid, arg */
+	expect_refused("reserved_bool", &t, at,
+		       "event record: reserved bits set in the bool argument (0x0000000200000000)");
 }
 
 TEST(record_too_short_for_its_fields)
@@ -2007,6 +2115,9 @@ int main(int argc, char **argv)
 	RUN(oversized_record_claims_4095_words);
 	RUN(large_record_claims_4g_words);
 	RUN(cpu_from_4096_is_refused);
+	RUN(timestamps_from_2_63_ns_are_refused);
+	RUN(fields_just_past_their_record_are_refused);
+	RUN(reserved_bit_33_in_a_bool_argument);
 	RUN(large_record_over_4095_words_is_refused);
 	RUN(length_not_a_multiple_of_8);
 	RUN(reserved_bits_in_initialization);

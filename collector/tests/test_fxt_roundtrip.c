@@ -202,6 +202,30 @@ TEST(string_records_all_lengths)
 	}
 }
 
+/*
+ * An inline string's length is 15 bits: names of 16 KiB and more (a
+ * kernel object's, 2050 words) come back whole, as they were written.
+ */
+TEST(inline_names_up_to_32_kib_roundtrip)
+{
+	static char text[0x7fff];
+	struct fxt_kernel_object ko = { .obj_type = FXT_OBJ_TYPE_PROCESS, .koid = 1 };
+	size_t lens[] = { 0x3fff, 0x4000, 0x7fe0 };
+	struct fxt_record rec;
+	unsigned int i;
+
+	memset(text, 'n', sizeof(text));
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		trace_begin();
+		ko.name = fxt_str_inline(text, lens[i]);
+		ASSERT(fxt_write_kernel_object(&w, &ko, NULL, 0) == 0);
+		ASSERT(decode_all(&rec) > 0);
+		EXPECT_EQ(rec.type, FXT_RECORD_KERNEL_OBJECT);
+		EXPECT_EQ(rec.kobj.name.len, lens[i]);
+		EXPECT_EQ(rec.size, 16 + (lens[i] + 7) / 8 * 8);
+	}
+}
+
 TEST(thread_record_and_lookup)
 {
 	struct fxt_record rec;
@@ -803,6 +827,7 @@ int main(void)
 	RUN(metadata_records);
 	RUN(initialization_record);
 	RUN(string_records_all_lengths);
+	RUN(inline_names_up_to_32_kib_roundtrip);
 	RUN(thread_record_and_lookup);
 	RUN(every_argument_type_in_an_event);
 	RUN(every_event_type);
