@@ -974,6 +974,41 @@ TEST(output_cut_back_to_the_last_whole_record)
 }
 
 /*
+ * The cut reads the records back in buffers of 1024 words: 1025 records
+ * of one word after a commit, all whole (the failed write wrote nothing),
+ * are all kept, the last one read by itself (8 bytes, exactly one word
+ * before the end). Then one more, and half of a 2-word record: the cut
+ * takes off only that half.
+ */
+TEST(output_cut_reads_whole_records_past_one_buffer)
+{
+	static uint64_t recs[1026];
+	char path[256], buf[8] = { 0 };
+	struct trace_output out;
+	size_t i;
+
+	for (i = 0; i < 1026; i++)
+		recs[i] = 1 << 4;
+	snprintf(path, sizeof(path), "%s/long.fxt", fake_proc);
+	ASSERT(trace_output_open(&out, path) == 0);
+	EXPECT_EQ(trace_output_write(&out, buf, 8), 0);
+	trace_output_commit(&out);
+	trace_output_records_follow(&out);
+	EXPECT_EQ(trace_output_write(&out, recs, 1025 * 8), 0);
+	EXPECT_EQ(trace_output_whole_end(out.fd, 8, 8 + 1025 * 8), 8 + 1025 * 8);
+	EXPECT_EQ(trace_output_rollback(&out), 0);
+	EXPECT_EQ(file_size(out.fd), 8 + 1025 * 8);
+	EXPECT_EQ(out.committed, 8 + 1025 * 8);
+
+	trace_output_records_follow(&out);
+	recs[1] = 2 << 4;
+	EXPECT_EQ(trace_output_write(&out, recs, 2 * 8), 0);
+	EXPECT_EQ(trace_output_rollback(&out), 0);
+	EXPECT_EQ(file_size(out.fd), 8 + 1026 * 8);
+	EXPECT_EQ(trace_output_close(&out), 0);
+}
+
+/*
  * Nothing committed since the trace's start: an incomplete preamble is no
  * trace, so whole records of it are not kept: the cut is at the start.
  */
@@ -1169,6 +1204,42 @@ TEST(output_appended_to_a_file_keeps_what_it_held)
 	EXPECT(starts_with(path, 'o', sizeof(old)));
 }
 
+/*
+ * An O_APPEND output starts at the end of the file when it is opened, and
+ * its beginning cuts nothing: whatever another writer appended since
+ * stays (trace_output_begin()).
+ */
+TEST(output_appended_to_a_file_begins_without_a_cut)
+{
+	char path[256], old[100];
+	struct trace_output out;
+	int fd, other;
+
+	memset(old, 'o', sizeof(old));
+	snprintf(path, sizeof(path), "%s/appended-begin.fxt", fake_proc);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ASSERT(fd >= 0);
+	ASSERT(write(fd, old, sizeof(old)) == (ssize_t)sizeof(old));
+	close(fd);
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ASSERT(fd >= 0);
+	trace_output_from_fd(&out, fd, "appended-begin");
+	out.owns_fd = true;
+	EXPECT(out.append);
+	EXPECT_EQ(out.start, 100);
+	other = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ASSERT(other >= 0);
+	ASSERT(write(other, old, 8) == 8);	/* another writer, meanwhile */
+	close(other);
+	EXPECT_EQ(trace_output_begin(&out), 0);
+	EXPECT(out.begun);
+	EXPECT(!out.emptied);
+	EXPECT_EQ(file_size(fd), 108);
+	EXPECT_EQ(trace_output_close(&out), 0);
+	EXPECT(starts_with(path, 'o', 108));
+}
+
 /* /dev/full: every write fails with ENOSPC; not regular, so no truncate. */
 TEST(output_disk_full_device)
 {
@@ -1345,6 +1416,134 @@ out:
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
+/*
+ * A writer that dies by SIGKILL after doing @what to its output at
+ * @path, its stderr (and so its guard's) in @log: 0 between writes, the
+ * trace committed; 1 in the preamble, records following no commit (a
+ * whole record of 2 words, then 1 word of one of 3); 2 nothing, the trace
+ * not begun; 3 after a commit, a whole record following it. Returns the
+ * file's size once the guard has ended (-1 if it did not end within 5 s).
+ */
+static off_t guard_after_kill(const char *path, const char *log, int what)
+{
+	int status, report[2];
+	pid_t writer, guard = 0, r;
+	struct stat st;
+
+	if (pipe(report) != 0)
+		return -1;
+	writer = fork();
+	if (writer < 0)
+		return -1;
+	if (writer == 0) {
+		uint64_t recs[3] = { 2 << 4, 0, 3 << 4 };
+		struct trace_output out;
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		close(report[0]);
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+			_exit(10);
+		if (trace_output_open(&out, path) || trace_output_start_guard(&out) ||
+		    out.guard_pid <= 0)
+			_exit(11);
+		if (what == 0) {
+			if (trace_output_write(&out, recs, 16))
+				_exit(12);
+			trace_output_commit(&out);
+		} else if (what == 1) {
+			if (trace_output_begin(&out))
+				_exit(12);
+			trace_output_records_follow(&out);
+			if (trace_output_write(&out, recs, sizeof(recs)))
+				_exit(12);
+		} else if (what == 3) {
+			if (trace_output_write(&out, recs, 16))
+				_exit(12);
+			trace_output_commit(&out);
+			trace_output_records_follow(&out);
+			if (trace_output_write(&out, recs, 16))
+				_exit(12);
+		}
+		if (write(report[1], &out.guard_pid, sizeof(out.guard_pid)) !=
+		    sizeof(out.guard_pid))
+			_exit(13);
+		raise(SIGKILL);
+		_exit(14);
+	}
+	close(report[1]);
+	if (read(report[0], &guard, sizeof(guard)) != sizeof(guard))
+		guard = 0;
+	close(report[0]);
+	waitpid(writer, &status, 0);
+	if (guard <= 0)
+		return -1;
+	r = wait_tenths(guard, &status, 50);
+	if (r != guard) {
+		kill(guard, SIGKILL);
+		waitpid(guard, &status, 0);
+		return -1;
+	}
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* Read @path into @buf (NUL-terminated); "" if it cannot be read. */
+static void read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? 0 : read(fd, buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The guard after a SIGKILL between two writes: the file ends at the last
+ * commit, nothing to cut, and it says nothing (it said it had cut the file
+ * back). In the preamble, with records following no commit (no commit yet:
+ * whole records are no trace), it cuts back to the start, not to the last
+ * whole record, and says the preamble was cut. Before the trace began, it
+ * leaves an old file alone; a whole record that ends the file stays.
+ */
+TEST(output_guard_cuts_only_what_it_must_and_says_so)
+{
+	char path[256], log[256], said[1024], old[100];
+	int fd;
+
+	memset(old, 'o', sizeof(old));
+	ASSERT(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+	snprintf(path, sizeof(path), "%s/between.fxt", fake_proc);
+	snprintf(log, sizeof(log), "%s/between.log", fake_proc);
+	EXPECT_EQ(guard_after_kill(path, log, 0), 16);
+	read_text(log, said, sizeof(said));
+	EXPECT_STREQ(said, "");
+
+	snprintf(path, sizeof(path), "%s/preamble.fxt", fake_proc);
+	snprintf(log, sizeof(log), "%s/preamble.log", fake_proc);
+	EXPECT_EQ(guard_after_kill(path, log, 1), 0);
+	read_text(log, said, sizeof(said));
+	EXPECT_CONTAINS(said, "fxt-collect ended in the middle of writing the trace preamble; no trace was written: ");
+	EXPECT_CONTAINS(said, "preamble.fxt was cut back to 0 bytes and is empty");
+
+	/* Killed before the trace began: an old file stays as it was. */
+	snprintf(path, sizeof(path), "%s/old.fxt", fake_proc);
+	snprintf(log, sizeof(log), "%s/old.log", fake_proc);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ASSERT(fd >= 0);
+	ASSERT(write(fd, old, sizeof(old)) == (ssize_t)sizeof(old));
+	close(fd);
+	EXPECT_EQ(guard_after_kill(path, log, 2), 100);
+	EXPECT(starts_with(path, 'o', 100));
+	read_text(log, said, sizeof(said));
+	EXPECT_STREQ(said, "");
+
+	/* A whole record after the commit, the file ending with it: kept. */
+	snprintf(path, sizeof(path), "%s/whole.fxt", fake_proc);
+	snprintf(log, sizeof(log), "%s/whole.log", fake_proc);
+	EXPECT_EQ(guard_after_kill(path, log, 3), 32);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
 /* A normal close: the guard finds nothing to cut and is reaped. */
 TEST(output_guard_leaves_a_closed_file_alone)
 {
@@ -1417,13 +1616,16 @@ int main(void)
 	RUN(skip_marker_is_a_pair_of_counter_samples_spanning_the_hole);
 	RUN(lost_marker_is_the_modules_pair);
 	RUN(output_cut_back_to_the_last_whole_record);
+	RUN(output_cut_reads_whole_records_past_one_buffer);
 	RUN(output_cut_inside_the_preamble_keeps_none_of_it);
 	RUN(output_replaces_a_file_only_once_the_trace_begins);
 	RUN(output_through_a_symbolic_link);
 	RUN(output_appended_to_a_file_keeps_what_it_held);
+	RUN(output_appended_to_a_file_begins_without_a_cut);
 	RUN(output_disk_full_device);
 	RUN(output_short_write_then_error);
 	RUN(output_guard_cuts_back_after_sigkill);
+	RUN(output_guard_cuts_only_what_it_must_and_says_so);
 	RUN(output_guard_leaves_a_closed_file_alone);
 	RUN(output_guard_not_for_pipes);
 	remove_fake_proc();
