@@ -285,6 +285,17 @@ else
 	{ cat "$TMP/pair"; grep -n 'records_lost\|context_switch' "$TMP/dump"; } >"$TMP/why"
 	fail "drops after a ring's last record: one records_lost pair, 7 then 0, on CPU 0, from its last record to its last drop, after its data, on our track" "$TMP/why"
 fi
+# records_dropped rose once (0 to 7, then no record at all): one
+# "buffer filled up" marker, one per-CPU sample of 7, however many drain
+# cycles saw the count stay at 7. Before, a mutant that did not note the
+# count marked it again at every cycle, and passed every test.
+if [ "$(grep -c 'provider_event id=1 event=0 (buffer filled up' "$TMP/dump")" -eq 1 ] &&
+   [ "$(grep -c 'name="records_dropped" counter_id=0 cpu0:int64=7$' "$TMP/dump")" -eq 1 ]; then
+	ok "drops after a ring's last record: one records-dropped marker for the one rise, not one per drain cycle"
+else
+	grep -n 'records_dropped\|buffer filled' "$TMP/dump" >"$TMP/why"
+	fail "drops after a ring's last record: wanted one records-dropped marker (provider_event and cpu0:int64=7) for the one rise" "$TMP/why"
+fi
 # make check builds fxt-sched and names it; run by hand, the tree's own.
 if [ -n "${FXT_SCHED:-}" ] && [ ! -x "$FXT_SCHED" ]; then
 	echo "FXT_SCHED=$FXT_SCHED is not an executable" >"$TMP/why"

@@ -219,6 +219,48 @@ else
 		"$TMP/err" "$TMP/check"
 fi
 
+# A reader that is slow, but takes data: after SIGTERM (fxt-collect blocked
+# writing to the pipe), it takes 8 KiB every 0.2 s, some 40 KiB/s, and
+# the rest (three 64 KiB rings and what fxt-collect holds) takes it longer
+# than 2 s. Each piece it takes starts the 2 s anew: nothing is given up,
+# the trace is whole. Before, a mutant that timed the 2 s from the signal
+# (progress not noted) passed every test.
+slow_pipe() {
+	rm -f "$TMP/rc" "$TMP/p.fxt" "$TMP/pid" "$TMP/end" "$TMP/go"
+	timeout 60 sh -c '
+		{ LD_PRELOAD=$1 FAKE_FXTRACE_PATH=$2 FAKE_FXTRACE_RATE=50 \
+			"$3" -D "$2" -b 64K -o - -d 30 2>"$4/err" &
+		  echo $! >"$4/pid"; wait $!; echo $? >"$4/rc"; date +%s.%N >"$4/end"; } |
+		{ while [ ! -e "$4/go" ]; do sleep 0.05; done
+		  : >"$4/p.fxt"
+		  while :; do
+			before=$(wc -c <"$4/p.fxt")
+			dd bs=8192 count=1 status=none >>"$4/p.fxt"
+			[ "$(wc -c <"$4/p.fxt")" -gt "$before" ] || break
+			sleep 0.2
+		  done; }' \
+		sh "$FAKE" "$DEV" "$COLLECT" "$TMP" &
+	sub=$!
+	wait_until 10 writing_to_pipe
+	date +%s.%N >"$TMP/sent"
+	kill -TERM "$(cat "$TMP/pid")"
+	: >"$TMP/go"
+	wait "$sub"
+	rc=$(cat "$TMP/rc" 2>/dev/null || echo none)
+	took=$(awk -v a="$(cat "$TMP/sent")" -v b="$(cat "$TMP/end" 2>/dev/null || echo 99999999999)" \
+		'BEGIN { printf "%.1f", b - a }')
+}
+slow_pipe
+if { [ "$rc" = 0 ] || [ "$rc" = 3 ]; } &&
+   awk -v t="$took" 'BEGIN { exit !(t > 2.5) }' &&
+   ! grep -q -e "gave up" -e "took no data" "$TMP/err" &&
+   "$DUMP" --check "$TMP/p.fxt" >"$TMP/check" 2>&1; then
+	ok "SIGTERM, then a slow reader that takes data: the 2 s start anew with each piece, nothing given up in $took s, a whole trace"
+else
+	fail "SIGTERM, then a slow reader that takes data: exit $rc after $took s (wanted more than 2.5, to test anything), wanted 0 or 3, no 'gave up' and a whole trace" \
+		"$TMP/err" "$TMP/check"
+fi
+
 # The same stall while the trace's start (its preamble) is being written:
 # the pipe (64 KiB) already holds PREFILL bytes, so fxt-collect's first
 # write, all of the preamble, blocks before its end (0 bytes went in
