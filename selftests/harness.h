@@ -20,6 +20,8 @@
  * the subreaper of what the test leaves orphaned), and so it is killed
  * when the runner is sent SIGINT, SIGTERM or SIGHUP.
  * Output is TAP 13; the exit status follows kselftest: 0 pass, 1 fail, 4 skip.
+ * As kselftest_harness.h's, the program takes -t NAME (again for more) to
+ * run only the tests named, in the file's order, and -l to list them.
  */
 #ifndef FXTRACE_HARNESS_H
 #define FXTRACE_HARNESS_H
@@ -27,6 +29,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +90,7 @@ struct harness_test {
 	const char *name;
 	void (*fn)(void);
 	void (*cleanup)(void);	/* in the runner, after the test; or NULL */
+	int selected;		/* named by -t */
 	struct harness_test *next;
 };
 
@@ -200,7 +204,7 @@ static int harness_skip_fd = -1;
 #define TEST_MAIN()							\
 	struct harness_test *harness_tests;				\
 	int harness_failed;						\
-	int main(void) { return harness_run(); }
+	int main(int argc, char **argv) { return harness_main(argc, argv); }
 
 /*
  * The process group of the test running now (its child's pid), 0 between
@@ -497,7 +501,13 @@ static inline int harness_run_one(struct harness_test *t, char *why,
 	return WEXITSTATUS(status);
 }
 
-static inline int harness_run(void)
+/* With -t, only the tests it named run, and only they are in the plan. */
+static inline int harness_runs(const struct harness_test *t, int filtered)
+{
+	return !filtered || t->selected;
+}
+
+static inline int harness_run(int filtered)
 {
 	int n = 0, i = 0, pass = 0, fail = 0, skip = 0;
 	struct harness_test *t;
@@ -509,11 +519,15 @@ static inline int harness_run(void)
 		printf("#   PR_SET_CHILD_SUBREAPER: %s (a test's orphans are not waited for)\n",
 		       strerror(errno));
 	for (t = harness_tests; t; t = t->next)
-		n++;
+		n += harness_runs(t, filtered);
 	printf("TAP version 13\n1..%d\n", n);
 	for (t = harness_tests; t; t = t->next) {
 		char why[160];
-		int r = harness_run_one(t, why, sizeof(why));
+		int r;
+
+		if (!harness_runs(t, filtered))
+			continue;
+		r = harness_run_one(t, why, sizeof(why));
 
 		i++;
 		/* A stuck test may still hold what the cleanup would undo. */
@@ -543,6 +557,62 @@ static inline int harness_run(void)
 	if (fail)
 		return KSFT_FAIL;
 	return pass ? KSFT_PASS : KSFT_SKIP;
+}
+
+static inline void harness_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [-t NAME]... [-l]\n"
+		"Run this program's tests, each in a process of its own, and print TAP 13.\n"
+		"Exit status: 0 all passed, 1 a test failed (or a usage error), 4 all skipped.\n"
+		"  -t, --test NAME  run only the test NAME (again for more; in the file's order)\n"
+		"  -l, --list       print the tests' names, one a line, and run none\n"
+		"  -h, --help       this help\n", prog);
+}
+
+static inline int harness_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "test", required_argument, NULL, 't' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct harness_test *t;
+	int c, filtered = 0;
+
+	while ((c = getopt_long(argc, argv, "t:lh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			for (t = harness_tests; t && strcmp(t->name, optarg);
+			     t = t->next)
+				;
+			if (!t) {
+				fprintf(stderr, "%s: no test named '%s' in this program ('%s -l' lists them)\n",
+					argv[0], optarg, argv[0]);
+				return KSFT_FAIL;
+			}
+			t->selected = 1;
+			filtered = 1;
+			break;
+		case 'l':
+			for (t = harness_tests; t; t = t->next)
+				printf("%s\n", t->name);
+			return KSFT_PASS;
+		case 'h':
+			harness_usage(stdout, argv[0]);
+			return KSFT_PASS;
+		default:
+			harness_usage(stderr, argv[0]);
+			return KSFT_FAIL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (a test is named with -t NAME)\n",
+			argv[0], argv[optind]);
+		return KSFT_FAIL;
+	}
+	return harness_run(filtered);
 }
 
 #endif /* FXTRACE_HARNESS_H */

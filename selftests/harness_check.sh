@@ -18,26 +18,33 @@ dir=${1:?usage: harness_check.sh DIR}
 n=0
 failed=0
 
-# check SET WANT-STATUS: SET's output must be the expected text on stdin.
+# check SET WANT-STATUS [ARG...]: SET's output, run with the ARGs, must be
+# the expected text on stdin.
 check() {
 	n=$((n + 1))
 	want=$(cat)
-	got=$("$dir/harness_sample_$1" 2>&1)
+	set_=$1
+	want_rc=$2
+	shift 2
+	label="harness_sample_$set_${*:+ $*}"
+	got=$("$dir/harness_sample_$set_" "$@" 2>&1)
 	rc=$?
+	set -- "$set_" "$want_rc"
 	pids=$(printf '%s\n' "$got" | sed -n 's/^# helper \([0-9]*\)$/\1/p')
+	# The program's path as DIR: the usage errors name it.
 	got=$(printf '%s\n' "$got" | sed -e 's/^\(#   harness_sample\.c\):[0-9]*:/\1:N:/' \
-		-e 's/^# helper [0-9]*$/# helper P/')
+		-e 's/^# helper [0-9]*$/# helper P/' -e "s|$dir/|DIR/|g")
 	if [ "$got" = "$want" ] && [ "$rc" -eq "$2" ]; then
-		echo "ok $n harness_sample_$1 (exit $rc)"
+		echo "ok $n $label (exit $rc)"
 		return
 	fi
 	failed=$((failed + 1))
 	why="exit $rc (want $2)"
 	[ "$got" = "$want" ] || why="$why, output differs"
-	echo "not ok $n harness_sample_$1: $why"
-	printf '%s\n' "$want" > "$dir/want.$1"
-	printf '%s\n' "$got" > "$dir/got.$1"
-	diff -u "$dir/want.$1" "$dir/got.$1" | sed 's/^/# /'
+	echo "not ok $n $label: $why"
+	printf '%s\n' "$want" > "$dir/want.$n"
+	printf '%s\n' "$got" > "$dir/got.$n"
+	diff -u "$dir/want.$n" "$dir/got.$n" | sed 's/^/# /'
 }
 
 # The helpers the tests of sets 6 and 7 fork sleep this long.
@@ -98,6 +105,46 @@ not ok 6 crashes
 #   timed out after 1 s
 not ok 7 times_out
 # Totals: pass:1 fail:5 xfail:0 xpass:0 skip:1 error:0
+EOF
+
+# The command line: -t runs only the tests it names, in the file's order
+# whatever the order of the -t's, and the plan counts only them; -l lists
+# every test; a name that is no test's, or an argument without -t, is a
+# usage error that runs nothing.
+check 1 1 -t times_out -t passes <<'EOF'
+TAP version 13
+1..2
+# passes: reached its end
+ok 1 passes
+#   timed out after 1 s
+not ok 2 times_out
+# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
+EOF
+
+check 1 4 --test skips <<'EOF'
+TAP version 13
+1..1
+#   SKIP: no device here
+ok 1 skips # SKIP no device here
+# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:0
+EOF
+
+check 1 0 -l <<'EOF'
+passes
+fails_by_expect
+fails_by_assert
+skips
+fails_by_expect_then_skips
+crashes
+times_out
+EOF
+
+check 1 1 -t passes -t no_such_test <<'EOF'
+DIR/harness_sample_1: no test named 'no_such_test' in this program ('DIR/harness_sample_1 -l' lists them)
+EOF
+
+check 1 1 passes <<'EOF'
+DIR/harness_sample_1: unexpected argument 'passes' (a test is named with -t NAME)
 EOF
 
 check 2 0 <<'EOF'

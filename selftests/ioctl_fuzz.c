@@ -952,5 +952,5 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	read_taint(&taint_before, taint_before_err, sizeof(taint_before_err));
-	return harness_run();
+	return harness_run(0);
 }
