@@ -112,6 +112,14 @@ for t in prio_test state_test; do
 		grep -q '^# Totals: pass:[1-9][0-9]* fail:0 xfail:0 xpass:0 skip:0 error:0' "$out/out/$t.tap"
 	tap_ok $? "$t passes with 2 of its 4 rings small, none skipped" "$out/out/$t.tap"
 done
+# ioctl_test's refusal of rings beyond the memory available, alone: the
+# kernel's message must count the small rings as what they are.
+sed 's/^/# /' "$out/out/memory_refusal.tap" 2>/dev/null
+[[ $(cat "$out/out/memory_refusal.rc" 2>/dev/null) == 0 ]] &&
+	grep -q '^# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0' "$out/out/memory_refusal.tap" &&
+	grep -q '^#   the kernel said: fxtrace: 2 rings of 262144 KiB (one per present CPU) and 2 of 64 KiB (possible CPUs not present) need more than the [0-9]* MiB of memory available' \
+		"$out/out/memory_refusal.tap"
+tap_ok $? "rings beyond the memory available: ENOMEM, no OOM kill, and the kernel's message counts 2 rings of 256 MiB and 2 of 64 KiB"
 sed 's/^/# /' "$out/out/collect.err" 2>/dev/null
 [[ $(cat "$out/out/collect.rc" 2>/dev/null) == 0 ]] &&
 	grep -q "^fxt-collect: traced 4 rings (one per possible CPU) " "$out/out/collect.err" &&

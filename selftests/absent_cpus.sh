@@ -6,6 +6,8 @@
 # Results go to /out, for the host to check:
 #   cpus                         possible and present CPUs at boot
 #   absent_cpus_test.tap/.rc     and prio_test's, state_test's
+#   memory_refusal.tap/.rc       ioctl_test's test of rings refused for
+#                                want of memory, alone (-t)
 #   absent.fxt, collect.err/.rc  fxt-collect -d 1
 #   hotplug.fxt, hotplug.err/.rc fxt-collect while CPU 2 is plugged in
 #   hotplug-online               the online CPUs once it is
@@ -49,6 +51,11 @@ for t in absent_cpus_test prio_test state_test; do
 	"$t" >"/out/$t.tap" 2>&1
 	echo $? >"/out/$t.rc"
 done
+# Rings beyond the memory available are refused, and the kernel's message
+# says what they needed: here two full rings and two small ones.
+ioctl_test -t configure_beyond_available_memory_is_enomem_without_oom_kill \
+	>/out/memory_refusal.tap 2>&1
+echo $? >/out/memory_refusal.rc
 fxt-collect -o /out/absent.fxt -d 1 2>/out/collect.err
 echo $? >/out/collect.rc
 fxt-collect -o /out/hotplug.fxt -- sh selftests/absent_cpus.sh --plugged \
