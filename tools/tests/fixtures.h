@@ -644,7 +644,8 @@ static void build_doubles(struct tb *t)
  *   0xdeadbeef); duration complete "back" at 1200 whose end tick is 1100
  *   (before its start: dur 0); flow begin, step, end "f" (id 7) at 1300,
  *   1400, 1500 (only the end binds to its enclosing slice: "bp": "e");
- *   async instant "a" (id 9) at 1600.
+ *   async begin, instant, end "a" (id 9) at 1550, 1600, 1650 ("b", "n",
+ *   "e"); a log record at 1700, "hi \"there\"" (10 bytes).
  */
 FX_UNUSED
 static void build_json_edges(struct tb *t)
@@ -652,6 +653,7 @@ static void build_json_edges(struct tb *t)
 	struct fxt_event ev = { FXT_EVENT_INSTANT, { 0, 100, 101 },
 		fxt_str_c("app"), fxt_str_c("ptr"), 1100, 0 };
 	struct fxt_arg a = fxt_arg_pointer(fxt_str_c("p"), 0xdeadbeef);
+	struct fxt_log log = { { 0, 100, 101 }, 1700, "hi \"there\"", 10 };
 
 	tb_begin(t, 1000000000);
 	tb_thread(t, 101, 100, "A");
@@ -671,9 +673,16 @@ static void build_json_edges(struct tb *t)
 	ev.type = FXT_EVENT_FLOW_END;
 	ev.timestamp = 1500;
 	fxt_write_event(&t->w, &ev, NULL, 0);
-	ev = (struct fxt_event){ FXT_EVENT_ASYNC_INSTANT, { 0, 100, 101 },
-		fxt_str_c("app"), fxt_str_c("a"), 1600, 9 };
+	ev = (struct fxt_event){ FXT_EVENT_ASYNC_BEGIN, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("a"), 1550, 9 };
 	fxt_write_event(&t->w, &ev, NULL, 0);
+	ev.type = FXT_EVENT_ASYNC_INSTANT;
+	ev.timestamp = 1600;
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	ev.type = FXT_EVENT_ASYNC_END;
+	ev.timestamp = 1650;
+	fxt_write_event(&t->w, &ev, NULL, 0);
+	fxt_write_log(&t->w, &log);
 	tb_switch(t, 0, 2000, 101, 102, FXT_THREAD_STATE_BLOCKED);
 	tb_lost(t, 0, 2000, 2500, 1);
 	tb_switch(t, 1, 3000, 103, 104, FXT_THREAD_STATE_BLOCKED);

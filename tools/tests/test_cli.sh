@@ -983,6 +983,8 @@ Try 'fxt-sched --help' for more information.\" ] && '$S' 2>'$tmp/e.txt' >/dev/nu
 t "usage error, exit 2, says (after the note on --from 1): fxt-sched: only one FILE, please: 's' is another (a unit goes with its number ...)" "'$S' top '$tmp/t.fxt' --from 1 s 2>'$tmp/e.txt' >/dev/null; [ \$? -eq 2 ] && grep -qxF \"fxt-sched: only one FILE, please: 's' is another (a unit goes with its number, no blank: --from 1s, not --from 1 s)\" '$tmp/e.txt'"
 usage2 "fxt-sched: unknown command '$tmp/t.fxt': the command comes first, then FILE: e.g. fxt-sched latency FILE" "$tmp/t.fxt" latency
 usage2 "fxt-sched: unknown command 'latenzy'" latenzy "$tmp/t.fxt"
+# a FILE first that does not exist: its .fxt still says the order
+usage2 "fxt-sched: unknown command '$tmp/none.fxt': the command comes first, then FILE: e.g. fxt-sched latency FILE" "$tmp/none.fxt" latency
 usage2 "fxt-sched: only one FILE, please" summary "$tmp/t.fxt" --csv "$tmp/t.fxt"
 usage2 "fxt-sched: missing command (latency, top or summary)"
 t "warnings start with 'fxt-sched: warning:'" "'$S' summary '$tmp/t.fxt' --reorder-window 10ms >/dev/null 2>'$tmp/e.txt'; [ \$? -eq 3 ] && [ -s '$tmp/e.txt' ] && ! grep -qv '^fxt-sched: warning: ' '$tmp/e.txt'"
@@ -1252,6 +1254,18 @@ malformed_not_cut() {
 		! grep -q 'closing records_dropped sample is missing' "$tmp/cm.err"
 }
 t "a truncated trace (malformed): its error, exit 1, and not the warning that the closing records_dropped sample is missing" malformed_not_cut
+# "1." is a number too (1 ns): the no-unit note as for "1"
+t "--from 1. (no unit, a trailing point): the note, taken as 1 ns" "'$S' summary '$F/filtered.fxt' --from 1. >/dev/null 2>'$tmp/e.txt' && grep -qx 'fxt-sched: note: --from 1. has no unit: taken as 1 ns (a unit says which: 1.s, 1.ms, 1.us or 1.ns)' '$tmp/e.txt'"
+# The magic record and 4 bytes more: one record read, then a malformed
+# one. The report of that one record (an empty one), the error, exit 1;
+# not refused as a file that is not a trace.
+magic_and_garbage() {
+	head -c 12 "$F/filtered.fxt" >"$tmp/m12.fxt" || return 1
+	"$S" summary "$tmp/m12.fxt" >"$tmp/o.txt" 2>"$tmp/e.txt"
+	[ $? -eq 1 ] && grep -qx 'records: 1 (0 context switches, 0 wakeups, 0 of unknown types skipped)' "$tmp/o.txt" &&
+		grep -q '^fxt-sched: .*m12.fxt: offset 8: truncated: 4 trailing bytes are not a whole 8-byte word; the results cover only the records before it$' "$tmp/e.txt"
+}
+t "the magic record and 4 bytes: the report of its 1 record, the error at offset 8, exit 1" magic_and_garbage
 # fxt2json's edges (fixtures.h build_json_edges(), build_empty_names())
 json_edges() {
 	"$J" "$F/json_edges.fxt" >"$tmp/je.json" || return 1
@@ -1268,8 +1282,10 @@ e = one("back")
 assert (e["ph"], e["ts"], e["dur"]) == ("X", 1.2, 0), e
 f = [(e["ph"], e["ts"], e["id"], e.get("bp")) for e in ev if e["name"] == "f"]
 assert f == [("s", 1.3, "0x7", None), ("t", 1.4, "0x7", None), ("f", 1.5, "0x7", "e")], f
-e = one("a")
-assert (e["ph"], e["id"]) == ("n", "0x9"), e
+a = [(e["ph"], e["ts"], e["id"]) for e in ev if e["name"] == "a"]
+assert a == [("b", 1.55, "0x9"), ("n", 1.6, "0x9"), ("e", 1.65, "0x9")], a
+e = one("log")
+assert (e["ph"], e["s"], e["pid"], e["tid"], e["ts"], e["args"]) == ("i", "t", 100, 101, 1.7, {"message": "hi \"there\""}), e
 r = sorted((e["tid"], e["ts"], e["dur"], e["args"]["end_state"]) for e in ev if e["name"] == "running")
 assert r == [(101, 1.0, 1.0, "blocked"), (102, 2.0, 0, "unknown"), (103, 1.0, 2.0, "blocked"), (104, 3.0, 0, "unknown")], r
 ' "$tmp/je.json" || return 1
@@ -1282,7 +1298,7 @@ cpu = sorted({e["name"] for e in ev if e["pid"] == 2147483647 and e["ph"] == "X"
 assert cpu == ["tid 101", "tid 102"], cpu
 '
 }
-t "fxt2json: a pointer argument as a hex string, an end before its start as dur 0, only a flow's end with bp e, an async instant as n; zero-length slices where a hole begins at a switch and at the trace's last switch (end_state unknown); an empty thread name: no thread_name, CPU slices 'tid N'" json_edges
+t "fxt2json: a pointer argument as a hex string, an end before its start as dur 0, only a flow's end with bp e, async begin, instant and end as b, n and e, a log record's whole message; zero-length slices where a hole begins at a switch and at the trace's last switch (end_state unknown); an empty thread name: no thread_name, CPU slices 'tid N'" json_edges
 # A stand-in tid is above every tid in the file, one equal to the first
 # stand-in's (4194304) too (fixtures.h build_stand_in_base()).
 t "fxt2json: a tid of 4194304 in the file: the reused tid's stand-in is 4194305, not C's track" "'$J' '$F/stand_in_base.fxt' | python3 -c '

@@ -150,6 +150,7 @@ TEST(log2_buckets)
 	EXPECT_EQ(qd_log2_low(0), 0);
 	EXPECT_EQ(qd_log2_high(0), 1);
 	EXPECT_EQ(qd_log2_high(63), UINT64_MAX);
+	EXPECT_EQ(qd_log2_high(62), (UINT64_C(1) << 63) - 1);	/* not the last */
 	qd_free(&q);
 }
 
@@ -423,6 +424,90 @@ TEST(latency_n_ranks_by_either_kind_then_count_then_id)
 }
 
 /*
+ * A list cut by -n names the -n that lists the rest, at most 100000 (the
+ * largest -n): 100001 threads, each with one wakeup wait (and 999,
+ * running on cpu1 throughout), cut at 1. Then "-n 100000 lists the
+ * 100000 worst" (latency -T, 100000 more) and "... with the most"
+ * (summary, 100001 more: 999 too), not -n 100001 or 100002, nor "them
+ * all". Their percentiles are from buckets: the JSON's "exact" false.
+ */
+TEST(a_cut_list_of_100001_names_n_100000)
+{
+	struct analysis an;
+	struct tb t;
+	char *txt = NULL;
+	size_t len = 0;
+	uint64_t i, ts = 1000;
+	FILE *f;
+
+	tb_begin(&t, 1000000000);
+	tb_switch(&t, 1, 500, IDLE, 999, 0);	/* the first switch */
+	for (i = 0; i < 100001; i++, ts += 30) {
+		tb_wake(&t, 0, ts, 1000 + i, 0);
+		tb_switch(&t, 0, ts + 10, IDLE, (int64_t)(1000 + i), 0);
+		tb_switch(&t, 0, ts + 20, (int64_t)(1000 + i), IDLE,
+			  FXT_THREAD_STATE_BLOCKED);
+	}
+	analysis_init(&an);
+	ASSERT(run(&an, &t, 0) == 0);
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_latency(&an, f, OUT_TEXT, GROUP_THREAD, 1);
+	fclose(f);
+	/* 100001 intervals: in buckets, and the text and JSON say so */
+	EXPECT_CONTAINS(txt, "  p50 10ns  p90 10ns  p99 10ns  p99.9 10ns  max 10ns  (percentiles within 0.4%, see fxt-sched(1))\n");
+	EXPECT_CONTAINS(txt, "\n100000 more threads with intervals not listed (the list holds those with the longest waits); -n 100000 lists the 100000 worst\n");
+	free(txt);
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	ASSERT(f);
+	print_summary(&an, f, OUT_TEXT, 1);
+	fclose(f);
+	EXPECT_CONTAINS(txt, "\n100001 more threads not listed (the list holds those with the most runtime); -n 100000 lists the 100000 with the most\n");
+	free(txt);
+	txt = render(&an, 0, OUT_JSON, GROUP_NONE);
+	EXPECT_CONTAINS(txt, "\"wakeup_latency_ns\": {\"count\": 100001, \"p50\": 10, \"p90\": 10, \"p99\": 10, \"p999\": 10, \"max\": 10, \"exact\": false, ");
+	free(txt);
+	analysis_free(&an);
+}
+
+/*
+ * A trace with no scheduling record (one instant event): it has no start,
+ * so summary gives none, not "trace start: 0.000000000s", and its span is
+ * 0 .. 0 in JSON even with --from 5ns (the window's start is not the
+ * trace's).
+ */
+TEST(summary_of_a_trace_without_scheduling_records_has_no_start)
+{
+	struct fxt_event ev = { FXT_EVENT_INSTANT, { 0, 100, 101 },
+		fxt_str_c("app"), fxt_str_c("x"), 10, 0 };
+	struct analysis an;
+	struct tb t;
+	const char *span;
+	char *out;
+
+	tb_begin(&t, 1000000000);
+	fxt_write_event(&t.w, &ev, NULL, 0);
+	analysis_init(&an);
+	an.f.has_from = true;
+	an.f.from = 5;
+	ASSERT(run(&an, &t, 0) == 0);
+	EXPECT(!an.started);
+	out = render(&an, 2, OUT_TEXT, GROUP_NONE);
+	ASSERT(out);
+	span = "time span: 0.000000000s .. 0.000000000s (0ns)\n";
+	EXPECT(!strncmp(out, span, strlen(span)));
+	EXPECT(!strstr(out, "trace start"));
+	free(out);
+	out = render(&an, 2, OUT_JSON, GROUP_NONE);
+	ASSERT(out);
+	span = "{\"start_ns\": 0, \"end_ns\": 0, \"span_ns\": 0,\n";
+	EXPECT(!strncmp(out, span, strlen(span)));
+	free(out);
+	analysis_free(&an);
+}
+
+/*
  * Two threads of one tid (101 "A" dies, new_task begins "B"), each with
  * one wakeup wait of 500 ns: equal in every rule of latency -n, they are
  * listed in their order, A first.
@@ -529,6 +614,10 @@ TEST(latency_percentiles_p50_p90_p99_p999_max_in_their_places)
 	ASSERT(out);
 	EXPECT_CONTAINS(out, "wakeup-to-run latency: 1000 intervals\n"
 			"  p50 500ns  p90 900ns  p99 990ns  p99.9 999ns  max 1.00us\n");
+	/* an empty distribution is its title and a blank line, the report's
+	 * last here */
+	EXPECT(strlen(out) > 41 &&
+	       !strcmp(out + strlen(out) - 41, "\npreemption-to-run latency: 0 intervals\n\n"));
 	free(out);
 	analysis_free(&an);
 }
@@ -579,6 +668,11 @@ TEST(top_meanwhile_idle_named_and_one_more_slice)
 	EXPECT_CONTAINS(out, "\"ran_meanwhile\": [{\"tid\": 0, \"idle\": true, \"name\": \"idle\", \"ns\": 1000, \"slices\": 1}, {\"tid\": 21, \"idle\": false, \"name\": \"T1\", \"ns\": 800, \"slices\": 1}, ");
 	EXPECT_CONTAINS(out, "{\"tid\": 27, \"idle\": false, \"name\": \"T7\", \"ns\": 200, \"slices\": 1}], \"other_ns\": 100, \"history_truncated\": false}");
 	free(out);
+	/* woken by no thread: the CSV's waker field empty */
+	out = render(&an, 1, OUT_CSV, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "\n1,wakeup,10,100,W,0,1,,1000,5600,4600,\"0:idle:1000;21:T1:800;22:T2:700;23:T3:600;24:T4:500;25:T5:400;26:T6:300;27:T7:200\",100,0\n");
+	free(out);
 	analysis_free(&an);
 
 	tb_begin(&t, 1000000000);
@@ -594,7 +688,12 @@ TEST(top_meanwhile_idle_named_and_one_more_slice)
 	analysis_free(&an);
 }
 
-/* top's text names a preemption as one: A's 900 ns wait of build_ranked(). */
+/*
+ * top's text names a preemption as one: A's 900 ns wait of build_ranked().
+ * A preemption has no waker, even of a thread woken by one before: A (10)
+ * woken by B (11) at 1500, in at 1600 on cpu0, preempted at 2000, back
+ * at 2900.
+ */
 TEST(top_text_says_preempted_for_a_preemption)
 {
 	struct analysis an;
@@ -609,6 +708,29 @@ TEST(top_text_says_preempted_for_a_preemption)
 	ASSERT(out);
 	EXPECT_CONTAINS(out, "#1 preempt latency 900ns: tid 10 A (pid 100) on cpu 0\n"
 			"   runnable from 0.000001000s until 900ns later; preempted on cpu 0\n");
+	free(out);
+	analysis_free(&an);
+
+	tb_begin(&t, 1000000000);
+	tb_thread(&t, 10, 100, "A");
+	tb_thread(&t, 11, 100, "B");
+	tb_switch(&t, 1, 1000, IDLE, 11, 0);
+	tb_switch(&t, 0, 1000, IDLE, 10, 0);
+	tb_switch(&t, 0, 1100, 10, IDLE, FXT_THREAD_STATE_BLOCKED);
+	tb_wake(&t, 1, 1500, 10, 11);
+	tb_switch(&t, 0, 1600, IDLE, 10, 0);
+	tb_switch(&t, 0, 2000, 10, IDLE, FXT_THREAD_STATE_RUNNING);
+	tb_switch(&t, 0, 2900, IDLE, 10, 0);
+	tb_switch(&t, 1, 3000, 11, IDLE, FXT_THREAD_STATE_BLOCKED);
+	analysis_init(&an);
+	an.top_n = 2;
+	ASSERT(run(&an, &t, 0) == 0);
+	out = render(&an, 1, OUT_TEXT, GROUP_NONE);
+	ASSERT(out);
+	EXPECT_CONTAINS(out, "#1 preempt latency 900ns: tid 10 A (pid 100) on cpu 0\n"
+			"   runnable from 0.000001000s until 900ns later; preempted on cpu 0\n");
+	EXPECT_CONTAINS(out, "#2 wakeup latency 100ns: tid 10 A (pid 100) on cpu 0\n"
+			"   runnable from 0.000000500s until 100ns later; woken on cpu 1 by tid 11 B\n");
 	free(out);
 	analysis_free(&an);
 }
@@ -3135,6 +3257,8 @@ int main(void)
 	RUN(a_wakeup_tied_with_its_switch_in_is_a_0ns_wait_in_either_order);
 	RUN(latency_n_ranks_by_either_kind_then_count_then_id);
 	RUN(latency_n_lists_equal_incarnations_in_their_order);
+	RUN(a_cut_list_of_100001_names_n_100000);
+	RUN(summary_of_a_trace_without_scheduling_records_has_no_start);
 	RUN(a_histogram_bucket_with_intervals_has_a_star);
 	RUN(latency_percentiles_p50_p90_p99_p999_max_in_their_places);
 	RUN(top_meanwhile_idle_named_and_one_more_slice);
