@@ -40,6 +40,7 @@ expect() {
 
 collect -o "$TMP/t.fxt" -d 0.4
 expect "a 0.4 s trace: exit 0, summary, valid trace" 0 "no records dropped" "$TMP/t.fxt"
+cp "$TMP/err" "$TMP/clean.err"
 
 "$DUMP" "$TMP/t.fxt" >"$TMP/dump"
 if grep -q "context_switch ts=" "$TMP/dump" && grep -q "wakeup ts=" "$TMP/dump" &&
@@ -287,14 +288,18 @@ else
 fi
 # records_dropped rose once (0 to 7, then no record at all): one
 # "buffer filled up" marker, one per-CPU sample of 7, however many drain
-# cycles saw the count stay at 7. Before, a mutant that did not note the
-# count marked it again at every cycle, and passed every test.
+# cycles saw the count stay at 7, at the ring's last drop (last_drop_ns,
+# where the records_lost pair ends), not when a drain saw it. Before,
+# mutants that did not note the count (a marker at every cycle) or took
+# the drain's time passed every test.
+marker_ts=$(sed -n 's/.* ts=\([0-9]*\) .*name="records_dropped" counter_id=0 cpu0:int64=7$/\1/p' "$TMP/dump")
+lost_end=$(sed -n 's/.* ts=\([0-9]*\) .*name="records_lost" counter_id=0 cpu:int64=0$/\1/p' "$TMP/dump")
 if [ "$(grep -c 'provider_event id=1 event=0 (buffer filled up' "$TMP/dump")" -eq 1 ] &&
-   [ "$(grep -c 'name="records_dropped" counter_id=0 cpu0:int64=7$' "$TMP/dump")" -eq 1 ]; then
-	ok "drops after a ring's last record: one records-dropped marker for the one rise, not one per drain cycle"
+   [ "$(echo "$marker_ts" | wc -w)" -eq 1 ] && [ "$marker_ts" = "$lost_end" ]; then
+	ok "drops after a ring's last record: one records-dropped marker for the one rise, at the last drop ($marker_ts), not one per drain cycle"
 else
-	grep -n 'records_dropped\|buffer filled' "$TMP/dump" >"$TMP/why"
-	fail "drops after a ring's last record: wanted one records-dropped marker (provider_event and cpu0:int64=7) for the one rise" "$TMP/why"
+	grep -n 'records_dropped\|buffer filled\|records_lost' "$TMP/dump" >"$TMP/why"
+	fail "drops after a ring's last record: wanted one records-dropped marker (provider_event and cpu0:int64=7) for the one rise, at the last drop (records_lost's end: ${lost_end:-none}), got '$marker_ts'" "$TMP/why"
 fi
 # make check builds fxt-sched and names it; run by hand, the tree's own.
 if [ -n "${FXT_SCHED:-}" ] && [ ! -x "$FXT_SCHED" ]; then
@@ -779,6 +784,18 @@ expect "output not writable: exit 1 with what to do" 1 "choose a writable locati
 FAKE_FXTRACE_CORRUPT=1 collect -o "$TMP/x.fxt" -d 0.3
 expect "malformed ring data: skipped, exit 3, the trace stays valid" 3 \
 	"invalid ring data skipped" "$TMP/x.fxt"
+# The warning as it happens, for that ring and that kind of bad data only,
+# once; none for the rings whose data was fine, nor in a clean run (the
+# first of this file). Before, a mutant that warned for every good drain
+# instead (status == OK) passed every test.
+corrupt_said="fxt-collect: warning: CPU 0's ring held bytes that are not whole FXT records; skipped the bad bytes (a module bug? counted in the summary)"
+if [ "$(grep -c "warning: CPU [0-9]*'s ring" "$TMP/err")" -eq 1 ] &&
+   grep -qxF "$corrupt_said" "$TMP/err" &&
+   ! grep -q "warning: CPU [0-9]*'s ring" "$TMP/clean.err"; then
+	ok "malformed ring data: one warning, for CPU 0's ring, saying what was wrong; a clean run has none"
+else
+	fail "malformed ring data: wanted exactly '$corrupt_said', and no such warning in a clean run" "$TMP/err" "$TMP/clean.err"
+fi
 
 # An impossible producer position: how much ring data went with it is not
 # known, and the summary must say that rather than "0 bytes".
