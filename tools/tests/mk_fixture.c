@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * mk_fixture DIR - write the hand-made traces of fixtures.h as DIR/NAME.fxt
- * (filtered, start, reuse, holes, odd_names, hole_top, empty_names,
+ * (filtered, start, reuse, holes, skip_holes, odd_names, hole_top, empty_names,
  * open_end, ctl_names, us_ticks, top_ties, top_many, hole_sleepers,
  * late_hole, late_sched, late_lost, many_procs, doubles, sparse_cpus,
  * long_names, dead_unnamed, reuse_unseen, reuse_switched_out, reorder_oom,
@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 	       save(argv[1], "start", build_start) |
 	       save(argv[1], "reuse", build_reuse) |
 	       save(argv[1], "holes", build_holes) |
+	       save(argv[1], "skip_holes", build_skip_holes) |
 	       save(argv[1], "odd_names", build_odd_names) |
 	       save(argv[1], "hole_top", build_hole_top) |
 	       save(argv[1], "empty_names", build_empty_names) |

@@ -1263,9 +1263,20 @@ magic_and_garbage() {
 	head -c 12 "$F/filtered.fxt" >"$tmp/m12.fxt" || return 1
 	"$S" summary "$tmp/m12.fxt" >"$tmp/o.txt" 2>"$tmp/e.txt"
 	[ $? -eq 1 ] && grep -qx 'records: 1 (0 context switches, 0 wakeups, 0 of unknown types skipped)' "$tmp/o.txt" &&
-		grep -q '^fxt-sched: .*m12.fxt: offset 8: truncated: 4 trailing bytes are not a whole 8-byte word; the results cover only the records before it$' "$tmp/e.txt"
+		grep -q '^fxt-sched: .*m12.fxt: offset 8: truncated: 4 trailing bytes are not a whole 8-byte word; the results cover only the records before it$' "$tmp/e.txt" || return 1
+	"$S" summary "$tmp/m12.fxt" --json 2>/dev/null | grep -qx '"malformed": {"offset": 8, "message": "truncated: 4 trailing bytes are not a whole 8-byte word"},'
 }
-t "the magic record and 4 bytes: the report of its 1 record, the error at offset 8, exit 1" magic_and_garbage
+t "the magic record and 4 bytes: the report of its 1 record, the error at offset 8 (stderr, JSON's malformed), exit 1" magic_and_garbage
+# -v on a whole trace read once: its line says nothing of a second pass
+t "-v on a trace read once (filtered.fxt): the throughput line, no 'read twice'" "'$S' summary '$F/filtered.fxt' -v >/dev/null 2>'$tmp/v.err' && grep -q '^fxt-sched: [0-9]* bytes, [0-9]* records in .* s: .* MB/s, .* records/s; peak RSS [0-9]* KiB; reorder buffer peak [0-9]* records\\?; [0-9]* threads\$' '$tmp/v.err' && ! grep -q 'read twice' '$tmp/v.err'"
+# latency and top warn of holes that are bytes_skipped markers alone too
+skip_holes_warning() {
+	for c in latency top; do
+		"$S" $c "$F/skip_holes.fxt" >/dev/null 2>"$tmp/sh.err" &&
+			grep -qx "fxt-sched: warning: $F/skip_holes.fxt: records are missing from 1 hole (records_lost or bytes_skipped markers; summary lists them by CPU): 3 waits spanning one were not counted, and the longest waits may be among them" "$tmp/sh.err" || return 1
+	done
+}
+t "latency and top on skip_holes.fxt (a bytes_skipped hole alone): the holes warning, 3 waits not counted" skip_holes_warning
 # fxt2json's edges (fixtures.h build_json_edges(), build_empty_names())
 json_edges() {
 	"$J" "$F/json_edges.fxt" >"$tmp/je.json" || return 1
