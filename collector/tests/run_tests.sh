@@ -10,6 +10,16 @@
 # program that crashed or failed without saying so as a failure of its
 # own, prints the plan, and ends with the plain line "N passed, N failed".
 # Exit status 1 if any failed.
+#
+# Each C unit test program runs with a time limit: UNIT_TIMEOUT seconds
+# (300 by default, far above the fraction of a second they take, under
+# ASan too), so that one that never ends (a loop that does not, as a
+# mutant of ring_drain.c's made) is reported as a failure naming it, and
+# the other suites still run (timed_suite in tap_suite.sh).
+#
+# Modes: all (make check), asan (make check-asan), units (only the C unit
+# test programs of $BUILD, with their time limit: test_unit_timeout.sh runs
+# it on stand-ins).
 
 set -u
 : "${BUILD:?}" "${ASAN_BUILD:?}" "${SRCDIR:?}" "${GEN_TRACE:?}" "${MAKE:=make}"
@@ -23,18 +33,34 @@ trap 'rm -f "$RESULTS" "$OUT"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+SUITE_TIMEOUT=${UNIT_TIMEOUT:-300}
+SUITE_TIMEOUT_VAR=UNIT_TIMEOUT
+case $SUITE_TIMEOUT in
+''|0*|*[!0-9]*)
+	echo "$0: UNIT_TIMEOUT=$SUITE_TIMEOUT: give the unit test programs' time limit as a whole number of seconds, 1 or more (default 300)" >&2
+	exit 2
+	;;
+esac
 . "$T/tap_suite.sh"
 
-# unit_suites PREFIX BUILDDIR: the C test programs of one build.
+# unit_programs PREFIX BUILDDIR: the C unit test programs of one build,
+# each under the time limit.
+unit_programs() {
+	prefix=$1 b=$2
+	timed_suite "$prefix" "$b/obj/tests/test_fxt_roundtrip"
+	timed_suite "$prefix" "$b/obj/tests/test_ring_drain"
+	timed_suite "$prefix" "$b/obj/tests/test_name_order"
+	timed_suite "$prefix" "$b/obj/tests/test_collector_parts"
+	rm -rf "$b/obj/tests/corpus"
+	timed_suite "$prefix" "$b/obj/tests/test_fxt_malformed" "$b/fxt-dump" \
+		"$b/obj/tests/corpus" "$(cat "$SRCDIR/../VERSION")"
+}
+
+# unit_suites PREFIX BUILDDIR: the C test programs of one build, and the
+# shell suites that drive its fxt-collect and fxt-dump.
 unit_suites() {
 	prefix=$1 b=$2
-	suite "$prefix" "$b/obj/tests/test_fxt_roundtrip"
-	suite "$prefix" "$b/obj/tests/test_ring_drain"
-	suite "$prefix" "$b/obj/tests/test_name_order"
-	suite "$prefix" "$b/obj/tests/test_collector_parts"
-	rm -rf "$b/obj/tests/corpus"
-	suite "$prefix" "$b/obj/tests/test_fxt_malformed" "$b/fxt-dump" \
-		"$b/obj/tests/corpus" "$(cat "$SRCDIR/../VERSION")"
+	unit_programs "$prefix" "$b"
 	suite "$prefix" sh "$T/test_fxt_collect_nodev.sh" "$b/fxt-collect"
 	# ASan's allocator must serve every allocation: no realloc() shim in
 	# front of it, so there the script only reports a skip.
@@ -60,6 +86,8 @@ all)
 	suite "" sh "$T/test_valgrind.sh" "$BUILD/fxt-dump" "$BUILD/obj/tests/corpus" \
 		"$BUILD/fxt-collect" "$BUILD/obj/tests/fake_fxtrace.so"
 	suite "" clang_build
+	# The unit programs' time limit, on stand-ins that hang or fail.
+	suite "" sh "$T/test_unit_timeout.sh" "$T/run_tests.sh"
 	# Scripts of the tree, not of a build: their arguments, without a VM.
 	suite "" bash "$SRCDIR/../scripts/test-trace-in-vm-args.sh"
 	suite "" bash "$SRCDIR/../scripts/test-fetch-kernel-args.sh"
@@ -80,8 +108,11 @@ all)
 asan)
 	unit_suites "asan+ubsan: " "$ASAN_BUILD"
 	;;
+units)
+	unit_programs "" "$BUILD"
+	;;
 *)
-	echo "usage: $0 all|asan" >&2
+	echo "usage: $0 all|asan|units" >&2
 	exit 2
 	;;
 esac
