@@ -403,6 +403,12 @@ static void guard_main(const struct trace_output *out, int rfd, int ready_fd,
 	/* As trace_output_rollback(): the whole records after the commit. */
 	if (!in_preamble && records_follow)
 		end = trace_output_whole_end(out->fd, end, (uint64_t)st.st_size);
+	/*
+	 * The file ends with a whole record: nothing to cut, and nothing to
+	 * say (as when it ends at the commit).
+	 */
+	if (end >= (uint64_t)st.st_size)
+		_exit(0);
 	if (ftruncate(out->fd, (off_t)end) < 0) {
 		if (!in_preamble)
 			dprintf(STDERR_FILENO,

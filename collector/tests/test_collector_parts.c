@@ -1503,7 +1503,8 @@ static void read_text(const char *path, char *buf, size_t size)
  * back). In the preamble, with records following no commit (no commit yet:
  * whole records are no trace), it cuts back to the start, not to the last
  * whole record, and says the preamble was cut. Before the trace began, it
- * leaves an old file alone; a whole record that ends the file stays.
+ * leaves an old file alone; a whole record that ends the file stays, and
+ * it says nothing then either.
  */
 TEST(output_guard_cuts_only_what_it_must_and_says_so)
 {
@@ -1537,10 +1538,16 @@ TEST(output_guard_cuts_only_what_it_must_and_says_so)
 	read_text(log, said, sizeof(said));
 	EXPECT_STREQ(said, "");
 
-	/* A whole record after the commit, the file ending with it: kept. */
+	/*
+	 * A whole record after the commit, the file ending with it: kept,
+	 * and nothing said (it said the file "was cut back to its last
+	 * whole record (32 bytes)", though nothing was cut).
+	 */
 	snprintf(path, sizeof(path), "%s/whole.fxt", fake_proc);
 	snprintf(log, sizeof(log), "%s/whole.log", fake_proc);
 	EXPECT_EQ(guard_after_kill(path, log, 3), 32);
+	read_text(log, said, sizeof(said));
+	EXPECT_STREQ(said, "");
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
