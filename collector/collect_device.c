@@ -213,6 +213,37 @@ static int map_cpu(struct session *s, unsigned int cpu)
 	return 1;
 }
 
+/*
+ * Perfetto reads the scheduling records of CPUs below
+ * FXT_PERFETTO_MAX_CPUS only (fxt_types.h), and the kernel writes each
+ * CPU's number as it is: said once, before tracing, if a possible CPU is
+ * numbered higher. Traced all the same (fxt-dump reads them).
+ */
+static void warn_perfetto_cpus(const struct session *s)
+{
+	unsigned int i, n = 0, first = 0, last = 0;
+
+	for (i = 0; i < s->nrings; i++) {
+		if (s->rings[i].cpu < FXT_PERFETTO_MAX_CPUS)
+			continue;
+		if (!n++)
+			first = s->rings[i].cpu;
+		last = s->rings[i].cpu;
+	}
+	if (!n || s->opts.quiet)
+		return;
+	if (n == 1)
+		msg("warning: 1 of the %u possible CPUs is numbered %u or above (CPU %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read that CPU's (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below %u, boot with nr_cpus=%u",
+		    s->nrings, FXT_PERFETTO_MAX_CPUS, first,
+		    FXT_PERFETTO_MAX_CPUS, FXT_PERFETTO_MAX_CPUS,
+		    FXT_PERFETTO_MAX_CPUS);
+	else
+		msg("warning: %u of the %u possible CPUs are numbered %u or above (CPUs %u to %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read those CPUs' (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below %u, boot with nr_cpus=%u",
+		    n, s->nrings, FXT_PERFETTO_MAX_CPUS, first, last,
+		    FXT_PERFETTO_MAX_CPUS, FXT_PERFETTO_MAX_CPUS,
+		    FXT_PERFETTO_MAX_CPUS);
+}
+
 int map_rings(struct session *s)
 {
 	unsigned int cpu;
@@ -232,5 +263,6 @@ int map_rings(struct session *s)
 		s->failed = true;
 		return -1;
 	}
+	warn_perfetto_cpus(s);
 	return 0;
 }

@@ -15,7 +15,11 @@
  * a ring's last one). Everything else goes to libc.
  *
  * Knobs (environment):
- *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4, at most 128); CPU 2 is absent
+ *   FAKE_FXTRACE_CPUS=N         nr_cpu_ids (default 4, at most 65536); CPU 2 is
+ *                               not possible (mmap ENXIO)
+ *   FAKE_FXTRACE_NOT_POSSIBLE=A-B  CPUs A to B are not possible either: many
+ *                               CPU numbers, few CPUs (e.g. CPUS=4100 and
+ *                               4-4095: CPUs 0, 1, 3 and 4096 to 4099)
  *   FAKE_FXTRACE_SMALL_CPU=N    CPU N is possible but not present: its ring
  *                               is FXTRACE_BUF_SIZE_MIN bytes, whatever the
  *                               configured size (uapi "mmap layout")
@@ -135,7 +139,7 @@
 #include "kernel_record_builders.h"
 
 #define EXPORT		__attribute__((visibility("default")))
-#define MAX_CPUS	128
+#define MAX_CPUS	65536	/* fxt-collect's limit: 16-bit CPU fields */
 #define ABSENT_CPU	2
 #define CTRL_SIZE	4096ULL
 #define CPU_STRIDE	(1ULL << 32)
@@ -170,6 +174,7 @@ static struct {
 	uint64_t first_lost_ns[MAX_CPUS];
 	long tail_drops;	/* FAKE_FXTRACE_TAIL_DROPS */
 	long small_cpu;		/* FAKE_FXTRACE_SMALL_CPU, or -1 */
+	unsigned long gap_lo, gap_hi;	/* FAKE_FXTRACE_NOT_POSSIBLE, or 1-0 */
 	bool cpu0_full;		/* ... and CPU 0's ring is full until STOP */
 	bool stopped;		/* the STOP ioctl came */
 	long writes_after_stop;	/* FAKE_FXTRACE_FULL_AFTER_STOP */
@@ -212,7 +217,22 @@ static uint64_t now_ns(void)
 
 static bool cpu_present(unsigned int cpu)
 {
-	return cpu < fake.info.nr_cpu_ids && cpu != ABSENT_CPU;
+	return cpu < fake.info.nr_cpu_ids && cpu != ABSENT_CPU &&
+	       (cpu < fake.gap_lo || cpu > fake.gap_hi);
+}
+
+/* FAKE_FXTRACE_NOT_POSSIBLE=A-B into gap_lo and gap_hi (none: 1-0). */
+static void read_gap(void)
+{
+	const char *v = getenv("FAKE_FXTRACE_NOT_POSSIBLE");
+	char *end;
+
+	fake.gap_lo = 1;
+	fake.gap_hi = 0;
+	if (!v || !*v)
+		return;
+	fake.gap_lo = strtoul(v, &end, 0);
+	fake.gap_hi = *end == '-' ? strtoul(end + 1, NULL, 0) : fake.gap_lo;
 }
 
 /* @cpu's data area bytes: the configured size, or FAKE_FXTRACE_SMALL_CPU's. */
@@ -398,7 +418,7 @@ static void produce_named_thread(void)
 	uint64_t words[KERNEL_RECORD_MAX_WORDS];
 	char name[16];
 
-	if (!cpu_present(high))
+	while (high && !cpu_present(high))
 		high--;
 	produce_switch(high, 0, NAMED_TID);
 	if (fake.named == 1) {
@@ -536,6 +556,7 @@ static int fake_open(void)
 	fake.child_wakeups = env_long("FAKE_FXTRACE_CHILD", 0) != 0;
 	fake.tail_drops = env_long("FAKE_FXTRACE_TAIL_DROPS", 0);
 	fake.small_cpu = env_long("FAKE_FXTRACE_SMALL_CPU", -1);
+	read_gap();
 	fake.cpu0_full = false;
 	fake.stopped = false;
 	fake.writes_after_stop = 0;

@@ -12,8 +12,9 @@
 # full disk, a file size limit (and the records the summary counts after
 # such write errors), ABI mismatch, busy/denied device, corrupt ring data,
 # impossible producer positions (and their bytes_skipped markers, in
-# fxt-dump --summary), ring positions across 2^64. Every trace written
-# must pass fxt-dump --check.
+# fxt-dump --summary), ring positions across 2^64, possible CPUs numbered
+# 4096 or above (a warning: Perfetto cannot read their records). Every
+# trace written must pass fxt-dump --check (but those of CPUs from 4096 on).
 # Prints unnumbered TAP lines (tests/run_tests.sh numbers them).
 
 # shellcheck disable=SC2034 # read by fake_device_lib.sh
@@ -66,6 +67,74 @@ fi
 FAKE_FXTRACE_CPUS=128 FAKE_FXTRACE_RATE=0 collect -o "$TMP/many.fxt" -b 64K -d 0.2
 expect "127 possible CPUs: the summary says 127 rings, one per possible CPU, not 127 CPUs traced" 0 \
 	"traced 127 rings (one per possible CPU) for " "$TMP/many.fxt"
+
+# CPU numbers from 4096 on: Perfetto reads the scheduling records of CPUs
+# below 4096 only (fxt_types.h; fxt-dump --check refuses the others), and
+# the kernel writes each CPU's number as it is. fxt-collect says so once,
+# before tracing (START failing still leaves the warning), naming how many
+# of the possible CPUs and which numbers, and traces them all the same.
+# nr_cpu_ids 4100 with CPUs 4 to 4095 not possible: CPUs 0, 1, 3 and 4096
+# to 4099. Not said when no possible CPU is numbered 4096 or above, even
+# with nr_cpu_ids above 4096, nor with -q.
+perfetto_said() {
+	grep -c "Perfetto" "$TMP/err"
+}
+high_warning="fxt-collect: warning: 4 of the 7 possible CPUs are numbered 4096 or above (CPUs 4096 to 4099), and Perfetto reads the scheduling records of CPUs below 4096 only: it cannot read those CPUs' (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below 4096, boot with nr_cpus=4096"
+FAKE_FXTRACE_CPUS=4100 FAKE_FXTRACE_NOT_POSSIBLE=4-4095 collect -o "$TMP/hi.fxt" -b 64K -d 0.2
+"$DUMP" "$TMP/hi.fxt" >"$TMP/dump"
+"$DUMP" --check "$TMP/hi.fxt" >"$TMP/check" 2>&1
+check_rc=$?
+if [ "$rc" -eq 0 ] && [ "$(perfetto_said)" -eq 1 ] &&
+   grep -qxF "$high_warning" "$TMP/err" &&
+   grep -q "^fxt-collect: traced 7 rings (one per possible CPU)" "$TMP/err" &&
+   grep -q "context_switch ts=.* cpu=4099 " "$TMP/dump" &&
+   [ "$check_rc" -ne 0 ] &&
+   grep -q "CPU 409[6-9]: Perfetto reads CPU numbers below 4096 only" "$TMP/check"; then
+	ok "CPUs 4096 to 4099 of 7 possible: warned once that Perfetto cannot read their records, traced all the same (exit 0; fxt-dump --check refuses the trace)"
+else
+	fail "CPUs 4096 to 4099 of 7 possible: warned once that Perfetto cannot read their records, traced all the same (exit $rc, --check $check_rc)" "$TMP/err" "$TMP/check"
+fi
+FAKE_FXTRACE_CPUS=4100 FAKE_FXTRACE_NOT_POSSIBLE=4-4095 FAKE_FXTRACE_START_ERRNO=5 \
+	collect -o "$TMP/hi.fxt" -b 64K -d 0.2
+if [ "$rc" -eq 1 ] && grep -qxF "$high_warning" "$TMP/err" &&
+   grep -q "FXTRACE_IOC_START failed" "$TMP/err"; then
+	ok "the warning about CPUs from 4096 on comes before tracing: START failing still leaves it"
+else
+	fail "the warning about CPUs from 4096 on comes before tracing: START failing still leaves it (exit $rc)" "$TMP/err"
+fi
+FAKE_FXTRACE_CPUS=65536 FAKE_FXTRACE_NOT_POSSIBLE=4-65534 collect -o "$TMP/hi.fxt" -b 64K -d 0.2
+if [ "$rc" -eq 0 ] && [ "$(perfetto_said)" -eq 1 ] &&
+   grep -qxF "fxt-collect: warning: 1 of the 4 possible CPUs is numbered 4096 or above (CPU 65535), and Perfetto reads the scheduling records of CPUs below 4096 only: it cannot read that CPU's (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below 4096, boot with nr_cpus=4096" "$TMP/err" &&
+   "$DUMP" "$TMP/hi.fxt" | grep -q "context_switch ts=.* cpu=65535 "; then
+	ok "CPU 65535 (nr_cpu_ids 65536, the most): warned once, in the singular, and traced"
+else
+	fail "CPU 65535 (nr_cpu_ids 65536, the most): warned once, in the singular, and traced (exit $rc)" "$TMP/err"
+fi
+FAKE_FXTRACE_CPUS=4100 FAKE_FXTRACE_NOT_POSSIBLE=4-4095 collect -q -o "$TMP/hi.fxt" -b 64K -d 0.2
+if [ "$rc" -eq 0 ] && [ "$(perfetto_said)" -eq 0 ]; then
+	ok "-q: no warning about CPUs from 4096 on"
+else
+	fail "-q: no warning about CPUs from 4096 on (exit $rc)" "$TMP/err"
+fi
+# nr_cpu_ids:CPUs not possible:rings
+for c in 4096:4-4094:4 4100:4-4099:3; do
+	n=${c%%:*} gap=${c#*:} rings=${c##*:}
+	gap=${gap%:*}
+	FAKE_FXTRACE_CPUS=$n FAKE_FXTRACE_NOT_POSSIBLE=$gap \
+		collect -o "$TMP/lo.fxt" -b 64K -d 0.2
+	if [ "$rc" -eq 0 ] && [ "$(perfetto_said)" -eq 0 ] &&
+	   grep -q "^fxt-collect: traced $rings rings (one per possible CPU)" "$TMP/err" &&
+	   "$DUMP" --check "$TMP/lo.fxt" >"$TMP/check" 2>&1; then
+		ok "nr_cpu_ids $n, CPUs $gap not possible ($rings rings): no possible CPU from 4096 on, no warning, a trace fxt-dump --check passes"
+	else
+		fail "nr_cpu_ids $n, CPUs $gap not possible ($rings rings): no possible CPU from 4096 on, no warning, a trace fxt-dump --check passes (exit $rc)" "$TMP/err" "$TMP/check"
+	fi
+done
+if [ "$(grep -c "Perfetto" "$TMP/clean.err")" -eq 0 ]; then
+	ok "4 CPUs (the first trace): no warning about CPUs from 4096 on"
+else
+	fail "4 CPUs (the first trace): no warning about CPUs from 4096 on" "$TMP/clean.err"
+fi
 
 # A CPU possible but not present when the module allocated the rings has
 # a ring of FXTRACE_BUF_SIZE_MIN whatever -b says (uapi "mmap layout"):
