@@ -233,12 +233,12 @@ static void warn_perfetto_cpus(const struct session *s)
 	if (!n || s->opts.quiet)
 		return;
 	if (n == 1)
-		msg("warning: 1 of the %u possible CPUs is numbered %u or above (CPU %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read that CPU's (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below %u, boot with nr_cpus=%u",
+		msg("warning: 1 of the %u possible CPUs is numbered %u or above (CPU %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read that CPU's (fxt-dump --check refuses them). Traced all the same (booting with nr_cpus=%u would keep CPU numbers below %u, but leave the CPUs above unused)",
 		    s->nrings, FXT_PERFETTO_MAX_CPUS, first,
 		    FXT_PERFETTO_MAX_CPUS, FXT_PERFETTO_MAX_CPUS,
 		    FXT_PERFETTO_MAX_CPUS);
 	else
-		msg("warning: %u of the %u possible CPUs are numbered %u or above (CPUs %u to %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read those CPUs' (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below %u, boot with nr_cpus=%u",
+		msg("warning: %u of the %u possible CPUs are numbered %u or above (CPUs %u to %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read those CPUs' (fxt-dump --check refuses them). Traced all the same (booting with nr_cpus=%u would keep CPU numbers below %u, but leave the CPUs above unused)",
 		    n, s->nrings, FXT_PERFETTO_MAX_CPUS, first, last,
 		    FXT_PERFETTO_MAX_CPUS, FXT_PERFETTO_MAX_CPUS,
 		    FXT_PERFETTO_MAX_CPUS);

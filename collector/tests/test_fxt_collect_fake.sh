@@ -79,7 +79,7 @@ expect "127 possible CPUs: the summary says 127 rings, one per possible CPU, not
 perfetto_said() {
 	grep -c "Perfetto" "$TMP/err"
 }
-high_warning="fxt-collect: warning: 4 of the 7 possible CPUs are numbered 4096 or above (CPUs 4096 to 4099), and Perfetto reads the scheduling records of CPUs below 4096 only: it cannot read those CPUs' (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below 4096, boot with nr_cpus=4096"
+high_warning="fxt-collect: warning: 4 of the 7 possible CPUs are numbered 4096 or above (CPUs 4096 to 4099), and Perfetto reads the scheduling records of CPUs below 4096 only: it cannot read those CPUs' (fxt-dump --check refuses them). Traced all the same (booting with nr_cpus=4096 would keep CPU numbers below 4096, but leave the CPUs above unused)"
 FAKE_FXTRACE_CPUS=4100 FAKE_FXTRACE_NOT_POSSIBLE=4-4095 collect -o "$TMP/hi.fxt" -b 64K -d 0.2
 "$DUMP" "$TMP/hi.fxt" >"$TMP/dump"
 "$DUMP" --check "$TMP/hi.fxt" >"$TMP/check" 2>&1
@@ -104,7 +104,7 @@ else
 fi
 FAKE_FXTRACE_CPUS=65536 FAKE_FXTRACE_NOT_POSSIBLE=4-65534 collect -o "$TMP/hi.fxt" -b 64K -d 0.2
 if [ "$rc" -eq 0 ] && [ "$(perfetto_said)" -eq 1 ] &&
-   grep -qxF "fxt-collect: warning: 1 of the 4 possible CPUs is numbered 4096 or above (CPU 65535), and Perfetto reads the scheduling records of CPUs below 4096 only: it cannot read that CPU's (fxt-dump --check refuses them). Traced all the same; to keep CPU numbers below 4096, boot with nr_cpus=4096" "$TMP/err" &&
+   grep -qxF "fxt-collect: warning: 1 of the 4 possible CPUs is numbered 4096 or above (CPU 65535), and Perfetto reads the scheduling records of CPUs below 4096 only: it cannot read that CPU's (fxt-dump --check refuses them). Traced all the same (booting with nr_cpus=4096 would keep CPU numbers below 4096, but leave the CPUs above unused)" "$TMP/err" &&
    "$DUMP" "$TMP/hi.fxt" | grep -q "context_switch ts=.* cpu=65535 "; then
 	ok "CPU 65535 (nr_cpu_ids 65536, the most): warned once, in the singular, and traced"
 else
