@@ -41,6 +41,7 @@ case $SUITE_TIMEOUT in
 	exit 2
 	;;
 esac
+# shellcheck source-path=SCRIPTDIR source=tap_suite.sh
 . "$T/tap_suite.sh"
 
 # unit_programs PREFIX BUILDDIR: the C unit test programs of one build,
