@@ -222,6 +222,7 @@ static int map_cpu(struct session *s, unsigned int cpu)
 static void warn_perfetto_cpus(const struct session *s)
 {
 	unsigned int i, n = 0, first = 0, last = 0;
+	char which[32];
 
 	for (i = 0; i < s->nrings; i++) {
 		if (s->rings[i].cpu < FXT_PERFETTO_MAX_CPUS)
@@ -233,15 +234,13 @@ static void warn_perfetto_cpus(const struct session *s)
 	if (!n || s->opts.quiet)
 		return;
 	if (n == 1)
-		msg("warning: 1 of the %u possible CPUs is numbered %u or above (CPU %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read that CPU's (fxt-dump --check refuses them). Traced all the same (booting with nr_cpus=%u would keep CPU numbers below %u, but leave the CPUs above unused)",
-		    s->nrings, FXT_PERFETTO_MAX_CPUS, first,
-		    FXT_PERFETTO_MAX_CPUS, FXT_PERFETTO_MAX_CPUS,
-		    FXT_PERFETTO_MAX_CPUS);
+		snprintf(which, sizeof(which), "CPU %u", first);
 	else
-		msg("warning: %u of the %u possible CPUs are numbered %u or above (CPUs %u to %u), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read those CPUs' (fxt-dump --check refuses them). Traced all the same (booting with nr_cpus=%u would keep CPU numbers below %u, but leave the CPUs above unused)",
-		    n, s->nrings, FXT_PERFETTO_MAX_CPUS, first, last,
-		    FXT_PERFETTO_MAX_CPUS, FXT_PERFETTO_MAX_CPUS,
-		    FXT_PERFETTO_MAX_CPUS);
+		snprintf(which, sizeof(which), "CPUs %u to %u", first, last);
+	msg("warning: %u of the %u possible CPUs %s numbered %u or above (%s), and Perfetto reads the scheduling records of CPUs below %u only: it cannot read %s (fxt-dump --check refuses them). Traced all the same (booting with nr_cpus=%u would keep CPU numbers below %u, but leave the CPUs above unused)",
+	    n, s->nrings, n == 1 ? "is" : "are", FXT_PERFETTO_MAX_CPUS, which,
+	    FXT_PERFETTO_MAX_CPUS, n == 1 ? "that CPU's" : "those CPUs'",
+	    FXT_PERFETTO_MAX_CPUS, FXT_PERFETTO_MAX_CPUS);
 }
 
 int map_rings(struct session *s)
